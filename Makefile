@@ -1,0 +1,92 @@
+# ksmbd: one Makefile for the module, the daemon, the tools and the tests.
+# See README.md; docs/CONTRIBUTING-build.md describes the fragment contract.
+
+TOP := $(CURDIR)
+BUILD := $(TOP)/build
+export TOP BUILD
+
+# The kernel we target is whatever Debian's linux-headers-amd64 points at.
+# Recursive (=) so that it is only read after `make deps` installed it.
+KVER = $(shell $(TOP)/scripts/kver)
+KDIR = /usr/src/linux-headers-$(KVER)
+
+USER_CC := gcc
+USER_CFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -g
+SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+UNIT_CFLAGS := $(USER_CFLAGS) $(SAN_FLAGS) -I$(TOP)/tests/lib
+FUZZ_CC := clang
+FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -D_GNU_SOURCE
+FUZZ_SECONDS ?= 30
+
+UNIT_TESTS :=
+FUZZ_TARGETS :=
+USER_BINS :=
+
+.DEFAULT_GOAL := all
+.PHONY: all deps module kernel user unit fuzz vmtest check run clean initramfs vmwarn
+
+# Every target below depends on deps through $(DEPS_STAMP)'s recipe running
+# first; scripts/deps is a no-op when everything is installed.
+deps:
+	@$(TOP)/scripts/deps
+
+include $(sort $(wildcard mk/*.mk daemon/*.mk daemon/*/*.mk module/*.mk module/*/*.mk bpf/*.mk monitor/*.mk tests/*/*.mk))
+
+all: module user
+
+user: deps
+	@$(MAKE) --no-print-directory $(USER_BINS)
+
+# The guest kernel image, its modules tree and vmlinux (for BTF).
+kernel: deps
+	@$(TOP)/scripts/guest-kernel
+
+# Kbuild builds in a mirror of the source folder made of symlinks, so that
+# no output lands in the source tree: $(call kbuild,SRC_DIR,OUT_DIR)
+define kbuild
+	@mkdir -p $(2)
+	@cd $(1) && find . -type d -exec mkdir -p $(2)/{} \; && \
+		find . -type f \( -name '*.[ch]' -o -name Kbuild \) -exec ln -sf $(1)/{} $(2)/{} \;
+	@find $(2) -xtype l -delete
+	$(MAKE) -C $(KDIR) M=$(2) modules
+endef
+
+MODULE_OUT := $(BUILD)/module
+module: kernel
+	$(call kbuild,$(TOP)/module,$(MODULE_OUT))
+	@$(TOP)/scripts/module-btf $(MODULE_OUT)/ksmbd.ko $(BUILD)/kernel/vmlinux
+
+# A test-only module whose load triggers a WARN (the harness self-test).
+vmwarn: kernel
+	$(call kbuild,$(TOP)/tests/vm/warn-module,$(BUILD)/vm/warn-module)
+
+unit: deps
+	@$(MAKE) --no-print-directory $(UNIT_TESTS)
+	@for t in $(UNIT_TESTS); do $(TOP)/tests/run-suite unit-$$(basename $$t) $$t; done
+
+fuzz: deps
+	@$(MAKE) --no-print-directory $(FUZZ_TARGETS:%=$(BUILD)/fuzz/%)
+	@for t in $(FUZZ_TARGETS); do \
+		$(TOP)/tests/run-suite fuzz-$$t $(TOP)/tests/fuzz/run-fuzzer $$t $(FUZZ_SECONDS); done
+
+vmtest: all initramfs vmwarn
+	@$(TOP)/tests/run-suite vm-harness $(TOP)/tests/vm/selftest
+	@for t in $(TOP)/tests/vm/cases/*.sh; do \
+		$(TOP)/tests/run-suite vm-$$(basename $$t .sh) $(TOP)/tests/vm/run-case $$t; done
+
+initramfs: kernel
+	@$(TOP)/tests/vm/mkinitramfs
+
+# A phase that does not even build still ends in the summary, as a failure.
+check: deps
+	@rm -rf $(BUILD)/results && mkdir -p $(BUILD)/results
+	@$(MAKE) --no-print-directory unit || echo "FAIL: build: unit tests did not build" >> $(BUILD)/results/build.log
+	@$(MAKE) --no-print-directory fuzz || echo "FAIL: build: fuzz targets did not build" >> $(BUILD)/results/build.log
+	@$(MAKE) --no-print-directory vmtest || echo "FAIL: build: module, tools or guest did not build" >> $(BUILD)/results/build.log
+	@$(TOP)/tests/summary
+
+run: all initramfs
+	@$(TOP)/tests/vm/run --server --interactive
+
+clean:
+	rm -rf $(BUILD)

@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Server-wide state: whether a daemon has started us, the global
+ * configuration it sent, and the transitions between states.
+ *
+ *   WAITING_DAEMON --(STARTING_UP from the daemon)--> RUNNING
+ *   RUNNING --(kill_server, daemon SHUTTING_DOWN)--> WAITING_DAEMON
+ *   any --(module unload)--> SHUTTING_DOWN
+ *
+ * A daemon that stops answering heartbeats does not stop the server:
+ * existing sessions keep working, new logins fail until a daemon returns.
+ */
+#ifndef KSMBD_SERVER_H
+#define KSMBD_SERVER_H
+
+#include <linux/types.h>
+
+#define KSMBD_VERSION "0.1.0"
+
+enum ksmbd_server_state {
+	KSMBD_SERVER_WAITING_DAEMON,
+	KSMBD_SERVER_RUNNING,
+	KSMBD_SERVER_SHUTTING_DOWN,
+};
+
+enum ksmbd_config_opt {
+	KSMBD_OPT_DISABLED,
+	KSMBD_OPT_ENABLED,
+	KSMBD_OPT_AUTO,
+	KSMBD_OPT_MANDATORY,
+};
+
+#define KSMBD_NAME_MAX_LEN	64
+#define KSMBD_IFACES_MAX_LEN	1024
+
+/* The daemon's [global] section, as the module uses it. */
+struct ksmbd_server_config {
+	u32 flags;			/* KSMBD_GLOBAL_FLAG_* of the netlink ABI */
+	enum ksmbd_config_opt signing;
+	u16 min_dialect;		/* SMB2 dialect numbers, e.g. 0x0210 */
+	u16 max_dialect;
+	char netbios_name[16];
+	char work_group[KSMBD_NAME_MAX_LEN];
+	char server_string[KSMBD_NAME_MAX_LEN];
+	u16 tcp_port;
+	u16 ipc_timeout_s;		/* 0: no heartbeat check */
+	u32 deadtime_s;			/* 0: idle connections never time out */
+	u32 file_max;
+	u32 max_read;
+	u32 max_write;
+	u32 max_trans;
+	u32 fake_fscaps;
+	u32 sub_auth[3];		/* the server's SID: S-1-5-21-a-b-c */
+	u32 max_connections;
+	/* NUL-separated interface names; empty: every interface */
+	char interfaces[KSMBD_IFACES_MAX_LEN];
+	u32 interfaces_len;
+};
+
+/* Read-mostly; replaced as a whole under the server lock when a daemon starts us. */
+extern struct ksmbd_server_config ksmbd_server_conf;
+
+int ksmbd_server_init(void);
+void ksmbd_server_exit(void);
+
+/* Called by the IPC layer when the daemon sends STARTING_UP. */
+int ksmbd_server_start(const struct ksmbd_server_config *conf);
+/* Stop serving (kill_server, daemon asked to shut down); back to waiting. */
+void ksmbd_server_reset(const char *why);
+
+enum ksmbd_server_state ksmbd_server_state(void);
+const char *ksmbd_server_state_name(void);
+bool ksmbd_server_running(void);
+u64 ksmbd_server_uptime_s(void);
+
+#endif

@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Live-object counters and totals, printed by /sys/class/ksmbd-control/stats.
+ */
+#define pr_fmt(fmt) "ksmbd: " fmt
+
+#include <linux/kernel.h>
+#include "stats.h"
+#include "server.h"
+
+struct ksmbd_stats ksmbd_stats;
+
+static const char * const live_names[KSMBD_LIVE_NR] = {
+#define X(id, name) [KSMBD_LIVE_##id] = name,
+	KSMBD_LIVE_OBJECTS(X)
+#undef X
+};
+
+static const char * const total_names[KSMBD_TOTAL_NR] = {
+#define X(id, name) [KSMBD_TOTAL_##id] = name,
+	KSMBD_TOTALS(X)
+#undef X
+};
+
+long ksmbd_stats_live_sum(void)
+{
+	long sum = 0;
+	int i;
+
+	for (i = 0; i < KSMBD_LIVE_NR; i++)
+		sum += atomic_long_read(&ksmbd_stats.live[i]);
+	return sum;
+}
+
+/* One "key value" pair per line, so shells and tests can grep it. */
+int ksmbd_stats_show(char *buf, size_t size)
+{
+	int n, i;
+
+	n = scnprintf(buf, size, "version %s\nstate %s\nuptime_s %llu\n",
+		      KSMBD_VERSION, ksmbd_server_state_name(),
+		      ksmbd_server_uptime_s());
+	for (i = 0; i < KSMBD_LIVE_NR; i++)
+		n += scnprintf(buf + n, size - n, "%s %ld\n", live_names[i],
+			       atomic_long_read(&ksmbd_stats.live[i]));
+	for (i = 0; i < KSMBD_TOTAL_NR; i++)
+		n += scnprintf(buf + n, size - n, "%s %lld\n", total_names[i],
+			       (long long)atomic64_read(&ksmbd_stats.total[i]));
+	return n;
+}
