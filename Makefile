@@ -34,8 +34,10 @@ include $(sort $(wildcard mk/*.mk daemon/*.mk daemon/*/*.mk module/*.mk module/*
 
 all: module user
 
+# (The sub-make gets explicit targets only: with none it would build the
+# default goal and recurse.)
 user: deps
-	@$(MAKE) --no-print-directory $(USER_BINS)
+	@$(if $(strip $(USER_BINS)),$(MAKE) --no-print-directory $(USER_BINS),true)
 
 # The guest kernel image, its modules tree and vmlinux (for BTF).
 kernel: deps
@@ -61,16 +63,17 @@ vmwarn: kernel
 	$(call kbuild,$(TOP)/tests/vm/warn-module,$(BUILD)/vm/warn-module)
 
 unit: deps
-	@$(MAKE) --no-print-directory $(UNIT_TESTS)
+	@$(if $(strip $(UNIT_TESTS)),$(MAKE) --no-print-directory $(UNIT_TESTS),true)
 	@for t in $(UNIT_TESTS); do $(TOP)/tests/run-suite unit-$$(basename $$t) $$t; done
 
 fuzz: deps
-	@$(MAKE) --no-print-directory $(FUZZ_TARGETS:%=$(BUILD)/fuzz/%)
+	@$(if $(strip $(FUZZ_TARGETS)),$(MAKE) --no-print-directory $(FUZZ_TARGETS:%=$(BUILD)/fuzz/%),true)
 	@for t in $(FUZZ_TARGETS); do \
 		$(TOP)/tests/run-suite fuzz-$$t $(TOP)/tests/fuzz/run-fuzzer $$t $(FUZZ_SECONDS); done
 
 vmtest: all initramfs vmwarn
 	@$(TOP)/tests/run-suite vm-harness $(TOP)/tests/vm/selftest
+	@$(TOP)/tests/run-suite vm-make-run $(TOP)/tests/vm/interactive-test
 	@for t in $(TOP)/tests/vm/cases/*.sh; do \
 		$(TOP)/tests/run-suite vm-$$(basename $$t .sh) $(TOP)/tests/vm/run-case $$t; done
 
