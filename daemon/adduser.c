@@ -1,0 +1,322 @@
+// SPDX-License-Identifier: GPL-2.0
+/* ksmbd.adduser: add, update or delete users of ksmbdpwd.db. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "userdb.h"
+
+#define PROG		"ksmbd.adduser"
+#define PASSWORD_MAX	128	/* bytes, as ksmbd-tools allows */
+
+enum user_op { OP_NONE, OP_ADD, OP_UPDATE, OP_DELETE };
+
+struct adduser_opts {
+	enum user_op op;
+	const char *user;
+	const char *password;
+	const char *db_path;
+	const char *conf_path;
+	bool verbose;
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"Usage: " PROG " {-a USER | -u USER} [-p PASSWORD] [-i PWDDB] [-c CONF] [-v]\n"
+		"       " PROG " -d USER [-i PWDDB] [-c CONF] [-v]\n"
+		"       " PROG " {-h | -V}\n"
+		"\n"
+		"Manage the SMB users of the ksmbd server.\n"
+		"\n"
+		"  -a, --add-user=USER      add USER (it must not exist yet)\n"
+		"  -u, --update-user=USER   set a new password for USER\n"
+		"  -d, --del-user=USER      delete USER\n"
+		"  -p, --password=PASSWORD  the password; without it you are asked twice\n"
+		"                           on a terminal, or one line is read from stdin\n"
+		"  -i, --import-users=PWDDB user database (default " KSMBD_USERDB_PATH ")\n"
+		"  -c, --config=CONF        configuration (default " KSMBD_CONFIG_PATH ");\n"
+		"                           used to warn when a deleted user is still\n"
+		"                           named in a share\n"
+		"  -v, --verbose            say what was done\n"
+		"  -V, --version            print the version\n"
+		"  -h, --help               print this help\n"
+		"\n"
+		"USER is 1 to 47 bytes without ':' or control characters; PASSWORD is\n"
+		"UTF-8, at most %d bytes. The database is replaced atomically (mode 0600).\n"
+		"\n"
+		"Examples:\n"
+		"  " PROG " -a alice -p 'secret'\n"
+		"  " PROG " -d alice -i /tmp/test.db\n", PASSWORD_MAX);
+}
+
+static int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs(PROG ": ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return 1;
+}
+
+/* Reads one line, without echo when @fd is a terminal. NULL on EOF. */
+static char *read_secret(FILE *in, const char *prompt)
+{
+	struct termios old, quiet;
+	bool tty = isatty(fileno(in));
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+
+	if (tty) {
+		fputs(prompt, stderr);
+		fflush(stderr);
+		if (tcgetattr(fileno(in), &old) == 0) {
+			quiet = old;
+			quiet.c_lflag &= (tcflag_t)~ECHO;
+			tcsetattr(fileno(in), TCSAFLUSH, &quiet);
+		} else {
+			tty = false;
+		}
+	}
+	n = getline(&line, &cap, in);
+	if (tty) {
+		tcsetattr(fileno(in), TCSAFLUSH, &old);
+		fputc('\n', stderr);
+	}
+	if (n < 0) {
+		free(line);
+		return NULL;
+	}
+	if (n && line[n - 1] == '\n')
+		line[n - 1] = '\0';
+	return line;
+}
+
+static void free_secret(char *s)
+{
+	if (s) {
+		explicit_bzero(s, strlen(s));
+		free(s);
+	}
+}
+
+static char *ask_password(void)
+{
+	char *first, *second;
+
+	first = read_secret(stdin, "New password: ");
+	if (!first || !isatty(fileno(stdin)))
+		return first;
+	second = read_secret(stdin, "Retype new password: ");
+	if (!second || strcmp(first, second)) {
+		free_secret(first);
+		free_secret(second);
+		fail("passwords do not match");
+		return NULL;
+	}
+	free_secret(second);
+	return first;
+}
+
+static bool password_ok(const char *pw)
+{
+	return strlen(pw) <= PASSWORD_MAX && !strpbrk(pw, "\r\n");
+}
+
+/* A deleted user still named in a share is worth a warning, not a refusal. */
+static void warn_references(const char *conf_path, const char *user)
+{
+	const struct ksmbd_strlist *lists[4];
+	struct ksmbd_config *cfg;
+	size_t i, j;
+
+	if (access(conf_path, F_OK))
+		return;
+	cfg = ksmbd_config_load(conf_path, NULL);
+	if (!cfg)
+		return;
+	for (i = 0; i < ksmbd_config_share_count(cfg); i++) {
+		const struct ksmbd_share *s = ksmbd_config_share_at(cfg, i);
+
+		lists[0] = &s->valid_users;
+		lists[1] = &s->admin_users;
+		lists[2] = &s->write_list;
+		lists[3] = &s->read_list;
+		for (j = 0; j < 4; j++) {
+			if (ksmbd_userlist_match(lists[j], user)) {
+				fprintf(stderr, PROG ": warning: '%s' is still named in share [%s]\n",
+					user, s->name);
+				break;
+			}
+		}
+	}
+	ksmbd_config_free(cfg);
+}
+
+static int set_op(struct adduser_opts *o, enum user_op op, const char *user)
+{
+	if (o->op != OP_NONE)
+		return fail("give only one of -a, -u and -d");
+	o->op = op;
+	o->user = user;
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, struct adduser_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "add-user", required_argument, NULL, 'a' },
+		{ "update-user", required_argument, NULL, 'u' },
+		{ "del-user", required_argument, NULL, 'd' },
+		{ "password", required_argument, NULL, 'p' },
+		{ "import-users", required_argument, NULL, 'i' },
+		{ "config", required_argument, NULL, 'c' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "version", no_argument, NULL, 'V' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	opterr = 0;	/* one error line, ours */
+	while ((c = getopt_long(argc, argv, "a:u:d:p:i:c:vVh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'a':
+		case 'u':
+		case 'd':
+			if (set_op(o, c == 'a' ? OP_ADD : c == 'u' ? OP_UPDATE : OP_DELETE,
+				   optarg))
+				return 1;
+			break;
+		case 'p':
+			o->password = optarg;
+			break;
+		case 'i':
+			o->db_path = optarg;
+			break;
+		case 'c':
+			o->conf_path = optarg;
+			break;
+		case 'v':
+			o->verbose = true;
+			break;
+		case 'V':
+			printf(PROG " (ksmbd) 0.1\n");
+			exit(0);
+		case 'h':
+			usage(stdout);
+			exit(0);
+		default:
+			return fail("bad option '%s' (see --help)", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return fail("unexpected argument '%s'", argv[optind]);
+	if (o->op == OP_NONE)
+		return fail("one of -a, -u or -d is needed (see --help)");
+	if (o->op == OP_DELETE && o->password)
+		return fail("-p makes no sense with -d");
+	if (!ksmbd_user_name_valid(o->user))
+		return fail("bad user name '%s': 1 to %d bytes, no ':' or control characters",
+			    o->user, KSMBD_ACCOUNT_NAME_SZ - 1);
+	return 0;
+}
+
+static int change_password(struct ksmbd_userdb *db, const struct adduser_opts *o)
+{
+	char *asked = NULL;
+	const char *pw = o->password;
+	int err;
+
+	if (!pw) {
+		asked = ask_password();
+		if (!asked)
+			return fail("no password given");
+		pw = asked;
+	}
+	if (!password_ok(pw)) {
+		free_secret(asked);
+		return fail("password longer than %d bytes or has a line break",
+			    PASSWORD_MAX);
+	}
+	err = ksmbd_userdb_set(db, o->user, pw);
+	free_secret(asked);
+	if (err == -EILSEQ)
+		return fail("password is not valid UTF-8");
+	if (err)
+		return fail("cannot set password: %s", strerror(-err));
+	return 0;
+}
+
+static int apply(struct ksmbd_userdb *db, const struct adduser_opts *o)
+{
+	bool exists = ksmbd_userdb_find(db, o->user) != NULL;
+
+	switch (o->op) {
+	case OP_ADD:
+		if (exists)
+			return fail("user '%s' already exists (use -u to change the password)",
+				    o->user);
+		return change_password(db, o);
+	case OP_UPDATE:
+		if (!exists)
+			return fail("user '%s' does not exist", o->user);
+		return change_password(db, o);
+	case OP_DELETE:
+		if (ksmbd_userdb_delete(db, o->user))
+			return fail("user '%s' does not exist", o->user);
+		warn_references(o->conf_path, o->user);
+		return 0;
+	case OP_NONE:
+		break;
+	}
+	return 1;
+}
+
+int main(int argc, char **argv)
+{
+	struct adduser_opts o = {
+		.db_path = KSMBD_USERDB_PATH,
+		.conf_path = KSMBD_CONFIG_PATH,
+	};
+	struct ksmbd_diag *diag = ksmbd_diag_new();
+	struct ksmbd_userdb *db = NULL;
+	int rc = 1, err;
+
+	if (!diag)
+		return fail("out of memory");
+	if (parse_args(argc, argv, &o))
+		goto out;
+	db = ksmbd_userdb_load(o.db_path, diag);
+	if (!db) {
+		ksmbd_diag_print(diag, stderr);
+		fail("cannot read the user database %s", o.db_path);
+		goto out;
+	}
+	if (apply(db, &o))
+		goto out;
+	err = ksmbd_userdb_save(db, o.db_path);
+	if (err) {
+		fail("cannot write %s: %s", o.db_path, strerror(-err));
+		goto out;
+	}
+	if (o.verbose)
+		printf("%s user '%s' in %s\n", o.op == OP_ADD ? "added" :
+		       o.op == OP_UPDATE ? "updated" : "deleted", o.user, o.db_path);
+	rc = 0;
+out:
+	ksmbd_userdb_free(db);
+	ksmbd_diag_free(diag);
+	return rc;
+}

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Internals shared by config.c, config_keys.c and config_access.c. */
+#ifndef KSMBD_CONFIG_INT_H
+#define KSMBD_CONFIG_INT_H
+
+#include "config.h"
+
+struct ksmbd_config {
+	struct ksmbd_global global;
+	struct ksmbd_share **shares;	/* pointers stay valid while it lives */
+	size_t nshares;
+	size_t cap;
+};
+
+enum cfg_section {
+	CFG_SEC_NONE,		/* before the first header */
+	CFG_SEC_GLOBAL,
+	CFG_SEC_SHARE,
+	CFG_SEC_SKIP,		/* a rejected header: its keys are not checked */
+};
+
+struct cfg_parser {
+	const char *file;
+	struct ksmbd_diag *diag;
+	unsigned int line;		/* first physical line of the current logical line */
+	struct ksmbd_config *cfg;
+	struct ksmbd_share *tmpl;	/* share defaults set in [global] */
+	struct ksmbd_share *cur;	/* share being filled, owned by cfg */
+	enum cfg_section section;
+	bool seen_global;
+	bool oom;
+	unsigned int errors;
+	const char *key;		/* key being set, as written (for messages) */
+	unsigned int min_proto_line;
+	unsigned int max_proto_line;
+};
+
+void cfg_error(struct cfg_parser *p, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void cfg_warn(struct cfg_parser *p, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Applies one "key = value" of the current section (config_keys.c). */
+void cfg_apply_key(struct cfg_parser *p, const char *key, const char *value);
+void cfg_global_defaults(struct ksmbd_global *g);
+void cfg_share_defaults(struct ksmbd_share *s);
+void cfg_share_free(struct ksmbd_share *s);
+/* Deep copy of every owned field; 0 or -ENOMEM (dst is then freeable). */
+int cfg_share_copy(struct ksmbd_share *dst, const struct ksmbd_share *src);
+
+void cfg_strlist_free(struct ksmbd_strlist *l);
+int cfg_strlist_copy(struct ksmbd_strlist *dst, const struct ksmbd_strlist *src);
+int cfg_strlist_push(struct ksmbd_strlist *l, const char *s, size_t n);
+
+/* Case-insensitive compare ignoring blanks, as Samba compares keys. */
+void cfg_key_normalize(const char *in, char *out, size_t cap);
+
+/*
+ * Which field @key sets (synonyms give the same number), in [global] when
+ * @global, else in a share; -1 for an unknown key. Used by the editor to
+ * replace "writeable = no" when "read only = yes" is set.
+ */
+int cfg_key_field(const char *key, bool global);
+
+/* Host list syntax check of one item (config_access.c): 0 ok, 1 host name, -1 bad. */
+int cfg_host_item_check(const char *item);
+
+#endif
