@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the RPC services need from the rest of the daemon.
+ *
+ * The daemon fills a struct rpc_backend with callbacks over its config and
+ * user database; unit tests and the fuzzer fill it with a fake. Callbacks
+ * copy into caller-owned structs so nothing the backend owns has to stay
+ * alive across a call (a config reload can happen between two PDUs).
+ * Every callback returns 0 or a negative errno (-ENOENT: no such object).
+ * Strings are UTF-8 and NUL-terminated; one that does not fit its buffer
+ * is an error for the backend to report (-ENAMETOOLONG), not to truncate.
+ */
+#ifndef KSMBD_RPC_BACKEND_H
+#define KSMBD_RPC_BACKEND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define RPC_NAME_LEN		257	/* share, user, host, domain names */
+#define RPC_COMMENT_LEN		257
+#define RPC_PATH_LEN		4096
+
+/* MS-SRVS 2.2.2.4 share types */
+#define RPC_STYPE_DISKTREE	0x00000000u
+#define RPC_STYPE_IPC		0x00000003u
+#define RPC_STYPE_SPECIAL	0x80000000u
+
+/* MS-SRVS 2.2.2.7 server type bits commonly set by a file server */
+#define RPC_SV_TYPE_WORKSTATION		0x00000001u
+#define RPC_SV_TYPE_SERVER		0x00000002u
+#define RPC_SV_TYPE_SERVER_UNIX		0x00000800u
+#define RPC_SV_TYPE_SERVER_NT		0x00008000u
+#define RPC_SV_TYPE_POTENTIAL_BROWSER	0x00010000u
+
+struct rpc_server_info {
+	char netbios_name[RPC_NAME_LEN];	/* e.g. "KSMBD" */
+	char comment[RPC_COMMENT_LEN];		/* "server string" */
+	char workgroup[RPC_NAME_LEN];		/* workgroup / domain */
+	uint32_t version_major;			/* e.g. 6 */
+	uint32_t version_minor;			/* e.g. 1 */
+	uint32_t server_type;			/* RPC_SV_TYPE_* */
+	/* Machine domain SID is S-1-5-21-sid[0]-sid[1]-sid[2]. */
+	uint32_t domain_sid[3];
+};
+
+struct rpc_share_info {
+	char name[RPC_NAME_LEN];
+	uint32_t type;			/* RPC_STYPE_*, IPC$ is IPC|SPECIAL */
+	char comment[RPC_COMMENT_LEN];
+	char path[RPC_PATH_LEN];	/* Unix path; "" for IPC$ */
+	uint32_t current_uses;
+	uint32_t max_uses;		/* 0xffffffff: unlimited */
+	bool browseable;		/* false hides it from enumeration */
+};
+
+enum rpc_account_type {
+	RPC_ACCOUNT_USER = 1,		/* SidTypeUser */
+	RPC_ACCOUNT_GROUP = 2,		/* SidTypeGroup */
+};
+
+struct rpc_account {
+	enum rpc_account_type type;
+	char name[RPC_NAME_LEN];
+	char full_name[RPC_NAME_LEN];	/* "" when unknown */
+	uint32_t uid;			/* Unix id (gid for groups) */
+	uint32_t gid;			/* primary Unix group for users */
+	uint32_t rid;			/* relative id in the machine domain */
+	uint32_t primary_group_rid;	/* users only, e.g. 513 */
+};
+
+struct rpc_backend {
+	void *ctx;
+	int (*get_server)(void *ctx, struct rpc_server_info *out);
+	/* Shares in a stable order by index; -ENOENT past the last one. */
+	int (*get_share)(void *ctx, size_t index, struct rpc_share_info *out);
+	/* Case-insensitive lookup of users and groups of the machine domain. */
+	int (*find_account)(void *ctx, const char *name,
+			    struct rpc_account *out);
+	int (*find_account_by_rid)(void *ctx, uint32_t rid,
+				   struct rpc_account *out);
+	/* Group rids the user (by rid) belongs to, primary group included. */
+	int (*get_user_groups)(void *ctx, uint32_t user_rid, uint32_t *rids,
+			       size_t max, size_t *count);
+};
+
+#endif
