@@ -7,6 +7,7 @@
 
 #include <linux/module.h>
 #include "control.h"
+#include "ipc.h"
 #include "server.h"
 #include "stats.h"
 
@@ -20,9 +21,14 @@ static int __init ksmbd_init(void)
 	ret = ksmbd_control_init();
 	if (ret)
 		goto err_server_exit;
+	ret = ksmbd_ipc_init();
+	if (ret)
+		goto err_control_exit;
 	pr_info("version %s loaded\n", KSMBD_VERSION);
 	return 0;
 
+err_control_exit:
+	ksmbd_control_exit();
 err_server_exit:
 	ksmbd_server_exit();
 	return ret;
@@ -30,6 +36,7 @@ err_server_exit:
 
 static void __exit ksmbd_exit(void)
 {
+	ksmbd_ipc_exit();
 	ksmbd_control_exit();
 	ksmbd_server_exit();
 	if (ksmbd_stats_live_sum())

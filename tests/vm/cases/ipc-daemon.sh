@@ -1,0 +1,142 @@
+#!/bin/bash
+# vm: --timeout 500
+# The netlink IPC between ksmbd.ko and ksmbd.mountd: start-up handshake in
+# both orders, the request paths (through the ipc_probe debugfs file, as
+# there is no SMB engine yet), a daemon killed, stopped and restarted, a
+# hostile daemon (ipc-daemon-hostile.py), rmmod/insmod under a running
+# daemon, ksmbd.control, and a clean SIGTERM.
+. "$VM_TOP/tests/vm/lib/check.sh"
+b=$VM_TOP/build
+ko=$b/module/ksmbd.ko
+mountd=$b/daemon/ksmbd.mountd
+control=$b/daemon/ksmbd.control
+probe=/sys/kernel/debug/ksmbd/ipc_probe
+log=/var/log/ksmbd.mountd.log
+lock=/run/ksmbd.lock
+
+for f in "$ko" "$mountd" "$control" "$b/daemon/ksmbd.adduser"; do
+	[ -x "$f" ] || [ -f "$f" ] || { fail build "$f is missing"; finish; }
+done
+
+# The demo user and share, as tests/vm/start-server makes them.
+mkdir -p /srv/share /etc/ksmbd
+id tester >/dev/null 2>&1 || useradd -M -d /srv/share -s /bin/bash tester
+cat > /etc/ksmbd/ksmbd.conf <<CONF
+[global]
+	netbios name = KSMBD-VM
+	workgroup = WORKGROUP
+	ipc timeout = 3
+[share]
+	path = /srv/share
+	read only = no
+	veto files = /*.tmp/secret/
+CONF
+"$b/daemon/ksmbd.adduser" -a tester -p tester -i /etc/ksmbd/ksmbdpwd.db >/dev/null
+
+state() { sed -n 's/^state //p' /sys/class/ksmbd-control/stats 2>/dev/null; }
+is_state() { [ "$(state)" = "$1" ]; }
+probe() { echo "$1" > $probe; cat $probe; }
+dmesg_has() { dmesg | grep -qF -- "$1"; }
+log_has() { grep -qF -- "$1" $log; }
+start_daemon() {
+	"$mountd" -n -v >> $log 2>&1 &
+	dpid=$!
+}
+
+# --- the daemon before the module: it waits, then starts the server.
+: > $log
+start_daemon
+check daemon-waits-for-module wait_for 5 log_has "ksmbd module not loaded; waiting"
+check insmod insmod "$ko"
+check server-running wait_for 10 is_state running
+check startup-handshake-logged dmesg_has "daemon (pid $dpid) started the server: port 445"
+check control-shows-running sh -c "'$control' -c | grep -qx 'state running'"
+check control-shows-version sh -c "'$control' -c | grep -q '^version '"
+check second-daemon-refused sh -c "timeout 5 '$mountd' -n 2>/dev/null; test \$? = 1"
+check second-daemon-says-why sh -c "'$mountd' -n 2>&1 | grep -q 'another ksmbd.mountd is running'"
+
+# --- the request paths.
+uid=$(id -u tester) gid=$(id -g tester)
+check probe-login-tester sh -c "echo 'login tester' > $probe; grep -q 'login tester: ok status=0x1 uid=$uid gid=$gid hash_sz=16' $probe"
+check probe-login-unknown-refused sh -c "echo 'login nosuch' > $probe; grep -q 'login nosuch: refused' $probe"
+check probe-share-path sh -c "echo 'share share' > $probe; grep -q 'path=/srv/share veto_sz=13' $probe"
+check probe-share-unknown-invalid sh -c "echo 'share nosuch' > $probe; grep -q 'share nosuch: invalid' $probe"
+check probe-tree-writable sh -c "echo 'tree share tester' > $probe; grep -q 'status=0 flags=0x4' $probe"
+check probe-tree-no-share sh -c "echo 'tree nosuch tester' > $probe; grep -q 'status=2 ' $probe"
+check probe-rpc-pipe sh -c "echo rpc > $probe; grep -q 'rpc: open=0x0 close=0x0' $probe"
+check probe-spnego-not-supported sh -c "echo spnego > $probe; grep -q 'spnego: status=2' $probe"
+check no-hash-in-logs sh -c "! dmesg | grep -qi 'hash=' && ! grep -qi 'hash=' $log"
+check ipc-requests-back-to-zero test "$(stat_value ipc_requests)" = 0
+
+# --- SIGHUP: shares and users are read again.
+printf '[extra]\n\tpath = /srv/extra\n' >> /etc/ksmbd/ksmbd.conf
+kill -HUP $dpid
+check sighup-reloads-shares wait_for 5 sh -c "echo 'share extra' > $probe; grep -q 'path=/srv/extra' $probe"
+
+# --- a stopped daemon is lost after "ipc timeout" (3 s), then comes back.
+kill -STOP $dpid
+check stopped-daemon-lost wait_for 10 dmesg_has "daemon (pid $dpid) silent for more than 3s: lost"
+check lost-daemon-login-fails sh -c "echo 'login tester' > $probe; grep -q 'error -107' $probe"
+check lost-daemon-server-keeps-running is_state running
+kill -CONT $dpid
+check resumed-daemon-answers wait_for 10 dmesg_has "daemon (pid $dpid) answers again"
+check resumed-daemon-login sh -c "echo 'login tester' > $probe; grep -q 'login tester: ok' $probe"
+
+# --- kill -9: noticed at once through the socket closing; a new daemon takes over.
+kill -9 $dpid
+wait $dpid 2>/dev/null
+check killed-daemon-noticed wait_for 5 dmesg_has "daemon (pid $dpid) is gone: daemon exited (netlink socket closed)"
+check killed-daemon-state-waiting wait_for 5 is_state waiting-daemon
+check killed-daemon-login-fails sh -c "echo 'login tester' > $probe; grep -q 'error -107' $probe"
+old=$dpid
+start_daemon
+check restarted-daemon-takes-over wait_for 10 is_state running
+check restarted-daemon-logged dmesg_has "daemon (pid $dpid) started the server: port 445"
+check restarted-daemon-login sh -c "echo 'login tester' > $probe; grep -q 'login tester: ok' $probe"
+
+# --- SIGTERM: clean exit 0, pid file removed, server back to waiting.
+kill -TERM $dpid
+wait $dpid
+check sigterm-exit-0 test $? = 0
+check sigterm-pidfile-removed test ! -e $lock
+check sigterm-server-waiting wait_for 5 is_state waiting-daemon
+check sigterm-shutdown-logged dmesg_has "daemon (pid $dpid) is gone: daemon shut down"
+
+# --- a hostile daemon: every malformed message dropped and logged.
+python3 "$VM_TOP/tests/vm/cases/ipc-daemon-hostile.py" || CHECK_FAILED=1
+check hostile-left-server-waiting wait_for 5 is_state waiting-daemon
+check hostile-no-requests-left test "$(stat_value ipc_requests)" = 0
+
+# --- rmmod under a running daemon; insmod again and the daemon restarts it.
+start_daemon
+check daemon-again-running wait_for 10 is_state running
+check rmmod-with-daemon rmmod ksmbd
+check daemon-noticed-rmmod wait_for 10 log_has "ksmbd module unloaded; waiting for it to return"
+check daemon-survives-rmmod kill -0 $dpid
+n=$(dmesg | grep -c "daemon (pid $dpid) started the server")
+check insmod-again insmod "$ko"
+check daemon-restarts-server wait_for 10 is_state running
+check daemon-restart-logged sh -c "test \$(dmesg | grep -c 'daemon (pid $dpid) started the server') = $((n + 1))"
+check login-after-reinsmod sh -c "echo 'login tester' > $probe; grep -q 'login tester: ok' $probe"
+
+# --- ksmbd.control.
+check control-debug-toggle sh -c "'$control' -d ipc | grep -q '\[ipc\]'"
+check control-debug-toggle-back sh -c "'$control' -d ipc | grep -qv '\[ipc\]'"
+check control-shutdown "$control" -s
+check control-shutdown-daemon-exits wait_for 10 sh -c "! kill -0 $dpid"
+wait $dpid
+check control-shutdown-daemon-status-0 test $? = 0
+check control-shutdown-state-waiting is_state waiting-daemon
+# --- daemonized (no -n): pid file, then ksmbd.control -s stops it.
+"$mountd" -c /etc/ksmbd/ksmbd.conf
+check daemonized-starts-server wait_for 10 is_state running
+check daemonized-pidfile sh -c "kill -0 \$(cat $lock)"
+check daemonized-control-stop "$control" -s
+check daemonized-exits wait_for 10 sh -c "! test -e $lock"
+check rmmod-final rmmod ksmbd
+check_not control-without-module "$control" -c
+check control-without-module-says-why sh -c "'$control' -c 2>&1 | grep -q 'not loaded'"
+check daemon-log-no-sanitizer-report sh -c "! grep -q 'Sanitizer' $log"
+echo "--- ksmbd.mountd log (tail)"
+tail -15 $log
+finish
