@@ -9,36 +9,57 @@
 #include "control.h"
 #include "ipc.h"
 #include "server.h"
+#include "smb2_dispatch.h"
 #include "stats.h"
+#include "transport_tcp.h"
+#include "work.h"
 
 static int __init ksmbd_init(void)
 {
 	int ret;
 
-	ret = ksmbd_server_init();
+	ret = ksmbd_work_init();
 	if (ret)
 		return ret;
+	ret = ksmbd_smb2_negotiate_init();
+	if (ret)
+		goto err_work_exit;
+	ret = ksmbd_server_init();
+	if (ret)
+		goto err_work_exit;
 	ret = ksmbd_control_init();
 	if (ret)
 		goto err_server_exit;
 	ret = ksmbd_ipc_init();
 	if (ret)
 		goto err_control_exit;
+	ret = ksmbd_tcp_init();
+	if (ret)
+		goto err_ipc_exit;
 	pr_info("version %s loaded\n", KSMBD_VERSION);
 	return 0;
 
+err_ipc_exit:
+	ksmbd_ipc_exit();
 err_control_exit:
 	ksmbd_control_exit();
 err_server_exit:
 	ksmbd_server_exit();
+err_work_exit:
+	ksmbd_work_exit();
 	return ret;
 }
 
 static void __exit ksmbd_exit(void)
 {
+	/*
+	 * Stop serving first: connection, session and tree teardown may still
+	 * talk to the daemon, so the IPC layer goes after them.
+	 */
+	ksmbd_server_exit();
 	ksmbd_ipc_exit();
 	ksmbd_control_exit();
-	ksmbd_server_exit();
+	ksmbd_work_exit();
 	if (ksmbd_stats_live_sum())
 		pr_err("unloading with live objects left\n");
 	pr_info("unloaded\n");

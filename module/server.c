@@ -10,6 +10,7 @@
 #include <linux/string.h>
 #include "server.h"
 #include "debug.h"
+#include "transport_tcp.h"
 
 struct ksmbd_server_config ksmbd_server_conf;
 
@@ -51,6 +52,7 @@ int ksmbd_server_init(void)
 void ksmbd_server_exit(void)
 {
 	mutex_lock(&server_lock);
+	ksmbd_tcp_stop();
 	WRITE_ONCE(server_state, KSMBD_SERVER_SHUTTING_DOWN);
 	mutex_unlock(&server_lock);
 }
@@ -65,6 +67,11 @@ int ksmbd_server_start(const struct ksmbd_server_config *conf)
 		goto out_unlock;
 	}
 	ksmbd_server_conf = *conf;
+	if (!ksmbd_server_conf.tcp_port)
+		ksmbd_server_conf.tcp_port = 445;
+	ret = ksmbd_tcp_start(ksmbd_server_conf.tcp_port);
+	if (ret)
+		goto out_unlock;
 	started_at = jiffies;
 	WRITE_ONCE(server_state, KSMBD_SERVER_RUNNING);
 	pr_info("server started by the daemon: netbios name %s, port %u\n",
@@ -78,6 +85,7 @@ void ksmbd_server_reset(const char *why)
 {
 	mutex_lock(&server_lock);
 	if (server_state == KSMBD_SERVER_RUNNING) {
+		ksmbd_tcp_stop();
 		WRITE_ONCE(server_state, KSMBD_SERVER_WAITING_DAEMON);
 		pr_info("server stopped (%s); waiting for the daemon\n", why);
 	}

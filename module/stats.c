@@ -7,6 +7,7 @@
 #include <linux/kernel.h>
 #include "stats.h"
 #include "server.h"
+#include "transport_tcp.h"
 
 struct ksmbd_stats ksmbd_stats;
 
@@ -40,6 +41,9 @@ int ksmbd_stats_show(char *buf, size_t size)
 	n = scnprintf(buf, size, "version %s\nstate %s\nuptime_s %llu\n",
 		      KSMBD_VERSION, ksmbd_server_state_name(),
 		      ksmbd_server_uptime_s());
+	if (ksmbd_tcp_listen_port())
+		n += scnprintf(buf + n, size - n, "listen_port %u\n",
+			       ksmbd_tcp_listen_port());
 	for (i = 0; i < KSMBD_LIVE_NR; i++)
 		n += scnprintf(buf + n, size - n, "%s %ld\n", live_names[i],
 			       atomic_long_read(&ksmbd_stats.live[i]));

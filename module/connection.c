@@ -1,0 +1,371 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Connections: creation under the max-connections limit, reference
+ * counting, the send path, the sequence window and the reaper that cuts
+ * connections which stay too long before NEGOTIATE, before SESSION_SETUP
+ * or idle.
+ */
+#define pr_fmt(fmt) "ksmbd: " fmt
+
+#include <linux/jiffies.h>
+#include <linux/kthread.h>
+#include <linux/module.h>
+#include <linux/net.h>
+#include <linux/sched/task.h>
+#include <linux/slab.h>
+#include <net/sock.h>
+#include "connection.h"
+#include "debug.h"
+#include "proto/smb2.h"
+#include "server.h"
+#include "stats.h"
+#include "work.h"
+
+#define CREATE_TRACE_POINTS
+#include "ksmbd_trace.h"
+
+static unsigned int negotiate_timeout_ms = 10000;
+module_param(negotiate_timeout_ms, uint, 0644);
+MODULE_PARM_DESC(negotiate_timeout_ms,
+		 "Drop a connection that has not negotiated after this many ms (test knob; default 10000)");
+
+static unsigned int session_timeout_s = 30;
+module_param(session_timeout_s, uint, 0644);
+MODULE_PARM_DESC(session_timeout_s,
+		 "Drop a negotiated connection without a successful session setup after this many seconds (default 30)");
+
+#define REAPER_PERIOD		(HZ / 4)
+#define DEFAULT_MAX_CONNECTIONS	512
+
+static DEFINE_MUTEX(conn_list_lock);
+static LIST_HEAD(conn_list);
+/* Counts connections until they are freed, not just until unlisted. */
+static atomic_t nr_conns = ATOMIC_INIT(0);
+static DECLARE_WAIT_QUEUE_HEAD(conn_gone_wait);
+static atomic64_t next_conn_id = ATOMIC64_INIT(0);
+
+static void conn_release_work(struct work_struct *w);
+static void reaper_run(struct work_struct *w);
+static DECLARE_DELAYED_WORK(reaper, reaper_run);
+static bool reaper_on;
+
+static void credits_init(struct ksmbd_conn_credits *c)
+{
+	spin_lock_init(&c->lock);
+	/* MS-SMB2 3.3.1.1: the window starts as {0}. */
+	c->lo = 0;
+	c->hi = 1;
+}
+
+static u32 max_connections(void)
+{
+	u32 m = READ_ONCE(ksmbd_server_conf.max_connections);
+
+	return m ? m : DEFAULT_MAX_CONNECTIONS;
+}
+
+struct ksmbd_conn *ksmbd_conn_create(struct socket *sock)
+{
+	struct ksmbd_conn *conn;
+
+	mutex_lock(&conn_list_lock);
+	if (atomic_read(&nr_conns) >= max_connections()) {
+		mutex_unlock(&conn_list_lock);
+		return ERR_PTR(-EMFILE);
+	}
+	conn = kzalloc(sizeof(*conn), GFP_KERNEL);
+	if (!conn) {
+		mutex_unlock(&conn_list_lock);
+		return ERR_PTR(-ENOMEM);
+	}
+	refcount_set(&conn->refs, 1);
+	conn->id = atomic64_inc_return(&next_conn_id);
+	conn->sock = sock;
+	INIT_WORK(&conn->release_work, conn_release_work);
+	mutex_init(&conn->send_lock);
+	atomic_set(&conn->outstanding, 0);
+	init_waitqueue_head(&conn->req_wait);
+	conn->accepted_at = jiffies;
+	conn->last_rx = conn->accepted_at;
+	credits_init(&conn->credits);
+	if (kernel_getpeername(sock, (struct sockaddr *)&conn->peer) < 0)
+		conn->peer.ss_family = AF_UNSPEC;
+	atomic_inc(&nr_conns);
+	list_add_tail(&conn->node, &conn_list);
+	mutex_unlock(&conn_list_lock);
+
+	ksmbd_live_inc(KSMBD_LIVE_CONNECTIONS);
+	ksmbd_total_add(KSMBD_TOTAL_ACCEPTED, 1);
+	trace_ksmbd_conn_accept(conn);
+	ksmbd_debug(CONN, "conn %llu: accepted from %pISpc\n", conn->id,
+		    &conn->peer);
+	return conn;
+}
+
+void ksmbd_conn_get(struct ksmbd_conn *conn)
+{
+	refcount_inc(&conn->refs);
+}
+
+void ksmbd_conn_put(struct ksmbd_conn *conn)
+{
+	if (!refcount_dec_and_test(&conn->refs))
+		return;
+	sock_release(conn->sock);
+	kfree(conn);
+	ksmbd_live_dec(KSMBD_LIVE_CONNECTIONS);
+	if (atomic_dec_and_test(&nr_conns))
+		wake_up_all(&conn_gone_wait);
+}
+
+static void conn_unlist(struct ksmbd_conn *conn)
+{
+	mutex_lock(&conn_list_lock);
+	list_del_init(&conn->node);
+	mutex_unlock(&conn_list_lock);
+	trace_ksmbd_conn_close(conn, conn->close_reason ?: "closed");
+	ksmbd_debug(CONN, "conn %llu: closed (%s)\n", conn->id,
+		    conn->close_reason ?: "closed");
+}
+
+void ksmbd_conn_abort(struct ksmbd_conn *conn)
+{
+	ksmbd_conn_drop(conn, "no receive thread");
+	conn_unlist(conn);
+	ksmbd_conn_put(conn);
+}
+
+/*
+ * Runs on the workqueue, not in the receive thread: kthread_stop() waits
+ * until the thread has left module code, and the workqueue is drained
+ * before the module goes away.
+ */
+static void conn_release_work(struct work_struct *w)
+{
+	struct ksmbd_conn *conn = container_of(w, struct ksmbd_conn,
+					       release_work);
+
+	kthread_stop(conn->recv_task);
+	put_task_struct(conn->recv_task);
+	conn->recv_task = NULL;
+	conn_unlist(conn);
+	ksmbd_conn_put(conn);
+}
+
+void ksmbd_conn_release(struct ksmbd_conn *conn)
+{
+	ksmbd_work_queue_plain(&conn->release_work);
+}
+
+void ksmbd_conn_drop(struct ksmbd_conn *conn, const char *reason)
+{
+	if (test_and_set_bit(KSMBD_CONN_F_EXITING, &conn->flags))
+		return;
+	WRITE_ONCE(conn->close_reason, reason);
+	/* Wakes the receive thread and any sender blocked on this socket. */
+	kernel_sock_shutdown(conn->sock, SHUT_RDWR);
+	wake_up_all(&conn->req_wait);
+}
+
+void ksmbd_conn_drop_all(const char *reason)
+{
+	struct ksmbd_conn *conn;
+
+	mutex_lock(&conn_list_lock);
+	list_for_each_entry(conn, &conn_list, node)
+		ksmbd_conn_drop(conn, reason);
+	mutex_unlock(&conn_list_lock);
+}
+
+void ksmbd_conn_wait_all(void)
+{
+	while (!wait_event_timeout(conn_gone_wait, !atomic_read(&nr_conns),
+				   10 * HZ))
+		pr_warn("still waiting for %d connections to close\n",
+			atomic_read(&nr_conns));
+}
+
+void ksmbd_conn_set_negotiated(struct ksmbd_conn *conn)
+{
+	conn->negotiated_at = jiffies;
+	/* neg must be visible before the bit that says it is valid. */
+	smp_mb__before_atomic();
+	set_bit(KSMBD_CONN_F_NEGOTIATED, &conn->flags);
+}
+
+void ksmbd_conn_set_authenticated(struct ksmbd_conn *conn)
+{
+	set_bit(KSMBD_CONN_F_AUTHENTICATED, &conn->flags);
+}
+
+u32 ksmbd_conn_max_frame(const struct ksmbd_conn *conn)
+{
+	const struct ksmbd_conn_neg *neg = &conn->neg;
+	u32 m;
+
+	if (!test_bit(KSMBD_CONN_F_AUTHENTICATED, &conn->flags))
+		return KSMBD_PREAUTH_MAX_FRAME;
+	m = max3(neg->max_read, neg->max_write, neg->max_trans);
+	return min_t(u32, m + KSMBD_FRAME_HEADROOM, KSMBD_RFC1002_MAX_LEN);
+}
+
+void ksmbd_conn_request_begin(struct ksmbd_conn *conn)
+{
+	atomic_inc(&conn->outstanding);
+}
+
+void ksmbd_conn_request_end(struct ksmbd_conn *conn)
+{
+	if (atomic_dec_return(&conn->outstanding) < KSMBD_CONN_MAX_OUTSTANDING)
+		wake_up_all(&conn->req_wait);
+}
+
+int ksmbd_conn_send(struct ksmbd_conn *conn, struct kvec *iov,
+		    unsigned int nr)
+{
+	struct kvec vec[4];
+	struct msghdr msg = { .msg_flags = MSG_NOSIGNAL };
+	__be32 hdr;
+	size_t len = 0;
+	unsigned int i;
+	int ret;
+
+	if (nr >= ARRAY_SIZE(vec))
+		return -EINVAL;
+	for (i = 0; i < nr; i++) {
+		len += iov[i].iov_len;
+		vec[i + 1] = iov[i];
+	}
+	if (len > KSMBD_RFC1002_MAX_LEN)
+		return -EMSGSIZE;
+	/* Type 0x00 (session message) in the top byte, then 24 bits. */
+	hdr = cpu_to_be32((u32)len);
+	vec[0].iov_base = &hdr;
+	vec[0].iov_len = sizeof(hdr);
+
+	mutex_lock(&conn->send_lock);
+	ret = kernel_sendmsg(conn->sock, &msg, vec, nr + 1, len + sizeof(hdr));
+	mutex_unlock(&conn->send_lock);
+	if (ret > 0)
+		ksmbd_total_add(KSMBD_TOTAL_BYTES_OUT, ret);
+	if (ret != (int)(len + sizeof(hdr))) {
+		/* A partial frame would leave the stream out of step. */
+		ksmbd_conn_drop(conn, "send failed");
+		return ret < 0 ? ret : -EIO;
+	}
+	return 0;
+}
+
+/* ---- Sequence window and credits ---- */
+
+bool ksmbd_conn_seq_consume(struct ksmbd_conn *conn, u64 mid, u16 charge)
+{
+	struct ksmbd_conn_credits *c = &conn->credits;
+	bool ok = false;
+	u32 i;
+
+	if (!charge)
+		charge = 1;
+	spin_lock(&c->lock);
+	if (mid < c->lo || mid >= c->hi || charge > c->hi - mid)
+		goto out_unlock;
+	for (i = 0; i < charge; i++)
+		if (test_bit((mid + i) % KSMBD_SEQ_WINDOW_BITS, c->used))
+			goto out_unlock;
+	for (i = 0; i < charge; i++)
+		__set_bit((mid + i) % KSMBD_SEQ_WINDOW_BITS, c->used);
+	c->consumed += charge;
+	/* Slide the low edge over every id that is now used. */
+	while (c->lo < c->hi &&
+	       test_bit(c->lo % KSMBD_SEQ_WINDOW_BITS, c->used)) {
+		__clear_bit(c->lo % KSMBD_SEQ_WINDOW_BITS, c->used);
+		c->lo++;
+		c->consumed--;
+	}
+	ok = true;
+out_unlock:
+	spin_unlock(&c->lock);
+	return ok;
+}
+
+u16 ksmbd_conn_credits_grant(struct ksmbd_conn *conn, u16 requested)
+{
+	struct ksmbd_conn_credits *c = &conn->credits;
+	u64 span, holding, room;
+	u16 grant;
+
+	spin_lock(&c->lock);
+	span = c->hi - c->lo;
+	holding = span - c->consumed;
+	room = holding < KSMBD_CONN_MAX_CREDITS ?
+	       KSMBD_CONN_MAX_CREDITS - holding : 0;
+	/* The bitmap must cover every id between lo and hi. */
+	room = min_t(u64, room, KSMBD_SEQ_WINDOW_BITS - span);
+	grant = min_t(u64, max_t(u16, requested, 1), room);
+	c->hi += grant;
+	spin_unlock(&c->lock);
+	return grant;
+}
+
+/* ---- Deadlines ---- */
+
+static const char *conn_expired(const struct ksmbd_conn *conn,
+				unsigned long now)
+{
+	u32 deadtime = READ_ONCE(ksmbd_server_conf.deadtime_s);
+	unsigned int neg_ms = READ_ONCE(negotiate_timeout_ms);
+	unsigned int sess_s = READ_ONCE(session_timeout_s);
+
+	if (!ksmbd_conn_negotiated(conn)) {
+		if (neg_ms && time_after(now, conn->accepted_at +
+					 msecs_to_jiffies(neg_ms)))
+			return "negotiate timeout";
+		return NULL;
+	}
+	if (!test_bit(KSMBD_CONN_F_AUTHENTICATED, &conn->flags)) {
+		if (sess_s && time_after(now, conn->negotiated_at +
+					 sess_s * HZ))
+			return "session setup timeout";
+	}
+	if (deadtime && !atomic_read(&conn->outstanding) &&
+	    time_after(now, READ_ONCE(conn->last_rx) + deadtime * HZ))
+		return "idle (deadtime)";
+	return NULL;
+}
+
+static void reaper_run(struct work_struct *w)
+{
+	unsigned long now = jiffies;
+	struct ksmbd_conn *conn;
+	const char *why;
+
+	mutex_lock(&conn_list_lock);
+	list_for_each_entry(conn, &conn_list, node) {
+		if (ksmbd_conn_exiting(conn))
+			continue;
+		why = conn_expired(conn, now);
+		if (why)
+			ksmbd_conn_drop(conn, why);
+	}
+	mutex_unlock(&conn_list_lock);
+	if (READ_ONCE(reaper_on))
+		schedule_delayed_work(&reaper, REAPER_PERIOD);
+}
+
+void ksmbd_conn_reaper_start(void)
+{
+	WRITE_ONCE(reaper_on, true);
+	schedule_delayed_work(&reaper, REAPER_PERIOD);
+}
+
+void ksmbd_conn_reaper_stop(void)
+{
+	WRITE_ONCE(reaper_on, false);
+	cancel_delayed_work_sync(&reaper);
+}
+
+void ksmbd_conn_note_rejected(struct ksmbd_conn *conn, const char *reason)
+{
+	trace_ksmbd_request_rejected(conn, reason);
+	ksmbd_debug(SMB, "conn %llu: rejected: %s\n", conn->id, reason);
+}

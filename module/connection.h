@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * One TCP connection from a client.
+ *
+ * Lifetime: the receive thread owns the first reference; every request
+ * work in flight holds another. When the receive loop ends (peer closed,
+ * fatal frame, timeout, server stop) the connection is marked exiting, its
+ * socket is shut down, and a release work stops the thread and drops the
+ * owner's reference. The last reference frees the socket and the object.
+ *
+ * All connections sit on one global list, which the timeout reaper and
+ * server stop walk.
+ */
+#ifndef KSMBD_CONNECTION_H
+#define KSMBD_CONNECTION_H
+
+#include <linux/bitops.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/refcount.h>
+#include <linux/socket.h>
+#include <linux/spinlock.h>
+#include <linux/types.h>
+#include <linux/uio.h>
+#include <linux/wait.h>
+#include <linux/workqueue.h>
+
+/* Requests read from one connection and not yet answered. */
+#define KSMBD_CONN_MAX_OUTSTANDING	128
+/* Credits one client may hold at a time (MS-SMB2 3.3.1.2). */
+#define KSMBD_CONN_MAX_CREDITS		512
+/* MessageIds tracked past the lowest unused one; twice the credits. */
+#define KSMBD_SEQ_WINDOW_BITS		(2 * KSMBD_CONN_MAX_CREDITS)
+/* Frames before authentication: a NEGOTIATE or a Kerberos SESSION_SETUP. */
+#define KSMBD_PREAUTH_MAX_FRAME		((64 << 10) + 256)
+/* Headers and a compound's small elements on top of the largest payload. */
+#define KSMBD_FRAME_HEADROOM		(64 << 10)
+
+enum {
+	KSMBD_CONN_F_EXITING,		/* receive loop ends, no new work */
+	KSMBD_CONN_F_NEGOTIATED,	/* a final (non-wildcard) dialect */
+	KSMBD_CONN_F_UPGRADED,		/* answered an SMB1 NEGOTIATE */
+	KSMBD_CONN_F_AUTHENTICATED,	/* a session setup succeeded */
+};
+
+/* What NEGOTIATE settled (MS-SMB2 3.3.1.7 Connection.*). */
+struct ksmbd_conn_neg {
+	u16 dialect;
+	u16 client_security_mode;
+	u16 security_mode;		/* what we answered */
+	u32 client_capabilities;
+	u32 capabilities;		/* what we answered */
+	u8 client_guid[16];
+	u16 signing_alg;		/* SMB2_SIGNING_*; 3.1.1 only */
+	u16 cipher;			/* 0: no encryption */
+	u32 max_read, max_write, max_trans;
+	u8 preauth_hash[64];		/* SHA-512 of negotiate req + rsp (3.1.1) */
+};
+
+/* The command sequence window (MS-SMB2 3.3.1.1). */
+struct ksmbd_conn_credits {
+	spinlock_t lock;
+	u64 lo;		/* lowest MessageId not consumed yet */
+	u64 hi;		/* first MessageId not granted yet */
+	u32 consumed;	/* ids in (lo, hi) used out of order */
+	DECLARE_BITMAP(used, KSMBD_SEQ_WINDOW_BITS);
+};
+
+struct ksmbd_conn {
+	refcount_t refs;
+	u64 id;				/* for logs and tracepoints */
+	struct socket *sock;
+	struct sockaddr_storage peer;
+	struct list_head node;		/* on the global list, under its lock */
+	struct task_struct *recv_task;	/* counted task reference */
+	struct work_struct release_work;
+	unsigned long flags;		/* KSMBD_CONN_F_* */
+	const char *close_reason;	/* first reason wins; static strings */
+
+	struct mutex send_lock;		/* one frame on the wire at a time */
+	atomic_t outstanding;		/* requests read, not finished */
+	wait_queue_head_t req_wait;	/* outstanding went down */
+
+	unsigned long accepted_at;	/* jiffies */
+	unsigned long negotiated_at;
+	unsigned long last_rx;
+
+	struct ksmbd_conn_neg neg;	/* valid once NEGOTIATED is set */
+	struct ksmbd_conn_credits credits;
+};
+
+/* Takes over sock on success; ERR_PTR(-EMFILE) over max connections. */
+struct ksmbd_conn *ksmbd_conn_create(struct socket *sock);
+/* Undo ksmbd_conn_create() when the receive thread could not start. */
+void ksmbd_conn_abort(struct ksmbd_conn *conn);
+/* Called by the receive thread when its loop has ended. */
+void ksmbd_conn_release(struct ksmbd_conn *conn);
+
+void ksmbd_conn_get(struct ksmbd_conn *conn);
+void ksmbd_conn_put(struct ksmbd_conn *conn);
+
+/* Stop serving this connection; reason is a static string. */
+void ksmbd_conn_drop(struct ksmbd_conn *conn, const char *reason);
+void ksmbd_conn_drop_all(const char *reason);
+/* Wait until every connection has been freed. */
+void ksmbd_conn_wait_all(void);
+
+/* The timeout reaper runs while the transport does. */
+void ksmbd_conn_reaper_start(void);
+void ksmbd_conn_reaper_stop(void);
+
+static inline bool ksmbd_conn_exiting(const struct ksmbd_conn *conn)
+{
+	return test_bit(KSMBD_CONN_F_EXITING, &conn->flags);
+}
+
+static inline bool ksmbd_conn_negotiated(const struct ksmbd_conn *conn)
+{
+	return test_bit(KSMBD_CONN_F_NEGOTIATED, &conn->flags);
+}
+
+void ksmbd_conn_set_negotiated(struct ksmbd_conn *conn);
+/*
+ * The session layer calls this when a SESSION_SETUP succeeds: it stops the
+ * session-setup deadline and lifts the frame bound to the negotiated sizes.
+ */
+void ksmbd_conn_set_authenticated(struct ksmbd_conn *conn);
+
+/* Largest RFC1002 length accepted in the connection's current state. */
+u32 ksmbd_conn_max_frame(const struct ksmbd_conn *conn);
+
+void ksmbd_conn_request_begin(struct ksmbd_conn *conn);
+void ksmbd_conn_request_end(struct ksmbd_conn *conn);
+
+/* Sends the RFC1002 header and the iovs as one frame; drops on failure. */
+int ksmbd_conn_send(struct ksmbd_conn *conn, struct kvec *iov,
+		    unsigned int nr);
+
+/* Consume [mid, mid + charge) from the window; false: outside or reused. */
+bool ksmbd_conn_seq_consume(struct ksmbd_conn *conn, u64 mid, u16 charge);
+/* Credits to grant in one response (at least 1 when the client has none). */
+u16 ksmbd_conn_credits_grant(struct ksmbd_conn *conn, u16 requested);
+
+/* Trace seams (see ksmbd_trace.h). */
+void ksmbd_conn_note_rejected(struct ksmbd_conn *conn, const char *reason);
+
+#endif

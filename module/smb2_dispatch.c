@@ -1,0 +1,297 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Per-frame request processing (MS-SMB2 3.3.5.2): the validation gate,
+ * the sequence window, the handler table and compound responses.
+ */
+#define pr_fmt(fmt) "ksmbd: " fmt
+
+#include <linux/kernel.h>
+#include <linux/ktime.h>
+#include "connection.h"
+#include "debug.h"
+#include "ksmbd_trace.h"
+#include "server.h"
+#include "smb2_dispatch.h"
+#include "stats.h"
+#include "work.h"
+
+/* Elements per compound; more is refused by the gate. */
+#define KSMBD_MAX_COMPOUND	32
+/*
+ * Response buffer per frame. Enough for every element of a full compound
+ * to get at least an error response; commands with large replies (READ,
+ * QUERY_*) will size it from their request once they exist.
+ */
+#define KSMBD_RSP_BUF_SIZE	4096
+/* An error response, padded for the next element. */
+#define KSMBD_ERR_RSP_ROOM	ALIGN(SMB2_HEADER_SIZE + SMB2_ERROR_RSP_SIZE, 8)
+
+static_assert(KSMBD_MAX_COMPOUND * KSMBD_ERR_RSP_ROOM <= KSMBD_RSP_BUF_SIZE,
+	      "every element must be able to answer with an error");
+
+static const ksmbd_smb2_handler_t handlers[SMB2_COMMAND_COUNT] = {
+	[SMB2_NEGOTIATE]	= ksmbd_smb2_negotiate,
+	[SMB2_ECHO]		= ksmbd_smb2_echo,
+};
+
+/* The response being assembled for one frame. */
+struct frame_rsp {
+	u8 *buf;
+	u32 len;
+	u32 prev;	/* offset of the previous element's header */
+	bool any;	/* at least one element answered */
+	u32 walk_status;	/* non-zero: answer every element with it */
+};
+
+void ksmbd_smb2_put_hdr(u8 *rsp, const struct ksmbd_req_hdr *rq, u32 status,
+			u16 credits)
+{
+	struct smb2_hdr *h = (struct smb2_hdr *)rsp;
+	u32 flags = SMB2_FLAGS_SERVER_TO_REDIR |
+		    (rq->flags & SMB2_FLAGS_RELATED_OPERATIONS);
+
+	memset(h, 0, sizeof(*h));
+	h->protocol_id = SMB2_PROTO_NUMBER;
+	h->structure_size = cpu_to_le16(SMB2_HEADER_STRUCTURE_SIZE);
+	h->credit_charge = cpu_to_le16(rq->credit_charge);
+	h->status = cpu_to_le32(status);
+	h->command = cpu_to_le16(rq->command);
+	h->credit_req_rsp = cpu_to_le16(credits);
+	h->flags = cpu_to_le32(flags);
+	h->message_id = cpu_to_le64(rq->message_id);
+	h->id.sync.process_id = cpu_to_le32(rq->process_id);
+	h->id.sync.tree_id = cpu_to_le32(rq->tree_id);
+	h->session_id = cpu_to_le64(rq->session_id);
+}
+
+/* MS-SMB2 2.2.2: no error data, so one zero byte of ErrorData. */
+static void put_error_body(struct ksmbd_wbuf *w)
+{
+	w->len = 0;
+	w->overflow = false;
+	ksmbd_wbuf_put_le16(w, SMB2_ERROR_RSP_SIZE);
+	ksmbd_wbuf_put_u8(w, 0);	/* ErrorContextCount */
+	ksmbd_wbuf_put_u8(w, 0);
+	ksmbd_wbuf_put_le32(w, 0);	/* ByteCount */
+	ksmbd_wbuf_put_u8(w, 0);
+}
+
+static void reject(struct ksmbd_conn *conn, const char *reason)
+{
+	ksmbd_conn_note_rejected(conn, reason);
+	ksmbd_conn_drop(conn, reason);
+}
+
+static void req_limits(const struct ksmbd_conn *conn,
+		       struct ksmbd_req_limits *lim)
+{
+	if (ksmbd_conn_negotiated(conn)) {
+		lim->max_read = conn->neg.max_read;
+		lim->max_write = conn->neg.max_write;
+		lim->max_trans = conn->neg.max_trans;
+		lim->multi_credit = conn->neg.capabilities &
+				    SMB2_GLOBAL_CAP_LARGE_MTU;
+		return;
+	}
+	/* Only NEGOTIATE gets this far, and it carries no payload limit. */
+	lim->max_read = 0;
+	lim->max_write = 0;
+	lim->max_trans = 0;
+	lim->multi_credit = false;
+}
+
+/*
+ * Ordering rules that are not about the bytes of one element:
+ * MS-SMB2 3.3.5.2 (nothing but NEGOTIATE before a dialect is settled),
+ * 3.3.5.3 (NEGOTIATE only once, and never inside a compound).
+ */
+static const char *order_violation(const struct ksmbd_conn *conn,
+				   const struct ksmbd_req_hdr *hdr, u32 nelems)
+{
+	bool negotiated = ksmbd_conn_negotiated(conn);
+
+	if (hdr->command == SMB2_NEGOTIATE) {
+		if (negotiated)
+			return "negotiate on a negotiated connection";
+		if (nelems > 1)
+			return "negotiate inside a compound";
+		return NULL;
+	}
+	if (!negotiated)
+		return "request before negotiate";
+	return NULL;
+}
+
+/* Run the gate and the handler; fills ctx->status and ctx->body. */
+static enum ksmbd_smb2_verdict run_element(struct ksmbd_smb2_ctx *ctx,
+					   const u8 *elem, u32 elen,
+					   struct ksmbd_req *req)
+{
+	struct ksmbd_req_limits lim;
+	enum ksmbd_smb2_verdict verdict;
+	ksmbd_smb2_handler_t handler;
+	enum ksmbd_valid v;
+
+	req_limits(ctx->conn, &lim);
+	v = ksmbd_request_validate(elem, elen, &lim, req);
+	if (v != KSMBD_VALID_OK) {
+		ksmbd_conn_note_rejected(ctx->conn, ksmbd_valid_name(v));
+		if (ksmbd_valid_is_fatal(v)) {
+			ctx->drop_reason = ksmbd_valid_name(v);
+			return KSMBD_SMB2_DROP;
+		}
+		ctx->status = ksmbd_valid_status(v);
+		return KSMBD_SMB2_REPLY;
+	}
+	ctx->req = req;
+	handler = handlers[req->hdr.command];
+	if (!handler) {
+		ctx->status = STATUS_NOT_IMPLEMENTED;
+		return KSMBD_SMB2_REPLY;
+	}
+	verdict = handler(ctx);
+	if (verdict == KSMBD_SMB2_REPLY && ctx->body.overflow) {
+		/* The reply did not fit what was left of the buffer. */
+		ctx->status = STATUS_INSUFFICIENT_RESOURCES;
+		ctx->finish = NULL;
+	}
+	return verdict;
+}
+
+/* Handle element i; false when the connection must be dropped. */
+static bool process_element(struct ksmbd_work *work, struct frame_rsp *fr,
+			    const struct ksmbd_elem *el, u32 i, u32 n)
+{
+	struct ksmbd_conn *conn = work->conn;
+	const u8 *elem = work->frame + el->off;
+	struct ksmbd_smb2_ctx ctx = { .conn = conn, .work = work };
+	enum ksmbd_smb2_verdict verdict;
+	struct ksmbd_req_hdr hdr;
+	struct ksmbd_req req;
+	const char *bad;
+	u32 start, room;
+	u16 credits;
+	u8 *rsp;
+
+	ksmbd_req_hdr_decode(elem, &hdr);
+	ksmbd_total_add(KSMBD_TOTAL_REQUESTS, 1);
+	bad = order_violation(conn, &hdr, n);
+	if (bad) {
+		reject(conn, bad);
+		return false;
+	}
+	/* MS-SMB2 3.3.5.2.3: CANCEL takes no sequence number and gets no reply. */
+	if (hdr.command == SMB2_CANCEL)
+		return true;
+	if (!ksmbd_conn_seq_consume(conn, hdr.message_id, hdr.credit_charge)) {
+		reject(conn, "message id outside the sequence window");
+		return false;
+	}
+
+	start = fr->any ? ALIGN(fr->len, 8) : 0;
+	/* Keep an error response's room for every element after this one. */
+	room = KSMBD_RSP_BUF_SIZE - start - SMB2_HEADER_SIZE -
+	       (n - i - 1) * KSMBD_ERR_RSP_ROOM;
+	rsp = fr->buf + start;
+	ctx.body = ksmbd_wbuf_make(rsp + SMB2_HEADER_SIZE, room);
+	ctx.status = STATUS_SUCCESS;
+
+	if (fr->walk_status) {
+		ctx.status = fr->walk_status;
+		verdict = KSMBD_SMB2_REPLY;
+	} else {
+		verdict = run_element(&ctx, elem, el->len, &req);
+	}
+	if (verdict == KSMBD_SMB2_DROP) {
+		reject(conn, ctx.drop_reason ?: "protocol violation");
+		return false;
+	}
+	if (verdict == KSMBD_SMB2_NO_REPLY)
+		return true;
+	if (ksmbd_ntstatus_is_error(ctx.status) && (!ctx.body.len ||
+						    ctx.body.overflow))
+		put_error_body(&ctx.body);
+
+	if (fr->any) {
+		memset(fr->buf + fr->len, 0, start - fr->len);
+		put_unaligned_le32(start - fr->prev, fr->buf + fr->prev +
+				   offsetof(struct smb2_hdr, next_command));
+	}
+	credits = ksmbd_conn_credits_grant(conn, hdr.credit_request);
+	ksmbd_smb2_put_hdr(rsp, &hdr, ctx.status, credits);
+	fr->prev = start;
+	fr->len = start + SMB2_HEADER_SIZE + ctx.body.len;
+	fr->any = true;
+	if (ctx.finish)
+		ctx.finish(&ctx, rsp, SMB2_HEADER_SIZE + ctx.body.len);
+	trace_ksmbd_request_done(conn, hdr.command, hdr.message_id, ctx.status,
+				 ktime_get_ns() - work->received_ns);
+	return !ksmbd_conn_exiting(conn);
+}
+
+static void process_smb2(struct ksmbd_work *work)
+{
+	struct ksmbd_conn *conn = work->conn;
+	struct ksmbd_elem elems[KSMBD_MAX_COMPOUND];
+	struct frame_rsp fr = { };
+	enum ksmbd_valid v;
+	struct kvec iov;
+	u32 n, i;
+
+	v = ksmbd_compound_walk(work->frame, work->frame_len, elems,
+				KSMBD_MAX_COMPOUND, &n);
+	if (v == KSMBD_VALID_FIRST_RELATED) {
+		/* MS-SMB2 3.3.5.2.7.2: fail it; answer the first element alone. */
+		ksmbd_conn_note_rejected(conn, ksmbd_valid_name(v));
+		fr.walk_status = ksmbd_valid_status(v);
+		elems[0].off = 0;
+		elems[0].len = work->frame_len;
+		n = 1;
+	} else if (v != KSMBD_VALID_OK) {
+		reject(conn, ksmbd_valid_name(v));
+		return;
+	}
+
+	fr.buf = ksmbd_work_buf_alloc(KSMBD_RSP_BUF_SIZE);
+	if (!fr.buf) {
+		ksmbd_conn_drop(conn, "out of memory");
+		return;
+	}
+	for (i = 0; i < n; i++)
+		if (!process_element(work, &fr, &elems[i], i, n))
+			goto out_free;
+	if (fr.any) {
+		iov.iov_base = fr.buf;
+		iov.iov_len = fr.len;
+		ksmbd_conn_send(conn, &iov, 1);
+	}
+out_free:
+	ksmbd_work_buf_free(fr.buf);
+}
+
+void ksmbd_smb2_process(struct ksmbd_work *work)
+{
+	struct ksmbd_conn *conn = work->conn;
+	enum ksmbd_frame_kind kind;
+	enum ksmbd_valid v;
+
+	v = ksmbd_frame_classify(work->frame, work->frame_len, &kind);
+	if (v != KSMBD_VALID_OK) {
+		reject(conn, ksmbd_valid_name(v));
+		return;
+	}
+	switch (kind) {
+	case KSMBD_FRAME_SMB2:
+		process_smb2(work);
+		break;
+	case KSMBD_FRAME_SMB1_NEGOTIATE:
+		ksmbd_smb1_negotiate(work);
+		break;
+	case KSMBD_FRAME_TRANSFORM:
+	case KSMBD_FRAME_COMPRESSED:
+	default:
+		/* Neither encryption nor compression is ever negotiated yet. */
+		reject(conn, "transform or compression not negotiated");
+		break;
+	}
+}

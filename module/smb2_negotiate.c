@@ -1,0 +1,346 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * NEGOTIATE (MS-SMB2 3.3.5.4), the SMB1 upgrade (3.3.5.3.1) and ECHO.
+ *
+ * Not offered yet, on purpose: encryption (no cipher implemented),
+ * compression, leasing, multichannel, DFS, POSIX extensions. The security
+ * buffer is empty until proto/ has a SPNEGO builder; clients then start
+ * NTLMSSP directly.
+ */
+#define pr_fmt(fmt) "ksmbd: " fmt
+
+#include <crypto/hash.h>
+#include <linux/ktime.h>
+#include <linux/random.h>
+#include <linux/string.h>
+#include "connection.h"
+#include "proto/negctx.h"
+#include "server.h"
+#include "smb2_dispatch.h"
+#include "work.h"
+
+/* MS-SMB2 3.3.5.4 leaves the caps to us; keep them sane whatever the config. */
+#define MIN_IO_SIZE	(64 << 10)
+#define MAX_IO_SIZE	(8 << 20)
+/* Seconds from 1601-01-01 (FILETIME epoch) to 1970-01-01. */
+#define FILETIME_UNIX_OFFSET	11644473600ULL
+
+static u8 server_guid[16];
+
+/* Highest first: the first the client also lists wins. */
+static const u16 our_dialects[] = {
+	SMB311_DIALECT, SMB302_DIALECT, SMB30_DIALECT, SMB21_DIALECT,
+};
+
+/* Signing algorithms we will implement, in order of preference. */
+static const u16 our_signing[] = {
+	SMB2_SIGNING_AES_CMAC, SMB2_SIGNING_HMAC_SHA256,
+};
+
+int ksmbd_smb2_negotiate_init(void)
+{
+	get_random_bytes(server_guid, sizeof(server_guid));
+	return 0;
+}
+
+static u64 filetime_now(void)
+{
+	u64 ns = ktime_get_real_ns();
+
+	return div_u64(ns, 100) + FILETIME_UNIX_OFFSET * 10000000ULL;
+}
+
+static u32 io_size(u32 configured)
+{
+	return clamp_t(u32, configured, MIN_IO_SIZE, MAX_IO_SIZE);
+}
+
+static u16 pick_dialect(const struct ksmbd_negotiate_req *nr)
+{
+	u16 lo = READ_ONCE(ksmbd_server_conf.min_dialect);
+	u16 hi = READ_ONCE(ksmbd_server_conf.max_dialect);
+	u32 d, i;
+
+	for (d = 0; d < ARRAY_SIZE(our_dialects); d++) {
+		if (our_dialects[d] < lo || our_dialects[d] > hi)
+			continue;
+		for (i = 0; i < nr->dialect_count; i++)
+			if (ksmbd_negotiate_dialect(nr, i) == our_dialects[d])
+				return our_dialects[d];
+	}
+	return 0;
+}
+
+/* Server-side settings every negotiate answer carries. */
+static void fill_server_side(struct ksmbd_conn_neg *neg, u16 dialect)
+{
+	neg->dialect = dialect;
+	neg->security_mode = SMB2_NEGOTIATE_SIGNING_ENABLED;
+	if (READ_ONCE(ksmbd_server_conf.signing) == KSMBD_OPT_MANDATORY)
+		neg->security_mode |= SMB2_NEGOTIATE_SIGNING_REQUIRED;
+	/* Multi-credit is all of 2.1 and later that we answer with. */
+	neg->capabilities = SMB2_GLOBAL_CAP_LARGE_MTU;
+	neg->max_read = io_size(READ_ONCE(ksmbd_server_conf.max_read));
+	neg->max_write = io_size(READ_ONCE(ksmbd_server_conf.max_write));
+	neg->max_trans = io_size(READ_ONCE(ksmbd_server_conf.max_trans));
+	neg->signing_alg = dialect >= SMB30_DIALECT ? SMB2_SIGNING_AES_CMAC :
+						       SMB2_SIGNING_HMAC_SHA256;
+}
+
+/*
+ * The 64-byte fixed part of the response (2.2.4); the security buffer
+ * follows it directly (offset 128), empty for now.
+ */
+static void put_negotiate_fixed(struct ksmbd_wbuf *w,
+				const struct ksmbd_conn_neg *neg,
+				u16 ctx_count, u32 ctx_off)
+{
+	ksmbd_wbuf_put_le16(w, SMB2_NEGOTIATE_RSP_SIZE);
+	ksmbd_wbuf_put_le16(w, neg->security_mode);
+	ksmbd_wbuf_put_le16(w, neg->dialect);
+	ksmbd_wbuf_put_le16(w, ctx_count);
+	ksmbd_wbuf_put(w, server_guid, sizeof(server_guid));
+	ksmbd_wbuf_put_le32(w, neg->capabilities);
+	ksmbd_wbuf_put_le32(w, neg->max_trans);
+	ksmbd_wbuf_put_le32(w, neg->max_read);
+	ksmbd_wbuf_put_le32(w, neg->max_write);
+	ksmbd_wbuf_put_le64(w, filetime_now());
+	ksmbd_wbuf_put_le64(w, 0);	/* ServerStartTime: SHOULD be 0 */
+	ksmbd_wbuf_put_le16(w, SMB2_HEADER_SIZE +
+			    sizeof(struct smb2_negotiate_rsp));
+	ksmbd_wbuf_put_le16(w, 0);	/* SecurityBufferLength: see top */
+	ksmbd_wbuf_put_le32(w, ctx_off);
+}
+
+/* TODO: move to proto (ksmbd_crypto_sha512 over the kernel crypto API). */
+static int sha512_two(const u8 *a, u32 alen, const u8 *b, u32 blen,
+		      u8 out[SMB2_PREAUTH_HASH_SIZE])
+{
+	struct crypto_shash *tfm;
+	int ret;
+
+	tfm = crypto_alloc_shash("sha512", 0, 0);
+	if (IS_ERR(tfm))
+		return PTR_ERR(tfm);
+	{
+		SHASH_DESC_ON_STACK(desc, tfm);
+
+		desc->tfm = tfm;
+		ret = crypto_shash_init(desc);
+		if (!ret)
+			ret = crypto_shash_update(desc, a, alen);
+		if (!ret)
+			ret = crypto_shash_update(desc, b, blen);
+		if (!ret)
+			ret = crypto_shash_final(desc, out);
+		shash_desc_zero(desc);
+	}
+	crypto_free_shash(tfm);
+	return ret;
+}
+
+/*
+ * MS-SMB2 3.3.5.4: Connection.PreauthIntegrityHashValue starts as zeros
+ * and absorbs the NEGOTIATE request, then the response.
+ */
+static void negotiate_finish(struct ksmbd_smb2_ctx *ctx, const u8 *rsp,
+			     u32 len)
+{
+	struct ksmbd_conn *conn = ctx->conn;
+	u8 *h = conn->neg.preauth_hash;
+
+	memset(h, 0, SMB2_PREAUTH_HASH_SIZE);
+	if (ctx->dialect == SMB311_DIALECT &&
+	    (sha512_two(h, SMB2_PREAUTH_HASH_SIZE, ctx->req->elem.p,
+			ctx->req->elem.len, h) ||
+	     sha512_two(h, SMB2_PREAUTH_HASH_SIZE, rsp, len, h))) {
+		ksmbd_conn_drop(conn, "preauth hash failed");
+		return;
+	}
+	ksmbd_conn_set_negotiated(conn);
+}
+
+/* 3.1.1 contexts after the fixed part; returns the NT status. */
+static u32 put_contexts(struct ksmbd_smb2_ctx *ctx,
+			const struct ksmbd_negotiate_req *nr,
+			struct ksmbd_conn_neg *neg)
+{
+	struct ksmbd_negctx_choice choice = { };
+	struct ksmbd_negctx_offer offer;
+	u8 salt[SMB2_PREAUTH_SALT_SIZE];
+	struct ksmbd_wbuf *w = &ctx->body;
+	u32 st, len;
+	u16 count;
+	u8 *at;
+
+	if (!nr->context_count)
+		return STATUS_INVALID_PARAMETER;
+	st = ksmbd_negctx_parse(&nr->contexts, nr->context_count, &offer);
+	if (st != STATUS_SUCCESS)
+		return st;
+
+	get_random_bytes(salt, sizeof(salt));
+	choice.salt = salt;
+	if (offer.has_signing) {
+		choice.signing = true;
+		choice.signing_alg = ksmbd_negctx_pick(&offer.signing_algs,
+						       our_signing,
+						       ARRAY_SIZE(our_signing),
+						       SMB2_SIGNING_AES_CMAC);
+		neg->signing_alg = choice.signing_alg;
+	}
+	/* Encryption, compression, POSIX: not offered (see top). */
+
+	/* The header is 64 bytes, so body offsets keep 8-byte alignment. */
+	ksmbd_wbuf_pad(w, 8);
+	if (w->overflow)
+		return STATUS_INSUFFICIENT_RESOURCES;
+	at = w->p + w->len;
+	if (ksmbd_negctx_build(&choice, at, w->cap - w->len, &len, &count)) {
+		w->overflow = true;
+		return STATUS_INSUFFICIENT_RESOURCES;
+	}
+	/* NegotiateContextOffset and NegotiateContextCount of the fixed part. */
+	put_unaligned_le32(SMB2_HEADER_SIZE + w->len, w->p + 60);
+	put_unaligned_le16(count, w->p + 6);
+	w->len += len;
+	return STATUS_SUCCESS;
+}
+
+enum ksmbd_smb2_verdict ksmbd_smb2_negotiate(struct ksmbd_smb2_ctx *ctx)
+{
+	struct ksmbd_conn *conn = ctx->conn;
+	struct ksmbd_negotiate_req nr;
+	struct ksmbd_conn_neg neg = { };
+	u16 dialect;
+	u32 st;
+
+	if (ksmbd_negotiate_decode(ctx->req, &nr)) {
+		ctx->status = STATUS_INVALID_PARAMETER;
+		return KSMBD_SMB2_REPLY;
+	}
+	dialect = pick_dialect(&nr);
+	if (!dialect) {
+		ctx->status = STATUS_NOT_SUPPORTED;
+		return KSMBD_SMB2_REPLY;
+	}
+	fill_server_side(&neg, dialect);
+	neg.client_security_mode = nr.security_mode;
+	neg.client_capabilities = nr.capabilities;
+	memcpy(neg.client_guid, nr.client_guid, sizeof(neg.client_guid));
+
+	put_negotiate_fixed(&ctx->body, &neg, 0, 0);
+	if (dialect == SMB311_DIALECT) {
+		st = put_contexts(ctx, &nr, &neg);
+		if (st != STATUS_SUCCESS) {
+			ctx->status = st;
+			ctx->body.len = 0;
+			return KSMBD_SMB2_REPLY;
+		}
+	}
+	/* Published by ksmbd_conn_set_negotiated() in negotiate_finish(). */
+	conn->neg = neg;
+	ctx->dialect = dialect;
+	ctx->finish = negotiate_finish;
+	return KSMBD_SMB2_REPLY;
+}
+
+enum ksmbd_smb2_verdict ksmbd_smb2_echo(struct ksmbd_smb2_ctx *ctx)
+{
+	if (ksmbd_simple_decode(ctx->req, SMB2_ECHO)) {
+		ctx->status = STATUS_INVALID_PARAMETER;
+		return KSMBD_SMB2_REPLY;
+	}
+	ksmbd_wbuf_put_le16(&ctx->body, SMB2_SIMPLE_SIZE);
+	ksmbd_wbuf_put_le16(&ctx->body, 0);
+	return KSMBD_SMB2_REPLY;
+}
+
+/* ---- SMB1 NEGOTIATE upgrade ---- */
+
+/* SMB_COM_NEGOTIATE: WordCount at 32 (0), ByteCount at 33, dialects at 35. */
+#define SMB1_NEG_WORDCOUNT_AT	32
+#define SMB1_NEG_DIALECTS_AT	35
+#define SMB1_DIALECT_MARKER	0x02
+
+/*
+ * Does the dialect list name "SMB 2.???"? -EINVAL when malformed.
+ * "SMB 2.002" alone would ask for dialect 0x0202, which we do not offer.
+ */
+static int smb1_lists_wildcard(const u8 *frame, u32 len)
+{
+	static const char wildcard[] = "SMB 2.???";
+	struct ksmbd_buf list;
+	u16 bytes;
+	u32 pos = 0;
+	bool found = false;
+
+	if (len < SMB1_NEG_DIALECTS_AT || frame[SMB1_NEG_WORDCOUNT_AT] != 0)
+		return -EINVAL;
+	bytes = get_unaligned_le16(frame + SMB1_NEG_WORDCOUNT_AT + 1);
+	if (bytes > len - SMB1_NEG_DIALECTS_AT)
+		return -EINVAL;
+	list = ksmbd_buf_make(frame + SMB1_NEG_DIALECTS_AT, bytes);
+	while (pos < list.len) {
+		const u8 *s, *nul;
+
+		if (list.p[pos] != SMB1_DIALECT_MARKER)
+			return -EINVAL;
+		s = list.p + pos + 1;
+		nul = memchr(s, 0, list.len - pos - 1);
+		if (!nul)
+			return -EINVAL;
+		if (nul - s == sizeof(wildcard) - 1 &&
+		    !memcmp(s, wildcard, sizeof(wildcard) - 1))
+			found = true;
+		pos += (nul - s) + 2;
+	}
+	return found ? 1 : 0;
+}
+
+void ksmbd_smb1_negotiate(struct ksmbd_work *work)
+{
+	struct ksmbd_conn *conn = work->conn;
+	struct ksmbd_req_hdr rq = { .command = SMB2_NEGOTIATE };
+	struct ksmbd_conn_neg neg = { };
+	struct ksmbd_wbuf w;
+	struct kvec iov;
+	u8 *rsp;
+	int ret;
+
+	/* Only as a connection's very first message (ZDI-CAN-21541). */
+	if (ksmbd_conn_negotiated(conn) ||
+	    test_and_set_bit(KSMBD_CONN_F_UPGRADED, &conn->flags)) {
+		ksmbd_conn_note_rejected(conn, "SMB1 negotiate after negotiate");
+		ksmbd_conn_drop(conn, "SMB1 negotiate after negotiate");
+		return;
+	}
+	ret = smb1_lists_wildcard(work->frame, work->frame_len);
+	if (ret <= 0) {
+		const char *why = ret ? "malformed SMB1 negotiate" :
+					"SMB1 without SMB 2.???";
+
+		ksmbd_conn_note_rejected(conn, why);
+		ksmbd_conn_drop(conn, why);
+		return;
+	}
+	/* The upgrade answer is MessageId 0; the client goes on with 1. */
+	if (!ksmbd_conn_seq_consume(conn, 0, 1)) {
+		ksmbd_conn_drop(conn, "message id outside the sequence window");
+		return;
+	}
+	rsp = ksmbd_work_buf_alloc(SMB2_HEADER_SIZE + SMB2_NEGOTIATE_RSP_SIZE);
+	if (!rsp) {
+		ksmbd_conn_drop(conn, "out of memory");
+		return;
+	}
+	fill_server_side(&neg, SMB2X_DIALECT_WILDCARD);
+	w = ksmbd_wbuf_make(rsp + SMB2_HEADER_SIZE, SMB2_NEGOTIATE_RSP_SIZE);
+	put_negotiate_fixed(&w, &neg, 0, 0);
+	ksmbd_smb2_put_hdr(rsp, &rq, STATUS_SUCCESS,
+			   ksmbd_conn_credits_grant(conn, 1));
+	iov.iov_base = rsp;
+	iov.iov_len = SMB2_HEADER_SIZE + w.len;
+	ksmbd_conn_send(conn, &iov, 1);
+	ksmbd_work_buf_free(rsp);
+}

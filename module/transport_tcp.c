@@ -1,0 +1,318 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * TCP listener and per-connection receive loop. Every RFC1002 length is
+ * bounded by the connection's state before anything is allocated for it.
+ */
+#define pr_fmt(fmt) "ksmbd: " fmt
+
+#include <linux/in6.h>
+#include <linux/kthread.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/slab.h>
+#include <linux/net.h>
+#include <linux/sched/task.h>
+#include <net/ipv6.h>
+#include <net/sock.h>
+#include <net/tcp.h>
+#include "connection.h"
+#include "debug.h"
+#include "proto/validate.h"
+#include "server.h"
+#include "stats.h"
+#include "transport_tcp.h"
+#include "work.h"
+
+/* How often a blocked accept() looks at kthread_should_stop(). */
+#define ACCEPT_POLL	(HZ / 5)
+/* A response that cannot be sent for this long drops the connection. */
+#define SEND_STALL_TIMEOUT	(30 * HZ)
+
+static bool autostart;
+module_param(autostart, bool, 0444);
+MODULE_PARM_DESC(autostart,
+		 "Start serving with default settings at load, without a daemon (testing and diagnostics only)");
+
+static DEFINE_MUTEX(listener_lock);
+static struct socket *listen_sock;
+static struct task_struct *listen_task;
+static u16 listen_port;
+
+/* 0, or -ECONNRESET when the peer closed, or another negative errno. */
+static int recv_full(struct ksmbd_conn *conn, void *buf, u32 len)
+{
+	u32 got = 0;
+	int ret;
+
+	while (got < len) {
+		struct kvec iov = { .iov_base = buf + got, .iov_len = len - got };
+		struct msghdr msg = { .msg_flags = MSG_NOSIGNAL };
+
+		ret = kernel_recvmsg(conn->sock, &msg, &iov, 1, len - got,
+				     MSG_WAITALL);
+		if (ret == 0)
+			return -ECONNRESET;
+		if (ret == -EINTR || ret == -ERESTARTSYS || ret == -EAGAIN) {
+			if (ksmbd_conn_exiting(conn) || kthread_should_stop())
+				return -ESHUTDOWN;
+			continue;
+		}
+		if (ret < 0)
+			return ret;
+		got += ret;
+	}
+	return 0;
+}
+
+static bool may_read_more(struct ksmbd_conn *conn, int limit)
+{
+	return atomic_read(&conn->outstanding) < limit ||
+	       ksmbd_conn_exiting(conn);
+}
+
+/* One frame: header, bound, body, hand-off. Returns a close reason or NULL. */
+static const char *recv_frame(struct ksmbd_conn *conn)
+{
+	u8 hdr[KSMBD_RFC1002_HDR_SIZE];
+	struct ksmbd_work *work;
+	enum ksmbd_valid v;
+	u32 len;
+	u8 *buf;
+	int ret;
+
+	ret = recv_full(conn, hdr, sizeof(hdr));
+	if (ret)
+		return ret == -ECONNRESET ? "closed by peer" : "receive error";
+	v = ksmbd_frame_check_length(hdr, ksmbd_conn_max_frame(conn), &len);
+	if (v != KSMBD_VALID_OK) {
+		ksmbd_conn_note_rejected(conn, ksmbd_valid_name(v));
+		return ksmbd_valid_name(v);
+	}
+	/* Credits bound the client; this bounds memory if it ignores them. */
+	wait_event(conn->req_wait,
+		   may_read_more(conn, KSMBD_CONN_MAX_OUTSTANDING));
+	if (ksmbd_conn_exiting(conn))
+		return NULL;
+
+	buf = ksmbd_work_buf_alloc(len);
+	if (!buf)
+		return "out of memory";
+	ret = recv_full(conn, buf, len);
+	if (ret) {
+		ksmbd_work_buf_free(buf);
+		return ret == -ECONNRESET ? "closed by peer mid-frame" :
+					    "receive error";
+	}
+	ksmbd_total_add(KSMBD_TOTAL_BYTES_IN, len + sizeof(hdr));
+	WRITE_ONCE(conn->last_rx, jiffies);
+
+	work = ksmbd_work_alloc(conn, buf, len);
+	if (!work) {
+		ksmbd_work_buf_free(buf);
+		return "out of memory";
+	}
+	ksmbd_work_queue(work);
+	/*
+	 * Until a dialect is settled every frame depends on the one before
+	 * (NEGOTIATE, then what it allowed); take them one at a time.
+	 */
+	if (!ksmbd_conn_negotiated(conn))
+		wait_event(conn->req_wait, may_read_more(conn, 1));
+	return NULL;
+}
+
+static int recv_thread(void *arg)
+{
+	struct ksmbd_conn *conn = arg;
+	const char *why = NULL;
+
+	while (!why && !kthread_should_stop() && !ksmbd_conn_exiting(conn))
+		why = recv_frame(conn);
+	ksmbd_conn_drop(conn, why ?: "stopped");
+	ksmbd_conn_release(conn);
+
+	/* The release work stops us; leave only when it says so. */
+	set_current_state(TASK_INTERRUPTIBLE);
+	while (!kthread_should_stop()) {
+		schedule();
+		set_current_state(TASK_INTERRUPTIBLE);
+	}
+	__set_current_state(TASK_RUNNING);
+	return 0;
+}
+
+static void new_connection(struct socket *sock)
+{
+	struct task_struct *task;
+	struct ksmbd_conn *conn;
+
+	conn = ksmbd_conn_create(sock);
+	if (IS_ERR(conn)) {
+		if (PTR_ERR(conn) == -EMFILE)
+			ksmbd_debug(CONN, "over max connections: closing\n");
+		sock_release(sock);
+		return;
+	}
+	/* Accepted sockets inherit the listener's accept poll timeout. */
+	sock->sk->sk_rcvtimeo = MAX_SCHEDULE_TIMEOUT;
+	/* A client that stops reading must not pin a worker for ever. */
+	sock->sk->sk_sndtimeo = SEND_STALL_TIMEOUT;
+	tcp_sock_set_nodelay(sock->sk);
+	task = kthread_create(recv_thread, conn, "ksmbd:%llu", conn->id);
+	if (IS_ERR(task)) {
+		ksmbd_conn_abort(conn);
+		return;
+	}
+	get_task_struct(task);
+	conn->recv_task = task;
+	wake_up_process(task);
+}
+
+static int listen_thread(void *arg)
+{
+	struct socket *lsock = arg;
+	struct socket *sock;
+	int ret;
+
+	while (!kthread_should_stop()) {
+		ret = kernel_accept(lsock, &sock, 0);
+		if (ret == -EAGAIN || ret == -EINTR || ret == -ERESTARTSYS)
+			continue;
+		if (ret) {
+			/* e.g. ENOMEM or ECONNABORTED: keep serving */
+			schedule_timeout_interruptible(ACCEPT_POLL);
+			continue;
+		}
+		new_connection(sock);
+	}
+	return 0;
+}
+
+static int listen_socket(u16 port, struct socket **out)
+{
+	struct sockaddr_in6 sin6 = {
+		.sin6_family = AF_INET6,
+		.sin6_addr = IN6ADDR_ANY_INIT,
+		.sin6_port = htons(port),
+	};
+	struct sockaddr_in sin = {
+		.sin_family = AF_INET,
+		.sin_addr.s_addr = htonl(INADDR_ANY),
+		.sin_port = htons(port),
+	};
+	struct sockaddr *addr = (struct sockaddr *)&sin6;
+	int addrlen = sizeof(sin6);
+	struct socket *sock;
+	int ret;
+
+	ret = sock_create_kern(&init_net, PF_INET6, SOCK_STREAM, IPPROTO_TCP,
+			       &sock);
+	if (ret == -EAFNOSUPPORT) {
+		/* Booted with IPv6 disabled: IPv4 only. */
+		addr = (struct sockaddr *)&sin;
+		addrlen = sizeof(sin);
+		ret = sock_create_kern(&init_net, PF_INET, SOCK_STREAM,
+				       IPPROTO_TCP, &sock);
+	}
+	if (ret)
+		return ret;
+	/* One socket for both families: v4 peers arrive v4-mapped. */
+	if (addr->sa_family == AF_INET6)
+		sock->sk->sk_ipv6only = false;
+	sock_set_reuseaddr(sock->sk);
+	tcp_sock_set_nodelay(sock->sk);
+	/* accept() returns -EAGAIN now and then so the thread can stop. */
+	sock->sk->sk_rcvtimeo = ACCEPT_POLL;
+	ret = kernel_bind(sock, addr, addrlen);
+	if (ret)
+		goto err_release;
+	ret = kernel_listen(sock, 128);
+	if (ret)
+		goto err_release;
+	*out = sock;
+	return 0;
+
+err_release:
+	sock_release(sock);
+	return ret;
+}
+
+int ksmbd_tcp_start(u16 port)
+{
+	struct task_struct *task;
+	struct socket *sock;
+	int ret;
+
+	mutex_lock(&listener_lock);
+	if (listen_sock) {
+		ret = -EBUSY;
+		goto out_unlock;
+	}
+	ret = listen_socket(port, &sock);
+	if (ret) {
+		pr_err("cannot listen on port %u: %d\n", port, ret);
+		goto out_unlock;
+	}
+	task = kthread_run(listen_thread, sock, "ksmbd-listen");
+	if (IS_ERR(task)) {
+		ret = PTR_ERR(task);
+		goto err_release;
+	}
+	get_task_struct(task);
+	listen_sock = sock;
+	listen_task = task;
+	WRITE_ONCE(listen_port, port);
+	ksmbd_conn_reaper_start();
+	pr_info("listening on port %u\n", port);
+	mutex_unlock(&listener_lock);
+	return 0;
+
+err_release:
+	sock_release(sock);
+out_unlock:
+	mutex_unlock(&listener_lock);
+	return ret;
+}
+
+void ksmbd_tcp_stop(void)
+{
+	mutex_lock(&listener_lock);
+	if (!listen_sock) {
+		mutex_unlock(&listener_lock);
+		return;
+	}
+	WRITE_ONCE(listen_port, 0);
+	kernel_sock_shutdown(listen_sock, SHUT_RDWR);
+	kthread_stop(listen_task);
+	put_task_struct(listen_task);
+	listen_task = NULL;
+	sock_release(listen_sock);
+	listen_sock = NULL;
+
+	ksmbd_conn_reaper_stop();
+	ksmbd_conn_drop_all("server stopping");
+	ksmbd_conn_wait_all();
+	mutex_unlock(&listener_lock);
+	pr_info("stopped listening\n");
+}
+
+u16 ksmbd_tcp_listen_port(void)
+{
+	return READ_ONCE(listen_port);
+}
+
+int ksmbd_tcp_init(void)
+{
+	struct ksmbd_server_config *conf;
+	int ret;
+
+	if (!autostart)
+		return 0;
+	/* A copy: ksmbd_server_start() overwrites the global with it. */
+	conf = kmemdup(&ksmbd_server_conf, sizeof(*conf), GFP_KERNEL);
+	if (!conf)
+		return -ENOMEM;
+	ret = ksmbd_server_start(conf);
+	kfree(conf);
+	return ret;
+}

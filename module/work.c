@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Request work items and the ksmbd-io workqueue.
+ */
+#define pr_fmt(fmt) "ksmbd: " fmt
+
+#include <linux/ktime.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
+#include <linux/workqueue.h>
+#include "connection.h"
+#include "smb2_dispatch.h"
+#include "stats.h"
+#include "work.h"
+
+static struct workqueue_struct *io_wq;
+static struct kmem_cache *work_cache;
+
+u8 *ksmbd_work_buf_alloc(u32 len)
+{
+	u8 *buf = kvmalloc(len, GFP_KERNEL);
+
+	if (buf)
+		ksmbd_live_inc(KSMBD_LIVE_BUFFERS);
+	return buf;
+}
+
+void ksmbd_work_buf_free(void *buf)
+{
+	if (!buf)
+		return;
+	kvfree(buf);
+	ksmbd_live_dec(KSMBD_LIVE_BUFFERS);
+}
+
+static void work_free(struct ksmbd_work *work)
+{
+	struct ksmbd_conn *conn = work->conn;
+
+	ksmbd_work_buf_free(work->frame);
+	kmem_cache_free(work_cache, work);
+	ksmbd_live_dec(KSMBD_LIVE_WORKS);
+	ksmbd_conn_request_end(conn);
+	ksmbd_conn_put(conn);
+}
+
+static void work_run(struct work_struct *w)
+{
+	struct ksmbd_work *work = container_of(w, struct ksmbd_work, work);
+
+	if (!ksmbd_conn_exiting(work->conn))
+		ksmbd_smb2_process(work);
+	work_free(work);
+}
+
+struct ksmbd_work *ksmbd_work_alloc(struct ksmbd_conn *conn, u8 *frame,
+				    u32 frame_len)
+{
+	struct ksmbd_work *work;
+
+	work = kmem_cache_zalloc(work_cache, GFP_KERNEL);
+	if (!work)
+		return NULL;
+	ksmbd_live_inc(KSMBD_LIVE_WORKS);
+	INIT_WORK(&work->work, work_run);
+	ksmbd_conn_get(conn);
+	ksmbd_conn_request_begin(conn);
+	work->conn = conn;
+	work->frame = frame;
+	work->frame_len = frame_len;
+	work->received_ns = ktime_get_ns();
+	return work;
+}
+
+void ksmbd_work_queue(struct ksmbd_work *work)
+{
+	queue_work(io_wq, &work->work);
+}
+
+void ksmbd_work_queue_plain(struct work_struct *w)
+{
+	queue_work(io_wq, w);
+}
+
+int ksmbd_work_init(void)
+{
+	work_cache = KMEM_CACHE(ksmbd_work, 0);
+	if (!work_cache)
+		return -ENOMEM;
+	/*
+	 * Unbound: requests may sleep in the VFS or wait for the daemon, and
+	 * one slow request must not hold up others queued on the same CPU.
+	 */
+	io_wq = alloc_workqueue("ksmbd-io", WQ_UNBOUND | WQ_MEM_RECLAIM, 0);
+	if (!io_wq)
+		goto err_destroy_cache;
+	return 0;
+
+err_destroy_cache:
+	kmem_cache_destroy(work_cache);
+	return -ENOMEM;
+}
+
+void ksmbd_work_exit(void)
+{
+	/* Drains: every queued work and connection release runs first. */
+	destroy_workqueue(io_wq);
+	kmem_cache_destroy(work_cache);
+}

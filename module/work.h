@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Request work items: one per received frame, run on the "ksmbd-io"
+ * workqueue. A work owns its frame buffer and holds a reference on its
+ * connection, so a connection outlives every request that is in flight on
+ * it, whatever order teardown happens in.
+ */
+#ifndef KSMBD_WORK_H
+#define KSMBD_WORK_H
+
+#include <linux/types.h>
+#include <linux/workqueue.h>
+
+struct ksmbd_conn;
+
+struct ksmbd_work {
+	struct work_struct work;
+	struct ksmbd_conn *conn;	/* counted reference */
+	u8 *frame;			/* kvmalloc'd, without the RFC1002 header */
+	u32 frame_len;
+	u64 received_ns;		/* ktime_get_ns() when the frame was read */
+};
+
+int ksmbd_work_init(void);
+void ksmbd_work_exit(void);
+
+/* Takes ownership of frame (freed with kvfree) and a reference on conn. */
+struct ksmbd_work *ksmbd_work_alloc(struct ksmbd_conn *conn, u8 *frame,
+				    u32 frame_len);
+void ksmbd_work_queue(struct ksmbd_work *work);
+
+/* Frame buffers are counted in KSMBD_LIVE_BUFFERS wherever they are made. */
+u8 *ksmbd_work_buf_alloc(u32 len);
+void ksmbd_work_buf_free(void *buf);
+
+/* For connection teardown that must run after in-flight works. */
+void ksmbd_work_queue_plain(struct work_struct *w);
+
+#endif
