@@ -4,17 +4,17 @@
  *
  * Not offered yet, on purpose: encryption (no cipher implemented),
  * compression, leasing, multichannel, DFS, POSIX extensions. The security
- * buffer is empty until proto/ has a SPNEGO builder; clients then start
- * NTLMSSP directly.
+ * buffer carries the SPNEGO NegTokenInit2 hint listing NTLMSSP.
  */
 #define pr_fmt(fmt) "ksmbd: " fmt
 
-#include <crypto/hash.h>
 #include <linux/ktime.h>
 #include <linux/random.h>
 #include <linux/string.h>
 #include "connection.h"
+#include "proto/kdf.h"
 #include "proto/negctx.h"
+#include "proto/spnego.h"
 #include "server.h"
 #include "smb2_dispatch.h"
 #include "work.h"
@@ -88,17 +88,19 @@ static void fill_server_side(struct ksmbd_conn_neg *neg, u16 dialect)
 }
 
 /*
- * The 64-byte fixed part of the response (2.2.4); the security buffer
- * follows it directly (offset 128), empty for now.
+ * The 64-byte fixed part of the response (2.2.4) and the security buffer
+ * right after it (offset 128): the SPNEGO hint. Returns the NT status.
  */
-static void put_negotiate_fixed(struct ksmbd_wbuf *w,
-				const struct ksmbd_conn_neg *neg,
-				u16 ctx_count, u32 ctx_off)
+static u32 put_negotiate_fixed(struct ksmbd_wbuf *w,
+			       const struct ksmbd_conn_neg *neg)
 {
+	u8 *at;
+	u32 hint_len;
+
 	ksmbd_wbuf_put_le16(w, SMB2_NEGOTIATE_RSP_SIZE);
 	ksmbd_wbuf_put_le16(w, neg->security_mode);
 	ksmbd_wbuf_put_le16(w, neg->dialect);
-	ksmbd_wbuf_put_le16(w, ctx_count);
+	ksmbd_wbuf_put_le16(w, 0);	/* NegotiateContextCount: put_contexts */
 	ksmbd_wbuf_put(w, server_guid, sizeof(server_guid));
 	ksmbd_wbuf_put_le32(w, neg->capabilities);
 	ksmbd_wbuf_put_le32(w, neg->max_trans);
@@ -108,35 +110,19 @@ static void put_negotiate_fixed(struct ksmbd_wbuf *w,
 	ksmbd_wbuf_put_le64(w, 0);	/* ServerStartTime: SHOULD be 0 */
 	ksmbd_wbuf_put_le16(w, SMB2_HEADER_SIZE +
 			    sizeof(struct smb2_negotiate_rsp));
-	ksmbd_wbuf_put_le16(w, 0);	/* SecurityBufferLength: see top */
-	ksmbd_wbuf_put_le32(w, ctx_off);
-}
-
-/* TODO: move to proto (ksmbd_crypto_sha512 over the kernel crypto API). */
-static int sha512_two(const u8 *a, u32 alen, const u8 *b, u32 blen,
-		      u8 out[SMB2_PREAUTH_HASH_SIZE])
-{
-	struct crypto_shash *tfm;
-	int ret;
-
-	tfm = crypto_alloc_shash("sha512", 0, 0);
-	if (IS_ERR(tfm))
-		return PTR_ERR(tfm);
-	{
-		SHASH_DESC_ON_STACK(desc, tfm);
-
-		desc->tfm = tfm;
-		ret = crypto_shash_init(desc);
-		if (!ret)
-			ret = crypto_shash_update(desc, a, alen);
-		if (!ret)
-			ret = crypto_shash_update(desc, b, blen);
-		if (!ret)
-			ret = crypto_shash_final(desc, out);
-		shash_desc_zero(desc);
+	ksmbd_wbuf_put_le16(w, 0);	/* SecurityBufferLength: below */
+	ksmbd_wbuf_put_le32(w, 0);	/* NegotiateContextOffset: put_contexts */
+	if (w->overflow)
+		return STATUS_INSUFFICIENT_RESOURCES;
+	at = w->p + w->len;
+	if (ksmbd_spnego_build_hint(false, at, w->cap - w->len, &hint_len)) {
+		w->overflow = true;
+		return STATUS_INSUFFICIENT_RESOURCES;
 	}
-	crypto_free_shash(tfm);
-	return ret;
+	w->len += hint_len;
+	/* SecurityBufferLength sits at byte 58 of the body. */
+	put_unaligned_le16(hint_len, w->p + 58);
+	return STATUS_SUCCESS;
 }
 
 /*
@@ -146,14 +132,16 @@ static int sha512_two(const u8 *a, u32 alen, const u8 *b, u32 blen,
 static void negotiate_finish(struct ksmbd_smb2_ctx *ctx, const u8 *rsp,
 			     u32 len)
 {
+	struct ksmbd_buf req_msg = ksmbd_buf_make(ctx->req->elem.p,
+						  ctx->req->elem.len);
+	struct ksmbd_buf rsp_msg = ksmbd_buf_make(rsp, len);
 	struct ksmbd_conn *conn = ctx->conn;
 	u8 *h = conn->neg.preauth_hash;
 
 	memset(h, 0, SMB2_PREAUTH_HASH_SIZE);
 	if (ctx->dialect == SMB311_DIALECT &&
-	    (sha512_two(h, SMB2_PREAUTH_HASH_SIZE, ctx->req->elem.p,
-			ctx->req->elem.len, h) ||
-	     sha512_two(h, SMB2_PREAUTH_HASH_SIZE, rsp, len, h))) {
+	    (ksmbd_preauth_hash_update(h, &req_msg, 1) ||
+	     ksmbd_preauth_hash_update(h, &rsp_msg, 1))) {
 		ksmbd_conn_drop(conn, "preauth hash failed");
 		return;
 	}
@@ -229,7 +217,12 @@ enum ksmbd_smb2_verdict ksmbd_smb2_negotiate(struct ksmbd_smb2_ctx *ctx)
 	neg.client_capabilities = nr.capabilities;
 	memcpy(neg.client_guid, nr.client_guid, sizeof(neg.client_guid));
 
-	put_negotiate_fixed(&ctx->body, &neg, 0, 0);
+	st = put_negotiate_fixed(&ctx->body, &neg);
+	if (st != STATUS_SUCCESS) {
+		ctx->status = st;
+		ctx->body.len = 0;
+		return KSMBD_SMB2_REPLY;
+	}
 	if (dialect == SMB311_DIALECT) {
 		st = put_contexts(ctx, &nr, &neg);
 		if (st != STATUS_SUCCESS) {
@@ -262,6 +255,8 @@ enum ksmbd_smb2_verdict ksmbd_smb2_echo(struct ksmbd_smb2_ctx *ctx)
 #define SMB1_NEG_WORDCOUNT_AT	32
 #define SMB1_NEG_DIALECTS_AT	35
 #define SMB1_DIALECT_MARKER	0x02
+/* The fixed part and the SPNEGO hint. */
+#define UPGRADE_RSP_BODY_MAX	(64 + 256)
 
 /*
  * Does the dialect list name "SMB 2.???"? -EINVAL when malformed.
@@ -329,14 +324,18 @@ void ksmbd_smb1_negotiate(struct ksmbd_work *work)
 		ksmbd_conn_drop(conn, "message id outside the sequence window");
 		return;
 	}
-	rsp = ksmbd_work_buf_alloc(SMB2_HEADER_SIZE + SMB2_NEGOTIATE_RSP_SIZE);
+	rsp = ksmbd_work_buf_alloc(SMB2_HEADER_SIZE + UPGRADE_RSP_BODY_MAX);
 	if (!rsp) {
 		ksmbd_conn_drop(conn, "out of memory");
 		return;
 	}
 	fill_server_side(&neg, SMB2X_DIALECT_WILDCARD);
-	w = ksmbd_wbuf_make(rsp + SMB2_HEADER_SIZE, SMB2_NEGOTIATE_RSP_SIZE);
-	put_negotiate_fixed(&w, &neg, 0, 0);
+	w = ksmbd_wbuf_make(rsp + SMB2_HEADER_SIZE, UPGRADE_RSP_BODY_MAX);
+	if (put_negotiate_fixed(&w, &neg) != STATUS_SUCCESS) {
+		ksmbd_work_buf_free(rsp);
+		ksmbd_conn_drop(conn, "negotiate response does not fit");
+		return;
+	}
 	ksmbd_smb2_put_hdr(rsp, &rq, STATUS_SUCCESS,
 			   ksmbd_conn_credits_grant(conn, 1));
 	iov.iov_base = rsp;
