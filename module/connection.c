@@ -21,7 +21,6 @@
 #include "stats.h"
 #include "work.h"
 
-#define CREATE_TRACE_POINTS
 #include "ksmbd_trace.h"
 
 static unsigned int negotiate_timeout_ms = 10000;
@@ -64,6 +63,31 @@ static u32 max_connections(void)
 	return m ? m : DEFAULT_MAX_CONNECTIONS;
 }
 
+static u16 local_port(struct socket *sock)
+{
+	struct sockaddr_storage ss = { };
+
+	if (kernel_getsockname(sock, (struct sockaddr *)&ss) < 0)
+		return 0;
+	if (ss.ss_family == AF_INET6)
+		return ntohs(((struct sockaddr_in6 *)&ss)->sin6_port);
+	if (ss.ss_family == AF_INET)
+		return ntohs(((struct sockaddr_in *)&ss)->sin_port);
+	return 0;
+}
+
+/* Over max connections: the socket is closed before a connection exists. */
+static void note_refused(struct socket *sock)
+{
+	struct sockaddr_storage peer = { };
+
+	if (!trace_ksmbd_conn_limit_enabled())
+		return;
+	if (kernel_getpeername(sock, (struct sockaddr *)&peer) < 0)
+		peer.ss_family = AF_UNSPEC;
+	trace_ksmbd_conn_limit(0, &peer, "too many connections");
+}
+
 struct ksmbd_conn *ksmbd_conn_create(struct socket *sock)
 {
 	struct ksmbd_conn *conn;
@@ -71,6 +95,7 @@ struct ksmbd_conn *ksmbd_conn_create(struct socket *sock)
 	mutex_lock(&conn_list_lock);
 	if (atomic_read(&nr_conns) >= max_connections()) {
 		mutex_unlock(&conn_list_lock);
+		note_refused(sock);
 		return ERR_PTR(-EMFILE);
 	}
 	conn = kzalloc(sizeof(*conn), GFP_KERNEL);
@@ -90,13 +115,14 @@ struct ksmbd_conn *ksmbd_conn_create(struct socket *sock)
 	credits_init(&conn->credits);
 	if (kernel_getpeername(sock, (struct sockaddr *)&conn->peer) < 0)
 		conn->peer.ss_family = AF_UNSPEC;
+	conn->local_port = local_port(sock);
 	atomic_inc(&nr_conns);
 	list_add_tail(&conn->node, &conn_list);
 	mutex_unlock(&conn_list_lock);
 
 	ksmbd_live_inc(KSMBD_LIVE_CONNECTIONS);
 	ksmbd_total_add(KSMBD_TOTAL_ACCEPTED, 1);
-	trace_ksmbd_conn_accept(conn);
+	trace_ksmbd_conn_accept(conn, conn->local_port);
 	ksmbd_debug(CONN, "conn %llu: accepted from %pISpc\n", conn->id,
 		    &conn->peer);
 	return conn;
@@ -123,7 +149,11 @@ static void conn_unlist(struct ksmbd_conn *conn)
 	mutex_lock(&conn_list_lock);
 	list_del_init(&conn->node);
 	mutex_unlock(&conn_list_lock);
-	trace_ksmbd_conn_close(conn, conn->close_reason ?: "closed");
+	trace_ksmbd_conn_close(conn, conn->close_reason ?: "closed",
+			       jiffies_to_msecs(jiffies - conn->accepted_at),
+			       atomic64_read(&conn->nr_requests),
+			       atomic64_read(&conn->bytes_in),
+			       atomic64_read(&conn->bytes_out));
 	ksmbd_debug(CONN, "conn %llu: closed (%s)\n", conn->id,
 		    conn->close_reason ?: "closed");
 }
@@ -246,8 +276,10 @@ int ksmbd_conn_send(struct ksmbd_conn *conn, struct kvec *iov,
 	mutex_lock(&conn->send_lock);
 	ret = kernel_sendmsg(conn->sock, &msg, vec, nr + 1, len + sizeof(hdr));
 	mutex_unlock(&conn->send_lock);
-	if (ret > 0)
+	if (ret > 0) {
 		ksmbd_total_add(KSMBD_TOTAL_BYTES_OUT, ret);
+		atomic64_add(ret, &conn->bytes_out);
+	}
 	if (ret != (int)(len + sizeof(hdr))) {
 		/* A partial frame would leave the stream out of step. */
 		ksmbd_conn_drop(conn, "send failed");
@@ -262,6 +294,7 @@ bool ksmbd_conn_seq_consume(struct ksmbd_conn *conn, u64 mid, u16 charge)
 {
 	struct ksmbd_conn_credits *c = &conn->credits;
 	bool ok = false;
+	u64 lo, hi;
 	u32 i;
 
 	if (!charge)
@@ -284,7 +317,11 @@ bool ksmbd_conn_seq_consume(struct ksmbd_conn *conn, u64 mid, u16 charge)
 	}
 	ok = true;
 out_unlock:
+	lo = c->lo;
+	hi = c->hi;
 	spin_unlock(&c->lock);
+	if (!ok)
+		trace_ksmbd_credit_window(conn, mid, charge, lo, hi);
 	return ok;
 }
 
@@ -344,8 +381,10 @@ static void reaper_run(struct work_struct *w)
 		if (ksmbd_conn_exiting(conn))
 			continue;
 		why = conn_expired(conn, now);
-		if (why)
+		if (why) {
+			ksmbd_conn_note_limit(conn, why);
 			ksmbd_conn_drop(conn, why);
+		}
 	}
 	mutex_unlock(&conn_list_lock);
 	if (READ_ONCE(reaper_on))
@@ -364,8 +403,14 @@ void ksmbd_conn_reaper_stop(void)
 	cancel_delayed_work_sync(&reaper);
 }
 
-void ksmbd_conn_note_rejected(struct ksmbd_conn *conn, const char *reason)
+void ksmbd_conn_note_limit(struct ksmbd_conn *conn, const char *limit)
 {
-	trace_ksmbd_request_rejected(conn, reason);
+	trace_ksmbd_conn_limit(conn->id, &conn->peer, limit);
+}
+
+void ksmbd_conn_note_rejected(struct ksmbd_conn *conn, u16 command,
+			      u64 message_id, const char *reason)
+{
+	trace_ksmbd_request_rejected(conn, command, message_id, reason);
 	ksmbd_debug(SMB, "conn %llu: rejected: %s\n", conn->id, reason);
 }

@@ -85,6 +85,12 @@ struct ksmbd_conn {
 	unsigned long negotiated_at;
 	unsigned long last_rx;
 
+	u16 local_port;			/* the port the client connected to */
+	/* Per-connection totals for the close tracepoint and the monitor. */
+	atomic64_t nr_requests;
+	atomic64_t bytes_in;
+	atomic64_t bytes_out;
+
 	struct ksmbd_conn_neg neg;	/* valid once NEGOTIATED is set */
 	struct ksmbd_conn_credits credits;
 };
@@ -142,6 +148,9 @@ bool ksmbd_conn_seq_consume(struct ksmbd_conn *conn, u64 mid, u16 charge);
 u16 ksmbd_conn_credits_grant(struct ksmbd_conn *conn, u16 requested);
 
 /* Trace seams (see ksmbd_trace.h). */
-void ksmbd_conn_note_rejected(struct ksmbd_conn *conn, const char *reason);
+void ksmbd_conn_note_rejected(struct ksmbd_conn *conn, u16 command,
+			      u64 message_id, const char *reason);
+/* A frame or deadline limit hit on this connection. */
+void ksmbd_conn_note_limit(struct ksmbd_conn *conn, const char *limit);
 
 #endif

@@ -30,6 +30,7 @@
 #include <net/net_namespace.h>
 
 #include "debug.h"
+#include "ksmbd_trace.h"
 #include "ipc.h"
 #include "ipc_internal.h"
 #include "ipc_validate.h"
@@ -129,6 +130,7 @@ void *ksmbd_ipc_transact(unsigned int type, void *req, size_t req_len,
 {
 	struct ipc_wait *w;
 	unsigned long wait;
+	u64 sent_ns;
 	u32 portid;
 	void *resp;
 	long left;
@@ -160,6 +162,8 @@ void *ksmbd_ipc_transact(unsigned int type, void *req, size_t req_len,
 	*(__u32 *)req = w->handle;
 	ksmbd_debug(IPC, "send %s handle %u\n", ksmbd_ipc_event_name(type),
 		    w->handle);
+	trace_ksmbd_ipc_request(type, w->handle, req_len);
+	sent_ns = ktime_get_ns();
 	ret = ipc_send(portid, type, req, req_len);
 	if (!ret) {
 		left = wait_for_completion_killable_timeout(&w->done, wait);
@@ -173,6 +177,8 @@ void *ksmbd_ipc_transact(unsigned int type, void *req, size_t req_len,
 	if (!resp && w->error)
 		ret = w->error;
 	mutex_unlock(&ipc_lock);
+	trace_ksmbd_ipc_response(type, w->handle, resp ? *resp_len : 0,
+				 resp ? 0 : ret, ktime_get_ns() - sent_ns);
 	ksmbd_live_dec(KSMBD_LIVE_IPC_REQUESTS);
 	kfree(w);
 	if (resp)

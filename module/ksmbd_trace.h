@@ -1,8 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Tracepoints of the connection layer and the request path
- * (trace-cmd list -e ksmbd). Prototypes pass typed pointers so BPF
- * programs can read more fields with CO-RE; keep argument order stable.
+ * The ksmbd tracepoints (trace-cmd record -e ksmbd). tracing/README.md
+ * documents every event and field.
+ *
+ * Prototypes are ABI for tools: the BPF programs in bpf/ attach with
+ * tp_btf and read the typed arguments (struct ksmbd_conn, struct
+ * ksmbd_req_hdr) with CO-RE, so arguments are only ever appended, never
+ * reordered. Events carry ids, sizes, statuses and latencies, never a
+ * secret: no hashes, keys, passwords or challenge responses.
+ *
+ * Every request event starts with the same identity fields in the same
+ * order (KSMBD_TP_REQ_FIELDS): connection, session, tree, message id,
+ * command.
  */
 #undef TRACE_SYSTEM
 #define TRACE_SYSTEM ksmbd
@@ -11,74 +20,552 @@
 #define KSMBD_TRACE_H
 
 #include <linux/tracepoint.h>
+#include <linux/in6.h>
 #include "connection.h"
+#include "proto/ntstatus.h"
+#include "proto/smb2.h"
+#include "proto/validate.h"
+
+/* Longest share-relative path, user or share name an event records. */
+#define KSMBD_TP_STR_MAX	256
+
+#define KSMBD_TP_COMMANDS(X)			\
+	X(SMB2_NEGOTIATE, "NEGOTIATE")		\
+	X(SMB2_SESSION_SETUP, "SESSION_SETUP")	\
+	X(SMB2_LOGOFF, "LOGOFF")		\
+	X(SMB2_TREE_CONNECT, "TREE_CONNECT")	\
+	X(SMB2_TREE_DISCONNECT, "TREE_DISCONNECT") \
+	X(SMB2_CREATE, "CREATE")		\
+	X(SMB2_CLOSE, "CLOSE")			\
+	X(SMB2_FLUSH, "FLUSH")			\
+	X(SMB2_READ, "READ")			\
+	X(SMB2_WRITE, "WRITE")			\
+	X(SMB2_LOCK, "LOCK")			\
+	X(SMB2_IOCTL, "IOCTL")			\
+	X(SMB2_CANCEL, "CANCEL")		\
+	X(SMB2_ECHO, "ECHO")			\
+	X(SMB2_QUERY_DIRECTORY, "QUERY_DIRECTORY") \
+	X(SMB2_CHANGE_NOTIFY, "CHANGE_NOTIFY")	\
+	X(SMB2_QUERY_INFO, "QUERY_INFO")	\
+	X(SMB2_SET_INFO, "SET_INFO")		\
+	X(SMB2_OPLOCK_BREAK, "OPLOCK_BREAK")
+
+/* Exported so that trace-cmd can decode the symbols offline. */
+#define KSMBD_TP_DEFINE_CMD(id, name) TRACE_DEFINE_ENUM(id);
+#define KSMBD_TP_DEFINE_STATUS(id, value) TRACE_DEFINE_ENUM(id);
+KSMBD_TP_COMMANDS(KSMBD_TP_DEFINE_CMD)
+KSMBD_NTSTATUS_LIST(KSMBD_TP_DEFINE_STATUS)
+
+#define KSMBD_TP_SYM_CMD(id, name) { id, name },
+#define KSMBD_TP_SYM_STATUS(id, value) { id, #id },
+#define show_smb2_command(c) \
+	__print_symbolic(c, KSMBD_TP_COMMANDS(KSMBD_TP_SYM_CMD) { 0xffff, "?" })
+#define show_nt_status(s) \
+	__print_symbolic(s, KSMBD_NTSTATUS_LIST(KSMBD_TP_SYM_STATUS) { 0xffffffff, "?" })
+
+/* ---------------------------------------------------------------- */
+/* Connections                                                       */
 
 TRACE_EVENT(ksmbd_conn_accept,
-	TP_PROTO(const struct ksmbd_conn *conn),
-	TP_ARGS(conn),
+	TP_PROTO(const struct ksmbd_conn *conn, u16 local_port),
+	TP_ARGS(conn, local_port),
 	TP_STRUCT__entry(
 		__field(u64, conn_id)
 		__array(u8, peer, sizeof(struct sockaddr_in6))
+		__field(u16, local_port)
 	),
 	TP_fast_assign(
 		__entry->conn_id = conn->id;
 		memcpy(__entry->peer, &conn->peer, sizeof(__entry->peer));
+		__entry->local_port = local_port;
 	),
-	TP_printk("conn=0x%016llx peer=%pISpc", __entry->conn_id,
-		  __entry->peer)
+	TP_printk("conn=0x%016llx peer=%pISpc local_port=%u",
+		  __entry->conn_id, __entry->peer, __entry->local_port)
 );
 
 TRACE_EVENT(ksmbd_conn_close,
-	TP_PROTO(const struct ksmbd_conn *conn, const char *reason),
-	TP_ARGS(conn, reason),
+	TP_PROTO(const struct ksmbd_conn *conn, const char *reason,
+		 u64 lifetime_ms, u64 requests, u64 bytes_in, u64 bytes_out),
+	TP_ARGS(conn, reason, lifetime_ms, requests, bytes_in, bytes_out),
 	TP_STRUCT__entry(
 		__field(u64, conn_id)
+		__array(u8, peer, sizeof(struct sockaddr_in6))
+		__field(u64, lifetime_ms)
+		__field(u64, requests)
+		__field(u64, bytes_in)
+		__field(u64, bytes_out)
 		__string(reason, reason)
 	),
 	TP_fast_assign(
 		__entry->conn_id = conn->id;
+		memcpy(__entry->peer, &conn->peer, sizeof(__entry->peer));
+		__entry->lifetime_ms = lifetime_ms;
+		__entry->requests = requests;
+		__entry->bytes_in = bytes_in;
+		__entry->bytes_out = bytes_out;
 		__assign_str(reason, reason);
 	),
-	TP_printk("conn=0x%016llx reason=\"%s\"", __entry->conn_id,
+	TP_printk("conn=0x%016llx peer=%pISpc reason=\"%s\" lifetime_ms=%llu requests=%llu bytes_in=%llu bytes_out=%llu",
+		  __entry->conn_id, __entry->peer, __get_str(reason),
+		  __entry->lifetime_ms, __entry->requests, __entry->bytes_in,
+		  __entry->bytes_out)
+);
+
+/*
+ * A limit was hit: too many connections (conn_id 0: the socket was refused
+ * before a connection existed), frame too large, a deadline.
+ */
+TRACE_EVENT(ksmbd_conn_limit,
+	TP_PROTO(u64 conn_id, const struct sockaddr_storage *peer,
+		 const char *limit),
+	TP_ARGS(conn_id, peer, limit),
+	TP_STRUCT__entry(
+		__field(u64, conn_id)
+		__array(u8, peer, sizeof(struct sockaddr_in6))
+		__string(limit, limit)
+	),
+	TP_fast_assign(
+		__entry->conn_id = conn_id;
+		memcpy(__entry->peer, peer, sizeof(__entry->peer));
+		__assign_str(limit, limit);
+	),
+	TP_printk("conn=0x%016llx peer=%pISpc limit=%s", __entry->conn_id,
+		  __entry->peer, __get_str(limit))
+);
+
+/* ---------------------------------------------------------------- */
+/* Negotiate, sessions, trees                                        */
+
+TRACE_EVENT(ksmbd_negotiate,
+	TP_PROTO(const struct ksmbd_conn *conn),
+	TP_ARGS(conn),
+	TP_STRUCT__entry(
+		__field(u64, conn_id)
+		__field(u16, dialect)
+		__field(u16, signing_alg)
+		__field(u16, cipher)
+		__field(u16, security_mode)
+		__field(bool, preauth)
+	),
+	TP_fast_assign(
+		__entry->conn_id = conn->id;
+		__entry->dialect = conn->neg.dialect;
+		__entry->signing_alg = conn->neg.signing_alg;
+		__entry->cipher = conn->neg.cipher;
+		__entry->security_mode = conn->neg.security_mode;
+		__entry->preauth = conn->neg.dialect == SMB311_DIALECT;
+	),
+	TP_printk("conn=0x%016llx dialect=0x%04x signing=%s cipher=%s security_mode=0x%x preauth=%s",
+		  __entry->conn_id, __entry->dialect,
+		  __print_symbolic(__entry->signing_alg,
+				   { SMB2_SIGNING_HMAC_SHA256, "HMAC-SHA256" },
+				   { SMB2_SIGNING_AES_CMAC, "AES-CMAC" },
+				   { SMB2_SIGNING_AES_GMAC, "AES-GMAC" }),
+		  __print_symbolic(__entry->cipher, { 0, "none" },
+				   { SMB2_ENCRYPTION_AES128_CCM, "AES-128-CCM" },
+				   { SMB2_ENCRYPTION_AES128_GCM, "AES-128-GCM" },
+				   { SMB2_ENCRYPTION_AES256_CCM, "AES-256-CCM" },
+				   { SMB2_ENCRYPTION_AES256_GCM, "AES-256-GCM" }),
+		  __entry->security_mode,
+		  __entry->preauth ? "sha512" : "none")
+);
+
+TRACE_EVENT(ksmbd_session_setup,
+	TP_PROTO(const struct ksmbd_conn *conn, u64 session_id,
+		 const char *user, const char *mech, u32 status, bool signing,
+		 bool encryption, bool binding, u64 latency_ns),
+	TP_ARGS(conn, session_id, user, mech, status, signing, encryption,
+		binding, latency_ns),
+	TP_STRUCT__entry(
+		__field(u64, conn_id)
+		__field(u64, session_id)
+		__field(u64, latency_ns)
+		__field(u32, status)
+		__field(bool, signing)
+		__field(bool, encryption)
+		__field(bool, binding)
+		__string(user, user)
+		__string(mech, mech)
+	),
+	TP_fast_assign(
+		__entry->conn_id = conn->id;
+		__entry->session_id = session_id;
+		__entry->latency_ns = latency_ns;
+		__entry->status = status;
+		__entry->signing = signing;
+		__entry->encryption = encryption;
+		__entry->binding = binding;
+		__assign_str(user, user);
+		__assign_str(mech, mech);
+	),
+	TP_printk("conn=0x%016llx sess=0x%016llx user=%s mech=%s status=%s signing=%d encryption=%d binding=%d latency_ns=%llu",
+		  __entry->conn_id, __entry->session_id, __get_str(user),
+		  __get_str(mech), show_nt_status(__entry->status),
+		  __entry->signing, __entry->encryption, __entry->binding,
+		  __entry->latency_ns)
+);
+
+/* Why a logon failed, as a class; the client only ever sees LOGON_FAILURE. */
+TRACE_EVENT(ksmbd_auth_failure,
+	TP_PROTO(const struct ksmbd_conn *conn, const char *user,
+		 const char *reason),
+	TP_ARGS(conn, user, reason),
+	TP_STRUCT__entry(
+		__field(u64, conn_id)
+		__array(u8, peer, sizeof(struct sockaddr_in6))
+		__string(user, user)
+		__string(reason, reason)
+	),
+	TP_fast_assign(
+		__entry->conn_id = conn->id;
+		memcpy(__entry->peer, &conn->peer, sizeof(__entry->peer));
+		__assign_str(user, user);
+		__assign_str(reason, reason);
+	),
+	TP_printk("conn=0x%016llx peer=%pISpc user=%s reason=%s",
+		  __entry->conn_id, __entry->peer, __get_str(user),
 		  __get_str(reason))
 );
 
-TRACE_EVENT(ksmbd_request_rejected,
-	TP_PROTO(const struct ksmbd_conn *conn, const char *reason),
-	TP_ARGS(conn, reason),
+TRACE_EVENT(ksmbd_session_end,
+	TP_PROTO(u64 conn_id, u64 session_id, const char *user,
+		 const char *reason),
+	TP_ARGS(conn_id, session_id, user, reason),
 	TP_STRUCT__entry(
 		__field(u64, conn_id)
+		__field(u64, session_id)
+		__string(user, user)
 		__string(reason, reason)
 	),
 	TP_fast_assign(
-		__entry->conn_id = conn->id;
+		__entry->conn_id = conn_id;
+		__entry->session_id = session_id;
+		__assign_str(user, user);
 		__assign_str(reason, reason);
 	),
-	TP_printk("conn=0x%016llx reason=%s", __entry->conn_id,
+	TP_printk("conn=0x%016llx sess=0x%016llx user=%s reason=%s",
+		  __entry->conn_id, __entry->session_id, __get_str(user),
 		  __get_str(reason))
+);
+
+DECLARE_EVENT_CLASS(ksmbd_tree_class,
+	TP_PROTO(u64 conn_id, u64 session_id, u32 tree_id, const char *share,
+		 u32 flags, u32 status),
+	TP_ARGS(conn_id, session_id, tree_id, share, flags, status),
+	TP_STRUCT__entry(
+		__field(u64, conn_id)
+		__field(u64, session_id)
+		__field(u32, tree_id)
+		__field(u32, flags)
+		__field(u32, status)
+		__string(share, share)
+	),
+	TP_fast_assign(
+		__entry->conn_id = conn_id;
+		__entry->session_id = session_id;
+		__entry->tree_id = tree_id;
+		__entry->flags = flags;
+		__entry->status = status;
+		__assign_str(share, share);
+	),
+	TP_printk("conn=0x%016llx sess=0x%016llx tree=0x%08x share=%s flags=0x%x status=%s",
+		  __entry->conn_id, __entry->session_id, __entry->tree_id,
+		  __get_str(share), __entry->flags,
+		  show_nt_status(__entry->status))
+);
+#define DEFINE_KSMBD_TREE_EVENT(name)					\
+DEFINE_EVENT(ksmbd_tree_class, name,					\
+	TP_PROTO(u64 conn_id, u64 session_id, u32 tree_id,		\
+		 const char *share, u32 flags, u32 status),		\
+	TP_ARGS(conn_id, session_id, tree_id, share, flags, status))
+DEFINE_KSMBD_TREE_EVENT(ksmbd_tree_connect);
+DEFINE_KSMBD_TREE_EVENT(ksmbd_tree_disconnect);
+
+/* ---------------------------------------------------------------- */
+/* Requests and credits                                              */
+
+#define KSMBD_TP_REQ_FIELDS			\
+	__field(u64, conn_id)			\
+	__field(u64, session_id)		\
+	__field(u32, tree_id)			\
+	__field(u64, message_id)		\
+	__field(u16, command)
+
+#define KSMBD_TP_REQ_ASSIGN(conn, hdr) do {			\
+	__entry->conn_id = (conn)->id;				\
+	__entry->session_id = (hdr)->session_id;		\
+	__entry->tree_id = (hdr)->tree_id;			\
+	__entry->message_id = (hdr)->message_id;		\
+	__entry->command = (hdr)->command;			\
+} while (0)
+
+#define KSMBD_TP_REQ_FMT "conn=0x%016llx sess=0x%016llx tree=0x%08x mid=%llu cmd=%s"
+#define KSMBD_TP_REQ_ARGS __entry->conn_id, __entry->session_id,	\
+	__entry->tree_id, __entry->message_id, show_smb2_command(__entry->command)
+
+TRACE_EVENT(ksmbd_request_start,
+	TP_PROTO(const struct ksmbd_conn *conn,
+		 const struct ksmbd_req_hdr *hdr, u32 compound_index),
+	TP_ARGS(conn, hdr, compound_index),
+	TP_STRUCT__entry(
+		KSMBD_TP_REQ_FIELDS
+		__field(u32, compound_index)
+		__field(u16, credit_charge)
+		__field(u16, credit_request)
+		__field(bool, async)
+	),
+	TP_fast_assign(
+		KSMBD_TP_REQ_ASSIGN(conn, hdr);
+		__entry->compound_index = compound_index;
+		__entry->credit_charge = hdr->credit_charge;
+		__entry->credit_request = hdr->credit_request;
+		__entry->async = hdr->flags & SMB2_FLAGS_ASYNC_COMMAND;
+	),
+	TP_printk(KSMBD_TP_REQ_FMT " index=%u async=%d charge=%u credits_requested=%u",
+		  KSMBD_TP_REQ_ARGS, __entry->compound_index, __entry->async,
+		  __entry->credit_charge, __entry->credit_request)
 );
 
 TRACE_EVENT(ksmbd_request_done,
+	TP_PROTO(const struct ksmbd_conn *conn,
+		 const struct ksmbd_req_hdr *hdr, u32 compound_index,
+		 u32 status, u16 credits_granted, u32 bytes_in, u32 bytes_out,
+		 u64 latency_ns),
+	TP_ARGS(conn, hdr, compound_index, status, credits_granted, bytes_in,
+		bytes_out, latency_ns),
+	TP_STRUCT__entry(
+		KSMBD_TP_REQ_FIELDS
+		__field(u32, compound_index)
+		__field(u32, status)
+		__field(u16, credit_charge)
+		__field(u16, credit_request)
+		__field(u16, credits_granted)
+		__field(u32, bytes_in)
+		__field(u32, bytes_out)
+		__field(u64, latency_ns)
+	),
+	TP_fast_assign(
+		KSMBD_TP_REQ_ASSIGN(conn, hdr);
+		__entry->compound_index = compound_index;
+		__entry->status = status;
+		__entry->credit_charge = hdr->credit_charge;
+		__entry->credit_request = hdr->credit_request;
+		__entry->credits_granted = credits_granted;
+		__entry->bytes_in = bytes_in;
+		__entry->bytes_out = bytes_out;
+		__entry->latency_ns = latency_ns;
+	),
+	TP_printk(KSMBD_TP_REQ_FMT " index=%u status=%s charge=%u requested=%u granted=%u bytes_in=%u bytes_out=%u latency_ns=%llu",
+		  KSMBD_TP_REQ_ARGS, __entry->compound_index,
+		  show_nt_status(__entry->status), __entry->credit_charge,
+		  __entry->credit_request, __entry->credits_granted,
+		  __entry->bytes_in, __entry->bytes_out, __entry->latency_ns)
+);
+
+/* The validation gate or an ordering rule refused a frame or an element. */
+TRACE_EVENT(ksmbd_request_rejected,
 	TP_PROTO(const struct ksmbd_conn *conn, u16 command, u64 message_id,
-		 u32 status, u64 latency_ns),
-	TP_ARGS(conn, command, message_id, status, latency_ns),
+		 const char *reason),
+	TP_ARGS(conn, command, message_id, reason),
 	TP_STRUCT__entry(
 		__field(u64, conn_id)
 		__field(u64, message_id)
-		__field(u64, latency_ns)
-		__field(u32, status)
 		__field(u16, command)
+		__string(reason, reason)
 	),
 	TP_fast_assign(
 		__entry->conn_id = conn->id;
 		__entry->message_id = message_id;
-		__entry->latency_ns = latency_ns;
-		__entry->status = status;
 		__entry->command = command;
+		__assign_str(reason, reason);
 	),
-	TP_printk("conn=0x%016llx mid=%llu cmd=%u status=0x%08x latency_ns=%llu",
-		  __entry->conn_id, __entry->message_id, __entry->command,
-		  __entry->status, __entry->latency_ns)
+	TP_printk("conn=0x%016llx mid=%llu cmd=%s reason=%s", __entry->conn_id,
+		  __entry->message_id, show_smb2_command(__entry->command),
+		  __get_str(reason))
+);
+
+/* A MessageId outside the granted window, or one already used. */
+TRACE_EVENT(ksmbd_credit_window,
+	TP_PROTO(const struct ksmbd_conn *conn, u64 message_id, u16 charge,
+		 u64 window_lo, u64 window_hi),
+	TP_ARGS(conn, message_id, charge, window_lo, window_hi),
+	TP_STRUCT__entry(
+		__field(u64, conn_id)
+		__field(u64, message_id)
+		__field(u64, window_lo)
+		__field(u64, window_hi)
+		__field(u16, charge)
+	),
+	TP_fast_assign(
+		__entry->conn_id = conn->id;
+		__entry->message_id = message_id;
+		__entry->window_lo = window_lo;
+		__entry->window_hi = window_hi;
+		__entry->charge = charge;
+	),
+	TP_printk("conn=0x%016llx mid=%llu charge=%u window=[%llu,%llu)",
+		  __entry->conn_id, __entry->message_id, __entry->charge,
+		  __entry->window_lo, __entry->window_hi)
+);
+
+/* ---------------------------------------------------------------- */
+/* VFS                                                               */
+
+TRACE_EVENT(ksmbd_vfs_open,
+	TP_PROTO(u64 conn_id, u64 session_id, u64 file_id, const char *path,
+		 u32 disposition, u32 action, u32 status, u64 latency_ns),
+	TP_ARGS(conn_id, session_id, file_id, path, disposition, action,
+		status, latency_ns),
+	TP_STRUCT__entry(
+		__field(u64, conn_id)
+		__field(u64, session_id)
+		__field(u64, file_id)
+		__field(u64, latency_ns)
+		__field(u32, disposition)
+		__field(u32, action)
+		__field(u32, status)
+		__string(path, path)
+	),
+	TP_fast_assign(
+		__entry->conn_id = conn_id;
+		__entry->session_id = session_id;
+		__entry->file_id = file_id;
+		__entry->latency_ns = latency_ns;
+		__entry->disposition = disposition;
+		__entry->action = action;
+		__entry->status = status;
+		__assign_str(path, path);
+	),
+	TP_printk("conn=0x%016llx sess=0x%016llx file=0x%016llx path=\"%s\" disposition=%u action=%u status=%s latency_ns=%llu",
+		  __entry->conn_id, __entry->session_id, __entry->file_id,
+		  __get_str(path), __entry->disposition, __entry->action,
+		  show_nt_status(__entry->status), __entry->latency_ns)
+);
+
+DECLARE_EVENT_CLASS(ksmbd_vfs_io_class,
+	TP_PROTO(u64 conn_id, u64 file_id, u64 offset, u32 requested,
+		 u32 done, u64 latency_ns),
+	TP_ARGS(conn_id, file_id, offset, requested, done, latency_ns),
+	TP_STRUCT__entry(
+		__field(u64, conn_id)
+		__field(u64, file_id)
+		__field(u64, offset)
+		__field(u64, latency_ns)
+		__field(u32, requested)
+		__field(u32, done)
+	),
+	TP_fast_assign(
+		__entry->conn_id = conn_id;
+		__entry->file_id = file_id;
+		__entry->offset = offset;
+		__entry->latency_ns = latency_ns;
+		__entry->requested = requested;
+		__entry->done = done;
+	),
+	TP_printk("conn=0x%016llx file=0x%016llx offset=%llu requested=%u done=%u latency_ns=%llu",
+		  __entry->conn_id, __entry->file_id, __entry->offset,
+		  __entry->requested, __entry->done, __entry->latency_ns)
+);
+#define DEFINE_KSMBD_VFS_IO_EVENT(name)					\
+DEFINE_EVENT(ksmbd_vfs_io_class, name,					\
+	TP_PROTO(u64 conn_id, u64 file_id, u64 offset, u32 requested,	\
+		 u32 done, u64 latency_ns),				\
+	TP_ARGS(conn_id, file_id, offset, requested, done, latency_ns))
+DEFINE_KSMBD_VFS_IO_EVENT(ksmbd_vfs_read);
+DEFINE_KSMBD_VFS_IO_EVENT(ksmbd_vfs_write);
+
+/* A namespace or attribute change; err is 0 or a negative errno. */
+DECLARE_EVENT_CLASS(ksmbd_vfs_op_class,
+	TP_PROTO(u64 conn_id, u64 file_id, const char *path, int err),
+	TP_ARGS(conn_id, file_id, path, err),
+	TP_STRUCT__entry(
+		__field(u64, conn_id)
+		__field(u64, file_id)
+		__field(int, err)
+		__string(path, path)
+	),
+	TP_fast_assign(
+		__entry->conn_id = conn_id;
+		__entry->file_id = file_id;
+		__entry->err = err;
+		__assign_str(path, path);
+	),
+	TP_printk("conn=0x%016llx file=0x%016llx path=\"%s\" err=%d",
+		  __entry->conn_id, __entry->file_id, __get_str(path),
+		  __entry->err)
+);
+#define DEFINE_KSMBD_VFS_OP_EVENT(name)					\
+DEFINE_EVENT(ksmbd_vfs_op_class, name,					\
+	TP_PROTO(u64 conn_id, u64 file_id, const char *path, int err),	\
+	TP_ARGS(conn_id, file_id, path, err))
+DEFINE_KSMBD_VFS_OP_EVENT(ksmbd_vfs_rename);
+DEFINE_KSMBD_VFS_OP_EVENT(ksmbd_vfs_unlink);
+DEFINE_KSMBD_VFS_OP_EVENT(ksmbd_vfs_mkdir);
+DEFINE_KSMBD_VFS_OP_EVENT(ksmbd_vfs_setattr);
+DEFINE_KSMBD_VFS_OP_EVENT(ksmbd_vfs_lock);
+DEFINE_KSMBD_VFS_OP_EVENT(ksmbd_vfs_copychunk);
+
+TRACE_EVENT(ksmbd_vfs_readdir,
+	TP_PROTO(u64 conn_id, u64 file_id, u32 entries, u32 bytes),
+	TP_ARGS(conn_id, file_id, entries, bytes),
+	TP_STRUCT__entry(
+		__field(u64, conn_id)
+		__field(u64, file_id)
+		__field(u32, entries)
+		__field(u32, bytes)
+	),
+	TP_fast_assign(
+		__entry->conn_id = conn_id;
+		__entry->file_id = file_id;
+		__entry->entries = entries;
+		__entry->bytes = bytes;
+	),
+	TP_printk("conn=0x%016llx file=0x%016llx entries=%u bytes=%u",
+		  __entry->conn_id, __entry->file_id, __entry->entries,
+		  __entry->bytes)
+);
+
+/* ---------------------------------------------------------------- */
+/* IPC with the daemon                                               */
+
+TRACE_EVENT(ksmbd_ipc_request,
+	TP_PROTO(u16 type, u32 handle, u32 size),
+	TP_ARGS(type, handle, size),
+	TP_STRUCT__entry(
+		__field(u32, handle)
+		__field(u32, size)
+		__field(u16, type)
+	),
+	TP_fast_assign(
+		__entry->handle = handle;
+		__entry->size = size;
+		__entry->type = type;
+	),
+	TP_printk("type=%u handle=%u size=%u", __entry->type, __entry->handle,
+		  __entry->size)
+);
+
+/* err: 0, -ETIMEDOUT (no answer in time), or another negative errno. */
+TRACE_EVENT(ksmbd_ipc_response,
+	TP_PROTO(u16 type, u32 handle, u32 size, int err, u64 latency_ns),
+	TP_ARGS(type, handle, size, err, latency_ns),
+	TP_STRUCT__entry(
+		__field(u64, latency_ns)
+		__field(u32, handle)
+		__field(u32, size)
+		__field(int, err)
+		__field(u16, type)
+	),
+	TP_fast_assign(
+		__entry->latency_ns = latency_ns;
+		__entry->handle = handle;
+		__entry->size = size;
+		__entry->err = err;
+		__entry->type = type;
+	),
+	TP_printk("type=%u handle=%u size=%u err=%d timed_out=%d latency_ns=%llu",
+		  __entry->type, __entry->handle, __entry->size, __entry->err,
+		  __entry->err == -ETIMEDOUT, __entry->latency_ns)
 );
 
 #endif /* KSMBD_TRACE_H */

@@ -76,9 +76,12 @@ static void put_error_body(struct ksmbd_wbuf *w)
 	ksmbd_wbuf_put_u8(w, 0);
 }
 
+/* Frame-level refusals have no command; 0xffff prints as "?". */
+#define NO_COMMAND	0xffff
+
 static void reject(struct ksmbd_conn *conn, const char *reason)
 {
-	ksmbd_conn_note_rejected(conn, reason);
+	ksmbd_conn_note_rejected(conn, NO_COMMAND, 0, reason);
 	ksmbd_conn_drop(conn, reason);
 }
 
@@ -135,7 +138,9 @@ static enum ksmbd_smb2_verdict run_element(struct ksmbd_smb2_ctx *ctx,
 	req_limits(ctx->conn, &lim);
 	v = ksmbd_request_validate(elem, elen, &lim, req);
 	if (v != KSMBD_VALID_OK) {
-		ksmbd_conn_note_rejected(ctx->conn, ksmbd_valid_name(v));
+		ksmbd_conn_note_rejected(ctx->conn, req->hdr.command,
+					 req->hdr.message_id,
+					 ksmbd_valid_name(v));
 		if (ksmbd_valid_is_fatal(v)) {
 			ctx->drop_reason = ksmbd_valid_name(v);
 			return KSMBD_SMB2_DROP;
@@ -175,6 +180,8 @@ static bool process_element(struct ksmbd_work *work, struct frame_rsp *fr,
 
 	ksmbd_req_hdr_decode(elem, &hdr);
 	ksmbd_total_add(KSMBD_TOTAL_REQUESTS, 1);
+	atomic64_inc(&conn->nr_requests);
+	trace_ksmbd_request_start(conn, &hdr, i);
 	bad = order_violation(conn, &hdr, n);
 	if (bad) {
 		reject(conn, bad);
@@ -224,7 +231,8 @@ static bool process_element(struct ksmbd_work *work, struct frame_rsp *fr,
 	fr->any = true;
 	if (ctx.finish)
 		ctx.finish(&ctx, rsp, SMB2_HEADER_SIZE + ctx.body.len);
-	trace_ksmbd_request_done(conn, hdr.command, hdr.message_id, ctx.status,
+	trace_ksmbd_request_done(conn, &hdr, i, ctx.status, credits, el->len,
+				 SMB2_HEADER_SIZE + ctx.body.len,
 				 ktime_get_ns() - work->received_ns);
 	return !ksmbd_conn_exiting(conn);
 }
@@ -242,7 +250,8 @@ static void process_smb2(struct ksmbd_work *work)
 				KSMBD_MAX_COMPOUND, &n);
 	if (v == KSMBD_VALID_FIRST_RELATED) {
 		/* MS-SMB2 3.3.5.2.7.2: fail it; answer the first element alone. */
-		ksmbd_conn_note_rejected(conn, ksmbd_valid_name(v));
+		ksmbd_conn_note_rejected(conn, NO_COMMAND, 0,
+					 ksmbd_valid_name(v));
 		fr.walk_status = ksmbd_valid_status(v);
 		elems[0].off = 0;
 		elems[0].len = work->frame_len;

@@ -12,6 +12,7 @@
 #include <linux/random.h>
 #include <linux/string.h>
 #include "connection.h"
+#include "ksmbd_trace.h"
 #include "proto/kdf.h"
 #include "proto/negctx.h"
 #include "proto/spnego.h"
@@ -146,6 +147,7 @@ static void negotiate_finish(struct ksmbd_smb2_ctx *ctx, const u8 *rsp,
 		return;
 	}
 	ksmbd_conn_set_negotiated(conn);
+	trace_ksmbd_negotiate(conn);
 }
 
 /* 3.1.1 contexts after the fixed part; returns the NT status. */
@@ -306,7 +308,8 @@ void ksmbd_smb1_negotiate(struct ksmbd_work *work)
 	/* Only as a connection's very first message (ZDI-CAN-21541). */
 	if (ksmbd_conn_negotiated(conn) ||
 	    test_and_set_bit(KSMBD_CONN_F_UPGRADED, &conn->flags)) {
-		ksmbd_conn_note_rejected(conn, "SMB1 negotiate after negotiate");
+		ksmbd_conn_note_rejected(conn, SMB2_NEGOTIATE, 0,
+					 "SMB1 negotiate after negotiate");
 		ksmbd_conn_drop(conn, "SMB1 negotiate after negotiate");
 		return;
 	}
@@ -315,7 +318,7 @@ void ksmbd_smb1_negotiate(struct ksmbd_work *work)
 		const char *why = ret ? "malformed SMB1 negotiate" :
 					"SMB1 without SMB 2.???";
 
-		ksmbd_conn_note_rejected(conn, why);
+		ksmbd_conn_note_rejected(conn, SMB2_NEGOTIATE, 0, why);
 		ksmbd_conn_drop(conn, why);
 		return;
 	}

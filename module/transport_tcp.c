@@ -85,7 +85,9 @@ static const char *recv_frame(struct ksmbd_conn *conn)
 		return ret == -ECONNRESET ? "closed by peer" : "receive error";
 	v = ksmbd_frame_check_length(hdr, ksmbd_conn_max_frame(conn), &len);
 	if (v != KSMBD_VALID_OK) {
-		ksmbd_conn_note_rejected(conn, ksmbd_valid_name(v));
+		if (v == KSMBD_VALID_FRAME_TOO_LONG)
+			ksmbd_conn_note_limit(conn, "frame too large");
+		ksmbd_conn_note_rejected(conn, 0xffff, 0, ksmbd_valid_name(v));
 		return ksmbd_valid_name(v);
 	}
 	/* Credits bound the client; this bounds memory if it ignores them. */
@@ -104,6 +106,7 @@ static const char *recv_frame(struct ksmbd_conn *conn)
 					    "receive error";
 	}
 	ksmbd_total_add(KSMBD_TOTAL_BYTES_IN, len + sizeof(hdr));
+	atomic64_add(len + sizeof(hdr), &conn->bytes_in);
 	WRITE_ONCE(conn->last_rx, jiffies);
 
 	work = ksmbd_work_alloc(conn, buf, len);

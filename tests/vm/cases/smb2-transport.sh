@@ -52,7 +52,7 @@ done
 check trace-accept grep -q 'ksmbd_conn_accept: conn=.* peer=' $tr/trace
 check trace-close-timeout grep -q 'ksmbd_conn_close: .*reason="negotiate timeout"' $tr/trace
 check trace-rejected grep -q 'ksmbd_request_rejected: .*reason=FRAME_TOO_LONG' $tr/trace
-check trace-request-done grep -q 'ksmbd_request_done: .*cmd=13 status=0x00000000' $tr/trace
+check trace-request-done grep -q 'ksmbd_request_done: .*cmd=ECHO index=0 status=STATUS_SUCCESS' $tr/trace
 echo 0 > $tr/events/ksmbd/enable
 
 # smbclient gets past NEGOTIATE; SESSION_SETUP has no handler yet.
