@@ -23,7 +23,7 @@ FUZZ_TARGETS :=
 USER_BINS :=
 
 .DEFAULT_GOAL := all
-.PHONY: all deps module kernel user unit fuzz vmtest check run clean initramfs vmwarn
+.PHONY: all deps module kernel user unit fuzz vmtest check run clean initramfs vmwarn bench
 
 # Every target below depends on deps through $(DEPS_STAMP)'s recipe running
 # first; scripts/deps is a no-op when everything is installed.
@@ -90,6 +90,10 @@ check: deps
 
 run: all initramfs
 	@$(TOP)/tests/vm/run --server --interactive
+
+# Our server against Samba's smbd in one guest boot (not part of check).
+bench: all initramfs
+	@$(TOP)/tests/bench/run
 
 clean:
 	rm -rf $(BUILD)

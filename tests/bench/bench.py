@@ -1,0 +1,287 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""The benchmark, run inside the guest (tests/bench/run boots it).
+
+Serves the same tmpfs-backed share alternately from our server and from
+Samba's smbd (both on 127.0.0.1:445, one after the other), mounts each with
+the same mount.cifs options, runs the same fio jobs, and also runs each job
+directly on the tmpfs backing directory (the local limit). Medians over the
+rounds; ratios ours/Samba and ours/local. Results go to
+$VM_TOP/build/bench/results.{json,md}.
+"""
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+TOP = os.environ['VM_TOP']
+OUT = os.path.join(TOP, 'build', 'bench')
+SHARE = '/srv/share'
+MNT = '/mnt/bench'
+USER, PASS = 'tester', 'tester'
+ROUNDS = int(os.environ.get('BENCH_ROUNDS', '3'))
+RUNTIME = int(os.environ.get('BENCH_RUNTIME', '10'))
+SEQ_SIZE = os.environ.get('BENCH_SEQ_SIZE', '256M')
+META_FILES = int(os.environ.get('BENCH_META_FILES', '2000'))
+OPTION_SETS = {
+    'nocache': 'vers=3.1.1,cache=none',
+    'default': 'vers=3.1.1',
+}
+
+
+def sh(cmd, check=True, quiet=False, timeout=None):
+    r = subprocess.run(cmd, shell=True, capture_output=True, text=True,
+                       timeout=timeout)
+    if check and r.returncode != 0:
+        raise RuntimeError('%s: %s' % (cmd, (r.stderr or r.stdout).strip()[-300:]))
+    if not quiet and r.returncode != 0:
+        print('bench: %s -> %d %s' % (cmd, r.returncode, r.stderr.strip()[-200:]))
+    return r
+
+
+def log(msg):
+    print('bench: ' + msg, flush=True)
+
+
+# ---- servers ----------------------------------------------------------
+
+class Ours:
+    name = 'ksmbd'
+
+    def start(self):
+        sh('%s/tests/vm/start-server' % TOP)
+
+    def stop(self):
+        sh('pkill -TERM -f ksmbd.mountd', check=False, quiet=True)
+        time.sleep(0.5)
+        sh('rmmod ksmbd', check=False, quiet=True)
+
+
+class Samba:
+    name = 'samba'
+    conf = '/run/bench-smb/smb.conf'
+
+    def start(self):
+        d = '/run/bench-smb'
+        os.makedirs(d, exist_ok=True)
+        for sub in ('lock', 'state', 'cache', 'private', 'pid', 'log', 'ncalrpc'):
+            os.makedirs(os.path.join(d, sub), exist_ok=True)
+        with open(self.conf, 'w') as f:
+            f.write('''[global]
+  workgroup = WORKGROUP
+  netbios name = BENCH
+  server role = standalone server
+  map to guest = never
+  lock directory = {d}/lock
+  state directory = {d}/state
+  cache directory = {d}/cache
+  private dir = {d}/private
+  pid directory = {d}/pid
+  ncalrpc dir = {d}/ncalrpc
+  log file = {d}/log/%m.log
+  disable spoolss = yes
+  load printers = no
+  smb ports = 445
+  interfaces = lo
+  bind interfaces only = yes
+  store dos attributes = no
+[share]
+  path = {share}
+  read only = no
+'''.format(d=d, share=SHARE))
+        sh('id %s >/dev/null 2>&1 || useradd -M %s' % (USER, USER))
+        sh("(echo %s; echo %s) | smbpasswd -c %s -s -a %s" % (PASS, PASS, self.conf, USER))
+        self.proc = subprocess.Popen(['smbd', '-F', '--no-process-group', '-s', self.conf],
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        for _ in range(200):
+            if sh("ss -ltnH 'sport = :445' | grep -q LISTEN", check=False, quiet=True).returncode == 0:
+                return
+            time.sleep(0.1)
+        raise RuntimeError('smbd does not listen on 445')
+
+    def stop(self):
+        self.proc.terminate()
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+        sh('pkill -KILL smbd', check=False, quiet=True)
+        time.sleep(0.5)
+
+
+# ---- jobs -------------------------------------------------------------
+
+def fio(directory, name, args):
+    cmd = ('fio --output-format=json --name=%s --directory=%s --group_reporting %s'
+           % (name, directory, args))
+    r = sh(cmd, timeout=RUNTIME * 6 + 120)
+    return json.loads(r.stdout[r.stdout.index('{'):])['jobs'][0]
+
+
+def drop_caches():
+    sh('sync; echo 3 > /proc/sys/vm/drop_caches', check=False, quiet=True)
+
+
+def job_seqwrite(d):
+    j = fio(d, DATA_JOB, '--rw=write --bs=1M --size=%s --end_fsync=1 --runtime=%d'
+            % (SEQ_SIZE, RUNTIME * 3))
+    return j['write']['bw_bytes'] / 1e6, 'MB/s'
+
+
+def job_seqread(d):
+    drop_caches()
+    j = fio(d, DATA_JOB, '--rw=read --bs=1M --size=%s --runtime=%d'
+            % (SEQ_SIZE, RUNTIME * 3))
+    return j['read']['bw_bytes'] / 1e6, 'MB/s'
+
+
+def job_randread(d):
+    j = fio(d, DATA_JOB, '--rw=randread --bs=4k --size=%s --time_based --runtime=%d'
+            % (SEQ_SIZE, RUNTIME))
+    return j['read']['iops'], 'IOPS'
+
+
+def job_randwrite(d):
+    j = fio(d, DATA_JOB, '--rw=randwrite --bs=4k --size=%s --time_based --runtime=%d'
+            % (SEQ_SIZE, RUNTIME))
+    return j['write']['iops'], 'IOPS'
+
+
+def meta(d, engine):
+    j = fio(d, 'meta', '--ioengine=%s --nrfiles=%d --filesize=4k --openfiles=1 '
+            '--create_on_open=1 --numjobs=1' % (engine, META_FILES))
+    # fio counts each file operation as one I/O of the engine.
+    return j['write' if engine != 'filestat' else 'read']['iops'] or \
+        max(j['read']['iops'], j['write']['iops']), 'files/s'
+
+
+def job_create(d):
+    shutil.rmtree(os.path.join(d, 'meta'), ignore_errors=True)
+    os.makedirs(os.path.join(d, 'meta'), exist_ok=True)
+    return meta(os.path.join(d, 'meta'), 'filecreate')
+
+
+def job_stat(d):
+    return meta(os.path.join(d, 'meta'), 'filestat')
+
+
+def job_unlink(d):
+    return meta(os.path.join(d, 'meta'), 'filedelete')
+
+
+DATA_JOB = 'bench'  # one data file for the sequential and random jobs
+
+JOBS = [('seq_write_1M', job_seqwrite), ('seq_read_1M', job_seqread),
+        ('rand_read_4k', job_randread), ('rand_write_4k', job_randwrite),
+        ('meta_create', job_create), ('meta_stat', job_stat),
+        ('meta_unlink', job_unlink)]
+
+
+def clean_share():
+    for e in os.listdir(SHARE):
+        p = os.path.join(SHARE, e)
+        shutil.rmtree(p) if os.path.isdir(p) and not os.path.islink(p) else os.unlink(p)
+
+
+def run_jobs(directory, results, key):
+    for name, fn in JOBS:
+        try:
+            v, unit = fn(directory)
+            results.setdefault(key, {}).setdefault(name, []).append(v)
+            results.setdefault('_units', {})[name] = unit
+            log('%-28s %-14s %10.1f %s' % (key, name, v, unit))
+        except Exception as e:  # one failed job must not end the run
+            log('%-28s %-14s failed: %s' % (key, name, str(e)[:200]))
+            results.setdefault('_errors', []).append('%s %s: %s' % (key, name, str(e)[:300]))
+
+
+def mount(opts):
+    os.makedirs(MNT, exist_ok=True)
+    sh('mount -t cifs //127.0.0.1/share %s -o username=%s,password=%s,%s'
+       % (MNT, USER, PASS, opts))
+
+
+def umount():
+    sh('umount %s' % MNT, check=False, quiet=True)
+
+
+def main():
+    os.makedirs(OUT, exist_ok=True)
+    os.makedirs(SHARE, exist_ok=True)
+    sh('id %s >/dev/null 2>&1 || useradd -M %s' % (USER, USER))
+    sh('chmod 0777 %s' % SHARE)
+    results = {}
+    servers = [Ours(), Samba()]
+    t0 = time.time()
+    for rnd in range(ROUNDS):
+        order = servers if rnd % 2 == 0 else list(reversed(servers))
+        sets = OPTION_SETS if rnd == 0 else {'nocache': OPTION_SETS['nocache']}
+        for srv in order:
+            try:
+                srv.start()
+            except Exception as e:
+                log('%s did not start: %s' % (srv.name, e))
+                results.setdefault('_errors', []).append('%s start: %s' % (srv.name, e))
+                srv.stop()
+                continue
+            for set_name, opts in sets.items():
+                clean_share()
+                try:
+                    mount(opts)
+                except Exception as e:
+                    log('%s mount (%s) failed: %s' % (srv.name, set_name, e))
+                    results.setdefault('_errors', []).append('%s mount %s: %s' % (srv.name, set_name, str(e)[:300]))
+                    continue
+                run_jobs(MNT, results, '%s/%s' % (srv.name, set_name))
+                umount()
+            srv.stop()
+        clean_share()
+        run_jobs(SHARE, results, 'local')
+    results['_seconds'] = round(time.time() - t0)
+    report(results)
+
+
+def median(results, key, job):
+    vals = results.get(key, {}).get(job)
+    return statistics.median(vals) if vals else None
+
+
+def report(results):
+    rows = []
+    for set_name in OPTION_SETS:
+        for job, _ in JOBS:
+            ours = median(results, 'ksmbd/' + set_name, job)
+            samba = median(results, 'samba/' + set_name, job)
+            local = median(results, 'local', job)
+            rows.append({'options': OPTION_SETS[set_name], 'job': job,
+                         'unit': results.get('_units', {}).get(job, ''),
+                         'ksmbd': ours, 'samba': samba, 'local': local,
+                         'ours_over_samba': ours / samba if ours and samba else None,
+                         'ours_over_local': ours / local if ours and local else None})
+    doc = {'rounds': ROUNDS, 'runtime_s': RUNTIME, 'seq_size': SEQ_SIZE,
+           'meta_files': META_FILES, 'seconds': results.get('_seconds'),
+           'rows': rows, 'raw': {k: v for k, v in results.items() if not k.startswith('_')},
+           'errors': results.get('_errors', [])}
+    with open(os.path.join(OUT, 'results.json'), 'w') as f:
+        json.dump(doc, f, indent=1)
+    fmt = lambda v: '-' if v is None else ('%.2f' % v if v < 100 else '%.0f' % v)
+    lines = ['# make bench: ksmbd vs Samba (medians of %d rounds, TCG guest)' % ROUNDS, '',
+             '| options | job | unit | ksmbd | samba | local | ksmbd/samba | ksmbd/local |',
+             '|---|---|---|---|---|---|---|---|']
+    for r in rows:
+        lines.append('| %s | %s | %s | %s | %s | %s | %s | %s |' % (
+            r['options'], r['job'], r['unit'], fmt(r['ksmbd']), fmt(r['samba']),
+            fmt(r['local']), fmt(r['ours_over_samba']), fmt(r['ours_over_local'])))
+    if doc['errors']:
+        lines += ['', 'Errors:'] + ['- ' + e for e in doc['errors']]
+    text = '\n'.join(lines) + '\n'
+    with open(os.path.join(OUT, 'results.md'), 'w') as f:
+        f.write(text)
+    print(text)
+
+
+if __name__ == '__main__':
+    sys.exit(main())
