@@ -36,7 +36,8 @@ all: module user
 
 # (The sub-make gets explicit targets only: with none it would build the
 # default goal and recurse.)
-user: deps
+# The BPF tools need the module's BTF (vmlinux.h), so the module comes first.
+user: deps module
 	@$(if $(strip $(USER_BINS)),$(MAKE) --no-print-directory $(USER_BINS),true)
 
 # The guest kernel image, its modules tree and vmlinux (for BTF).

@@ -412,7 +412,8 @@ static int add_ipc_share(struct cfg_parser *p)
 	cfg_share_defaults(s);
 	strcpy(s->name, KSMBD_IPC_SHARE);
 	s->is_pipe = true;
-	s->browseable = false;
+	/* Listed in share enumerations, as Samba and Windows list it. */
+	s->browseable = true;
 	s->smb3_encryption = p->cfg->global.smb3_encryption;
 	s->comment = strdup("IPC service");
 	/* Host lists in [global] guard the whole server, RPC included. */

@@ -18,6 +18,7 @@
 #include "debug.h"
 #include "proto/smb2.h"
 #include "server.h"
+#include "session.h"
 #include "stats.h"
 #include "work.h"
 
@@ -178,6 +179,8 @@ static void conn_release_work(struct work_struct *w)
 	kthread_stop(conn->recv_task);
 	put_task_struct(conn->recv_task);
 	conn->recv_task = NULL;
+	/* Sessions hold connection references: end them before ours goes. */
+	ksmbd_session_conn_closed(conn);
 	conn_unlist(conn);
 	ksmbd_conn_put(conn);
 }

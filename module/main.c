@@ -9,6 +9,8 @@
 #include "control.h"
 #include "ipc.h"
 #include "server.h"
+#include "session.h"
+#include "share.h"
 #include "smb2_dispatch.h"
 #include "stats.h"
 #include "transport_tcp.h"
@@ -60,6 +62,8 @@ static void __exit ksmbd_exit(void)
 	ksmbd_ipc_exit();
 	ksmbd_control_exit();
 	ksmbd_work_exit();
+	ksmbd_session_exit();
+	ksmbd_share_exit();
 	if (ksmbd_stats_live_sum())
 		pr_err("unloading with live objects left\n");
 	pr_info("unloaded\n");

@@ -11,7 +11,9 @@
 #include "debug.h"
 #include "ksmbd_trace.h"
 #include "server.h"
+#include "session.h"
 #include "smb2_dispatch.h"
+#include "smb2_info.h"
 #include "stats.h"
 #include "work.h"
 
@@ -31,16 +33,36 @@ static_assert(KSMBD_MAX_COMPOUND * KSMBD_ERR_RSP_ROOM <= KSMBD_RSP_BUF_SIZE,
 
 static const ksmbd_smb2_handler_t handlers[SMB2_COMMAND_COUNT] = {
 	[SMB2_NEGOTIATE]	= ksmbd_smb2_negotiate,
+	[SMB2_SESSION_SETUP]	= ksmbd_smb2_session_setup,
+	[SMB2_LOGOFF]		= ksmbd_smb2_logoff,
+	[SMB2_TREE_CONNECT]	= ksmbd_smb2_tree_connect,
+	[SMB2_TREE_DISCONNECT]	= ksmbd_smb2_tree_disconnect,
+	[SMB2_CREATE]		= ksmbd_smb2_create,
+	[SMB2_CLOSE]		= ksmbd_smb2_close,
+	[SMB2_FLUSH]		= ksmbd_smb2_flush,
+	[SMB2_READ]		= ksmbd_smb2_read,
+	[SMB2_WRITE]		= ksmbd_smb2_write,
+	[SMB2_IOCTL]		= ksmbd_smb2_ioctl,
 	[SMB2_ECHO]		= ksmbd_smb2_echo,
+	[SMB2_QUERY_DIRECTORY]	= ksmbd_smb2_query_dir,
+	[SMB2_QUERY_INFO]	= ksmbd_smb2_query_info,
+	[SMB2_SET_INFO]		= ksmbd_smb2_set_info,
 };
 
 /* The response being assembled for one frame. */
 struct frame_rsp {
 	u8 *buf;
+	u32 size;	/* of buf: see rsp_buf_size() */
+	struct ksmbd_compound_fid cfid;
 	u32 len;
 	u32 prev;	/* offset of the previous element's header */
 	bool any;	/* at least one element answered */
 	u32 walk_status;	/* non-zero: answer every element with it */
+	/* What a related element inherits (MS-SMB2 3.3.5.2.7.2). */
+	u64 sess_id;
+	u32 tree_id;
+	/* Signs the previous element once its padding is known (counted). */
+	struct ksmbd_session *sign_sess;
 };
 
 void ksmbd_smb2_put_hdr(u8 *rsp, const struct ksmbd_req_hdr *rq, u32 status,
@@ -149,6 +171,9 @@ static enum ksmbd_smb2_verdict run_element(struct ksmbd_smb2_ctx *ctx,
 		return KSMBD_SMB2_REPLY;
 	}
 	ctx->req = req;
+	ctx->status = ksmbd_smb2_attach(ctx);
+	if (ctx->status != STATUS_SUCCESS)
+		return KSMBD_SMB2_REPLY;
 	handler = handlers[req->hdr.command];
 	if (!handler) {
 		ctx->status = STATUS_NOT_IMPLEMENTED;
@@ -197,11 +222,18 @@ static bool process_element(struct ksmbd_work *work, struct frame_rsp *fr,
 
 	start = fr->any ? ALIGN(fr->len, 8) : 0;
 	/* Keep an error response's room for every element after this one. */
-	room = KSMBD_RSP_BUF_SIZE - start - SMB2_HEADER_SIZE -
+	room = fr->size - start - SMB2_HEADER_SIZE -
 	       (n - i - 1) * KSMBD_ERR_RSP_ROOM;
 	rsp = fr->buf + start;
 	ctx.body = ksmbd_wbuf_make(rsp + SMB2_HEADER_SIZE, room);
+	ctx.cfid = &fr->cfid;
 	ctx.status = STATUS_SUCCESS;
+	ctx.session_id = hdr.session_id;
+	ctx.tree_id = hdr.tree_id;
+	if (i && (hdr.flags & SMB2_FLAGS_RELATED_OPERATIONS)) {
+		ctx.session_id = fr->sess_id;
+		ctx.tree_id = fr->tree_id;
+	}
 
 	if (fr->walk_status) {
 		ctx.status = fr->walk_status;
@@ -209,6 +241,8 @@ static bool process_element(struct ksmbd_work *work, struct frame_rsp *fr,
 	} else {
 		verdict = run_element(&ctx, elem, el->len, &req);
 	}
+	if (verdict != KSMBD_SMB2_REPLY)
+		ksmbd_smb2_detach(&ctx);
 	if (verdict == KSMBD_SMB2_DROP) {
 		reject(conn, ctx.drop_reason ?: "protocol violation");
 		return false;
@@ -223,18 +257,78 @@ static bool process_element(struct ksmbd_work *work, struct frame_rsp *fr,
 		memset(fr->buf + fr->len, 0, start - fr->len);
 		put_unaligned_le32(start - fr->prev, fr->buf + fr->prev +
 				   offsetof(struct smb2_hdr, next_command));
+		if (fr->sign_sess)
+			ksmbd_smb2_sign_rsp(fr->sign_sess, fr->buf + fr->prev,
+					    start - fr->prev);
+		fr->sign_sess = NULL;
 	}
 	credits = ksmbd_conn_credits_grant(conn, hdr.credit_request);
+	hdr.session_id = ctx.session_id;
+	hdr.tree_id = ctx.tree_id;
+	fr->sess_id = ctx.session_id;
+	fr->tree_id = ctx.tree_id;
 	ksmbd_smb2_put_hdr(rsp, &hdr, ctx.status, credits);
 	fr->prev = start;
 	fr->len = start + SMB2_HEADER_SIZE + ctx.body.len;
 	fr->any = true;
 	if (ctx.finish)
 		ctx.finish(&ctx, rsp, SMB2_HEADER_SIZE + ctx.body.len);
+	fr->sign_sess = ksmbd_smb2_rsp_signer(&ctx);
+	ksmbd_smb2_detach(&ctx);
 	trace_ksmbd_request_done(conn, &hdr, i, ctx.status, credits, el->len,
 				 SMB2_HEADER_SIZE + ctx.body.len,
 				 ktime_get_ns() - work->received_ns);
 	return !ksmbd_conn_exiting(conn);
+}
+
+/* Output a command may ask for: body offset of its u32 length field. */
+static u32 output_len_at(u16 command)
+{
+	switch (command) {
+	case SMB2_READ:
+	case SMB2_QUERY_INFO:
+	case SMB2_CHANGE_NOTIFY:
+		return 4;
+	case SMB2_QUERY_DIRECTORY:
+		return 28;
+	case SMB2_IOCTL:
+		return 44;
+	default:
+		return 0;
+	}
+}
+
+/*
+ * Size the response buffer from the requests, so that READ data and other
+ * large outputs are written in place instead of copied: 4 KiB for headers
+ * and error responses, plus each element's asked-for output, each bounded
+ * by the negotiated maximum (the gate refuses larger ones anyway), and the
+ * whole bounded by the largest maximum plus headroom. Fields are read
+ * unvalidated here, so they only ever size, never index.
+ */
+static u32 rsp_buf_size(const struct ksmbd_conn *conn, const u8 *frame,
+			const struct ksmbd_elem *elems, u32 n)
+{
+	u64 total = KSMBD_RSP_BUF_SIZE, cap;
+	u32 i, at, want, limit;
+	u16 cmd;
+
+	if (!ksmbd_conn_negotiated(conn))
+		return KSMBD_RSP_BUF_SIZE;
+	cap = KSMBD_RSP_BUF_SIZE + KSMBD_FRAME_HEADROOM +
+	      max(conn->neg.max_read, conn->neg.max_trans);
+	for (i = 0; i < n; i++) {
+		const u8 *el = frame + elems[i].off;
+
+		cmd = get_unaligned_le16(el + offsetof(struct smb2_hdr, command));
+		at = output_len_at(cmd);
+		if (!at || elems[i].len < SMB2_HEADER_SIZE + at + 4)
+			continue;
+		want = get_unaligned_le32(el + SMB2_HEADER_SIZE + at);
+		limit = cmd == SMB2_READ ? conn->neg.max_read : conn->neg.max_trans;
+		total += min(want, limit) + SMB2_HEADER_SIZE + 64;
+	}
+	return min(total, cap);
 }
 
 static void process_smb2(struct ksmbd_work *work)
@@ -261,7 +355,8 @@ static void process_smb2(struct ksmbd_work *work)
 		return;
 	}
 
-	fr.buf = ksmbd_work_buf_alloc(KSMBD_RSP_BUF_SIZE);
+	fr.size = rsp_buf_size(conn, work->frame, elems, n);
+	fr.buf = ksmbd_work_buf_alloc(fr.size);
 	if (!fr.buf) {
 		ksmbd_conn_drop(conn, "out of memory");
 		return;
@@ -269,12 +364,19 @@ static void process_smb2(struct ksmbd_work *work)
 	for (i = 0; i < n; i++)
 		if (!process_element(work, &fr, &elems[i], i, n))
 			goto out_free;
+	if (fr.sign_sess) {
+		ksmbd_smb2_sign_rsp(fr.sign_sess, fr.buf + fr.prev,
+				    fr.len - fr.prev);
+		fr.sign_sess = NULL;
+	}
 	if (fr.any) {
 		iov.iov_base = fr.buf;
 		iov.iov_len = fr.len;
 		ksmbd_conn_send(conn, &iov, 1);
 	}
 out_free:
+	if (fr.sign_sess)
+		ksmbd_session_put(fr.sign_sess);
 	ksmbd_work_buf_free(fr.buf);
 }
 

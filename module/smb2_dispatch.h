@@ -12,6 +12,18 @@
 
 struct ksmbd_conn;
 struct ksmbd_work;
+struct ksmbd_session;
+struct ksmbd_tree;
+
+/*
+ * MS-SMB2 3.3.5.2.7.2: the FileId of the last CREATE in a compound, which
+ * related elements name with an all-ones FileId. One per frame.
+ */
+struct ksmbd_compound_fid {
+	bool valid;
+	u64 persistent;
+	u64 volatile_id;
+};
 
 /* What a handler wants done with its element. */
 enum ksmbd_smb2_verdict {
@@ -35,6 +47,25 @@ struct ksmbd_smb2_ctx {
 	/* Called once the element's response (header + body) is final. */
 	void (*finish)(struct ksmbd_smb2_ctx *ctx, const u8 *rsp, u32 len);
 	u16 dialect;			/* for finish: what NEGOTIATE chose */
+	/*
+	 * Counted references the dispatcher takes before the handler runs
+	 * and drops after: the element's session (every command but
+	 * NEGOTIATE, SESSION_SETUP, ECHO, CANCEL) and tree (every command
+	 * but those and LOGOFF, TREE_CONNECT). Never NULL where required.
+	 * SESSION_SETUP may set sess itself (a reference the dispatcher
+	 * drops) so that its response gets signed with the new key.
+	 */
+	struct ksmbd_session *sess;
+	struct ksmbd_tree *tree;
+	/*
+	 * Ids the response header carries and related elements after this
+	 * one inherit (MS-SMB2 3.3.5.2.7.2); SESSION_SETUP and
+	 * TREE_CONNECT set the ids they created.
+	 */
+	u64 session_id;
+	u32 tree_id;
+	bool sign_rsp;			/* sign the response with sess */
+	struct ksmbd_compound_fid *cfid;	/* the frame's; see file.h */
 };
 
 typedef enum ksmbd_smb2_verdict (*ksmbd_smb2_handler_t)(struct ksmbd_smb2_ctx *ctx);
@@ -48,9 +79,42 @@ void ksmbd_smb2_put_hdr(u8 *rsp, const struct ksmbd_req_hdr *rq, u32 status,
 
 /* smb2_negotiate.c */
 int ksmbd_smb2_negotiate_init(void);
+/* The ServerGuid NEGOTIATE answers with (16 bytes). */
+const u8 *ksmbd_smb2_server_guid(void);
 enum ksmbd_smb2_verdict ksmbd_smb2_negotiate(struct ksmbd_smb2_ctx *ctx);
 enum ksmbd_smb2_verdict ksmbd_smb2_echo(struct ksmbd_smb2_ctx *ctx);
 /* An SMB1 NEGOTIATE frame: answer with the SMB2 wildcard, or drop. */
 void ksmbd_smb1_negotiate(struct ksmbd_work *work);
+
+/* smb2_session.c */
+enum ksmbd_smb2_verdict ksmbd_smb2_session_setup(struct ksmbd_smb2_ctx *ctx);
+enum ksmbd_smb2_verdict ksmbd_smb2_logoff(struct ksmbd_smb2_ctx *ctx);
+/*
+ * Before the handler: find ctx->session_id's session and ctx->tree_id's
+ * tree as the command needs them and check the request's signature;
+ * a non-zero NT status answers the element instead of the handler.
+ * detach() drops what attach() (or SESSION_SETUP) took; call it always.
+ */
+u32 ksmbd_smb2_attach(struct ksmbd_smb2_ctx *ctx);
+void ksmbd_smb2_detach(struct ksmbd_smb2_ctx *ctx);
+/*
+ * After the handler: the session to sign the response with (a counted
+ * reference), or NULL. sign_rsp() signs the element once its length,
+ * padding included, is final, and drops that reference.
+ */
+struct ksmbd_session *ksmbd_smb2_rsp_signer(const struct ksmbd_smb2_ctx *ctx);
+void ksmbd_smb2_sign_rsp(struct ksmbd_session *sess, u8 *rsp, u32 len);
+
+/* smb2_tree.c */
+enum ksmbd_smb2_verdict ksmbd_smb2_tree_connect(struct ksmbd_smb2_ctx *ctx);
+enum ksmbd_smb2_verdict ksmbd_smb2_tree_disconnect(struct ksmbd_smb2_ctx *ctx);
+
+/* smb2_create.c, smb2_rw.c, smb2_ioctl.c */
+enum ksmbd_smb2_verdict ksmbd_smb2_create(struct ksmbd_smb2_ctx *ctx);
+enum ksmbd_smb2_verdict ksmbd_smb2_close(struct ksmbd_smb2_ctx *ctx);
+enum ksmbd_smb2_verdict ksmbd_smb2_read(struct ksmbd_smb2_ctx *ctx);
+enum ksmbd_smb2_verdict ksmbd_smb2_write(struct ksmbd_smb2_ctx *ctx);
+enum ksmbd_smb2_verdict ksmbd_smb2_flush(struct ksmbd_smb2_ctx *ctx);
+enum ksmbd_smb2_verdict ksmbd_smb2_ioctl(struct ksmbd_smb2_ctx *ctx);
 
 #endif

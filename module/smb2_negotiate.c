@@ -44,6 +44,11 @@ int ksmbd_smb2_negotiate_init(void)
 	return 0;
 }
 
+const u8 *ksmbd_smb2_server_guid(void)
+{
+	return server_guid;
+}
+
 static u64 filetime_now(void)
 {
 	u64 ns = ktime_get_real_ns();

@@ -7,6 +7,7 @@
 #include <linux/kernel.h>
 #include "stats.h"
 #include "server.h"
+#include "signing.h"
 #include "transport_tcp.h"
 
 struct ksmbd_stats ksmbd_stats;
@@ -50,5 +51,7 @@ int ksmbd_stats_show(char *buf, size_t size)
 	for (i = 0; i < KSMBD_TOTAL_NR; i++)
 		n += scnprintf(buf + n, size - n, "%s %lld\n", total_names[i],
 			       (long long)atomic64_read(&ksmbd_stats.total[i]));
+	n += scnprintf(buf + n, size - n, "signing_failures %llu\n",
+		       (unsigned long long)ksmbd_signing_failures());
 	return n;
 }

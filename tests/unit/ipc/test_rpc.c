@@ -237,6 +237,7 @@ TEST(adapter_server_and_shares)
 	CHECK_EQ_INT(st.rpc.get_share(st.rpc.ctx, 0, &sh), 0);
 	CHECK_EQ_STR(sh.name, "IPC$");
 	CHECK_EQ_INT(sh.type, RPC_STYPE_IPC | RPC_STYPE_SPECIAL);
+	CHECK(sh.browseable);
 	CHECK_EQ_INT(st.rpc.get_share(st.rpc.ctx, 1, &sh), 0);
 	CHECK_EQ_STR(sh.name, "share");
 	CHECK_EQ_STR(sh.path, "/srv/share");

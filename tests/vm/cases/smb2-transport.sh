@@ -55,10 +55,10 @@ check trace-rejected grep -q 'ksmbd_request_rejected: .*reason=FRAME_TOO_LONG' $
 check trace-request-done grep -q 'ksmbd_request_done: .*cmd=ECHO index=0 status=STATUS_SUCCESS' $tr/trace
 echo 0 > $tr/events/ksmbd/enable
 
-# smbclient gets past NEGOTIATE; SESSION_SETUP has no handler yet.
+# smbclient gets past NEGOTIATE; an anonymous SESSION_SETUP is refused.
 out=$(timeout 60 smbclient -L //127.0.0.1 -N -m SMB3 2>&1)
 echo "$out" | sed 's/^/smbclient: /' | head -5
-check smbclient-past-negotiate smbclient_status NT_STATUS_NOT_IMPLEMENTED
+check smbclient-past-negotiate smbclient_status NT_STATUS_LOGON_FAILURE
 
 check live-objects-zero wait_for 10 live_zero
 check accepted-counted test "$(stat_value connections_accepted)" -gt 230

@@ -22,6 +22,7 @@ NEGOTIATE, SESSION_SETUP, LOGOFF, ECHO = 0x0, 0x1, 0x2, 0xD
 FLAG_RESPONSE, FLAG_RELATED = 0x1, 0x4
 
 STATUS_SUCCESS = 0
+STATUS_USER_SESSION_DELETED = 0xC0000203
 STATUS_NOT_IMPLEMENTED = 0xC0000002
 STATUS_INVALID_PARAMETER = 0xC000000D
 STATUS_NOT_SUPPORTED = 0xC00000BB
@@ -398,10 +399,11 @@ def case_second_negotiate_dropped(env):
 
 
 @case
-def case_unimplemented_command(env):
+def case_command_without_session(env):
+    # Everything but NEGOTIATE, SESSION_SETUP, ECHO and CANCEL needs a session.
     c = negotiated(env)
     r = c.request(LOGOFF, struct.pack("<HH", 4, 0))
-    expect_eq(r.status, STATUS_NOT_IMPLEMENTED, "status")
+    expect_eq(r.status, STATUS_USER_SESSION_DELETED, "status")
     expect_eq(r.structure_size, 9, "error StructureSize")
     c.close()
 

@@ -1,0 +1,449 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The open-file table and the per-inode share-mode entries (see file.h).
+ *
+ * Locks: the id table's xa_lock guards membership; a handle in the table
+ * always has the table's reference, so a lookup under that lock may take
+ * another one. share_lock (a mutex) guards the share-mode hash, each
+ * entry's list of opens and its delete-pending flag. Nothing sleeps under
+ * the xa_lock; nothing takes the xa_lock under share_lock.
+ */
+#define pr_fmt(fmt) "ksmbd: " fmt
+
+#include <linux/atomic.h>
+#include <linux/file.h>
+#include <linux/fs.h>
+#include <linux/hashtable.h>
+#include <linux/slab.h>
+#include <linux/xarray.h>
+#include "create_rules.h"
+#include "file.h"
+#include "ipc.h"
+#include "server.h"
+#include "session.h"
+#include "share.h"
+#include "smb2_dispatch.h"
+#include "stats.h"
+#include "tree.h"
+#include "vfs.h"
+#include "vfs_name.h"
+
+/* Without a configured "max open files": this many handles server-wide. */
+#define KSMBD_FILE_DEFAULT_MAX	65536
+
+struct ksmbd_inode {
+	struct hlist_node node;
+	struct inode *inode;		/* key; pinned by the opens' files */
+	struct list_head opens;		/* ksmbd_file.ino_node */
+	u32 nr_opens;
+	bool delete_pending;
+};
+
+static DEFINE_XARRAY_ALLOC1(files);
+static u32 next_volatile;		/* cyclic hint, under the xa_lock */
+static atomic64_t next_persistent;
+static atomic_t nr_files;
+
+static DEFINE_MUTEX(share_lock);
+static DEFINE_HASHTABLE(inodes, 8);
+
+static struct ksmbd_inode *inode_find(struct inode *inode)
+{
+	struct ksmbd_inode *ino;
+
+	hash_for_each_possible(inodes, ino, node, (unsigned long)inode)
+		if (ino->inode == inode)
+			return ino;
+	return NULL;
+}
+
+static u32 file_max(void)
+{
+	u32 max = READ_ONCE(ksmbd_server_conf.file_max);
+
+	return max ? max : KSMBD_FILE_DEFAULT_MAX;
+}
+
+struct ksmbd_file *ksmbd_file_alloc(struct ksmbd_smb2_ctx *ctx,
+				    enum ksmbd_file_kind kind)
+{
+	struct ksmbd_file *fp;
+
+	fp = kzalloc(sizeof(*fp), GFP_KERNEL);
+	if (!fp)
+		return NULL;
+	refcount_set(&fp->refs, 1);
+	fp->kind = kind;
+	fp->session_id = ctx->sess->id;
+	fp->tree_id = ctx->tree->id;
+	ksmbd_tree_get(ctx->tree);
+	fp->tree = ctx->tree;
+	fp->root = ctx->tree->root;
+	fp->cred = get_cred(ctx->sess->cred);
+	mutex_init(&fp->dir_lock);
+	spin_lock_init(&fp->name_lock);
+	INIT_LIST_HEAD(&fp->ino_node);
+	if (ksmbd_tree_writable(ctx->tree))
+		fp->tree_flags |= KSMBD_FILE_TREE_WRITABLE;
+	if (ksmbd_share_has(ctx->tree->share, KSMBD_SHARE_FLAG_HIDE_DOT_FILES))
+		fp->tree_flags |= KSMBD_FILE_TREE_HIDE_DOT;
+	ksmbd_live_inc(KSMBD_LIVE_FILES);
+	return fp;
+}
+
+void ksmbd_file_get(struct ksmbd_file *fp)
+{
+	refcount_inc(&fp->refs);
+}
+
+/* Leave the inode's entry; true when this was its last open and a delete is due. */
+static bool share_leave(struct ksmbd_file *fp)
+{
+	struct ksmbd_inode *ino = fp->ino;
+	bool remove = false;
+
+	if (!ino)
+		return false;
+	mutex_lock(&share_lock);
+	list_del_init(&fp->ino_node);
+	if (fp->delete_on_close)
+		ino->delete_pending = true;
+	if (!--ino->nr_opens) {
+		remove = ino->delete_pending;
+		hash_del(&ino->node);
+		kfree(ino);
+	}
+	fp->ino = NULL;
+	mutex_unlock(&share_lock);
+	return remove;
+}
+
+/* The last reference: nothing can find or use the handle any more. */
+static void file_release(struct ksmbd_file *fp)
+{
+	int err;
+
+	if (fp->kind == KSMBD_FILE_PIPE && fp->pipe_id) {
+		struct ksmbd_rpc_command *r;
+
+		r = ksmbd_ipc_rpc_close(fp->pipe_id, fp->pipe_flags);
+		if (!IS_ERR(r))
+			kvfree(r);
+		ksmbd_ipc_pipe_id_free(fp->pipe_id);
+	}
+	if (share_leave(fp)) {
+		err = ksmbd_vfs_remove(fp);
+		if (err)
+			pr_debug("delete on close of %s: %d\n", fp->name, err);
+	}
+	if (fp->dir_state && fp->dir_state_free)
+		fp->dir_state_free(fp->dir_state);
+	if (fp->filp)
+		fput(fp->filp);
+	kfree(fp->name);
+	put_cred(fp->cred);
+	ksmbd_tree_put(fp->tree);
+	ksmbd_live_dec(KSMBD_LIVE_FILES);
+	kfree(fp);
+}
+
+void ksmbd_file_put(struct ksmbd_file *fp)
+{
+	if (fp && refcount_dec_and_test(&fp->refs))
+		file_release(fp);
+}
+
+int ksmbd_file_share_join(struct ksmbd_file *fp)
+{
+	struct inode *inode = file_inode(fp->filp);
+	struct ksmbd_inode *ino, *fresh;
+	struct ksmbd_file *other;
+
+	/* Allocated up front: no allocation under the lock's error paths. */
+	fresh = kzalloc(sizeof(*fresh), GFP_KERNEL);
+	if (!fresh)
+		return -ENOMEM;
+	mutex_lock(&share_lock);
+	ino = inode_find(inode);
+	if (ino) {
+		if (ino->delete_pending)
+			goto err_unlock_pending;
+		list_for_each_entry(other, &ino->opens, ino_node)
+			if (ksmbd_share_conflict(other->daccess,
+						 other->share_access,
+						 fp->daccess, fp->share_access))
+				goto err_unlock_busy;
+		kfree(fresh);
+	} else {
+		ino = fresh;
+		ino->inode = inode;
+		INIT_LIST_HEAD(&ino->opens);
+		hash_add(inodes, &ino->node, (unsigned long)inode);
+	}
+	list_add_tail(&fp->ino_node, &ino->opens);
+	ino->nr_opens++;
+	fp->ino = ino;
+	mutex_unlock(&share_lock);
+	return 0;
+
+err_unlock_pending:
+	mutex_unlock(&share_lock);
+	kfree(fresh);
+	return -EPERM;
+err_unlock_busy:
+	mutex_unlock(&share_lock);
+	kfree(fresh);
+	return -EBUSY;
+}
+
+int ksmbd_file_publish(struct ksmbd_file *fp)
+{
+	u32 id;
+	int ret;
+
+	if (atomic_inc_return(&nr_files) > file_max()) {
+		atomic_dec(&nr_files);
+		return -EMFILE;
+	}
+	/* Set before the handle becomes visible: lookups compare it. */
+	fp->persistent_id = atomic64_inc_return(&next_persistent);
+	ret = xa_alloc_cyclic(&files, &id, fp, XA_LIMIT(1, U32_MAX - 1),
+			      &next_volatile, GFP_KERNEL);
+	if (ret < 0) {
+		atomic_dec(&nr_files);
+		return ret == -EBUSY ? -EMFILE : ret;
+	}
+	WRITE_ONCE(fp->volatile_id, id);
+	return 0;
+}
+
+/* The ids this element names: its own, or the compound's last CREATE's. */
+static bool resolve_ids(struct ksmbd_smb2_ctx *ctx, u64 *pid, u64 *vid)
+{
+	if (*pid != KSMBD_FILE_ID_COMPOUND || *vid != KSMBD_FILE_ID_COMPOUND)
+		return true;
+	if (!(ctx->req->hdr.flags & SMB2_FLAGS_RELATED_OPERATIONS) ||
+	    !ctx->cfid || !ctx->cfid->valid)
+		return false;
+	*pid = ctx->cfid->persistent;
+	*vid = ctx->cfid->volatile_id;
+	return true;
+}
+
+static bool owned_by(const struct ksmbd_file *fp, struct ksmbd_smb2_ctx *ctx,
+		     u64 pid)
+{
+	return fp->persistent_id == pid && fp->session_id == ctx->sess->id &&
+	       fp->tree_id == ctx->tree->id;
+}
+
+struct ksmbd_file *ksmbd_file_lookup(struct ksmbd_smb2_ctx *ctx,
+				     u64 persistent_id, u64 volatile_id)
+{
+	struct ksmbd_file *fp;
+
+	if (!resolve_ids(ctx, &persistent_id, &volatile_id) ||
+	    !volatile_id || volatile_id >= U32_MAX)
+		return NULL;
+	xa_lock(&files);
+	fp = xa_load(&files, (unsigned long)volatile_id);
+	if (fp && owned_by(fp, ctx, persistent_id))
+		ksmbd_file_get(fp);
+	else
+		fp = NULL;
+	xa_unlock(&files);
+	return fp;
+}
+
+struct ksmbd_file *ksmbd_file_unpublish(struct ksmbd_smb2_ctx *ctx,
+					u64 persistent_id, u64 volatile_id)
+{
+	struct ksmbd_file *fp;
+
+	if (!resolve_ids(ctx, &persistent_id, &volatile_id) ||
+	    !volatile_id || volatile_id >= U32_MAX)
+		return NULL;
+	xa_lock(&files);
+	fp = xa_load(&files, (unsigned long)volatile_id);
+	if (fp && owned_by(fp, ctx, persistent_id))
+		__xa_erase(&files, (unsigned long)volatile_id);
+	else
+		fp = NULL;
+	xa_unlock(&files);
+	if (fp)
+		atomic_dec(&nr_files);
+	return fp;
+}
+
+/*
+ * Which handles a teardown hook closes. Compared under the xa_lock, where
+ * every handle in the table is alive (it holds the table's reference).
+ */
+struct close_key {
+	u64 session_id;
+	u32 tree_id;
+	bool whole_session;
+};
+
+static bool key_match(const struct ksmbd_file *fp, const void *arg)
+{
+	const struct close_key *k = arg;
+
+	return fp->session_id == k->session_id &&
+	       (k->whole_session || fp->tree_id == k->tree_id);
+}
+
+static void close_by_key(const struct close_key *k)
+{
+	struct ksmbd_file *fp;
+	unsigned long index = 0;
+
+	for (;;) {
+		xa_lock(&files);
+		fp = xa_find(&files, &index, ULONG_MAX, XA_PRESENT);
+		while (fp && !key_match(fp, k)) {
+			index++;
+			fp = xa_find(&files, &index, ULONG_MAX, XA_PRESENT);
+		}
+		if (fp)
+			__xa_erase(&files, index);
+		xa_unlock(&files);
+		if (!fp)
+			return;
+		atomic_dec(&nr_files);
+		ksmbd_file_put(fp);
+		index++;
+	}
+}
+
+void ksmbd_file_close_tree(struct ksmbd_tree *tree)
+{
+	struct close_key k = {
+		.session_id = tree->sess->id,
+		.tree_id = tree->id,
+	};
+
+	close_by_key(&k);
+}
+
+void ksmbd_file_close_session(struct ksmbd_session *sess)
+{
+	struct close_key k = {
+		.session_id = sess->id,
+		.whole_session = true,
+	};
+
+	close_by_key(&k);
+}
+
+int ksmbd_file_set_delete_on_close(struct ksmbd_file *fp, bool on)
+{
+	int ret = 0;
+
+	if (!fp->ino)
+		return -EINVAL;
+	if (on && !(fp->daccess & FILE_DELETE))
+		return -EACCES;
+	if (on && !(fp->tree_flags & KSMBD_FILE_TREE_WRITABLE))
+		return -EACCES;
+	if (on && fp->kind == KSMBD_FILE_DIRECTORY) {
+		ret = ksmbd_vfs_dir_empty(fp);
+		if (ret)
+			return ret;
+	}
+	mutex_lock(&share_lock);
+	fp->ino->delete_pending = on;
+	if (!on)
+		fp->delete_on_close = false;
+	mutex_unlock(&share_lock);
+	return 0;
+}
+
+bool ksmbd_file_delete_pending(struct ksmbd_file *fp)
+{
+	bool pending;
+
+	if (!fp->ino)
+		return false;
+	mutex_lock(&share_lock);
+	pending = fp->ino->delete_pending || fp->delete_on_close;
+	mutex_unlock(&share_lock);
+	return pending;
+}
+
+char *ksmbd_file_name_dup(struct ksmbd_file *fp, gfp_t gfp)
+{
+	size_t len;
+	char *copy;
+
+	/* Names are at most PATH_MAX: copy under the lock without allocating. */
+	spin_lock(&fp->name_lock);
+	len = fp->name ? strlen(fp->name) : 0;
+	spin_unlock(&fp->name_lock);
+	for (;;) {
+		copy = kmalloc(len + 1, gfp);
+		if (!copy)
+			return NULL;
+		spin_lock(&fp->name_lock);
+		if (!fp->name || strlen(fp->name) <= len) {
+			strscpy(copy, fp->name ? fp->name : "", len + 1);
+			spin_unlock(&fp->name_lock);
+			return copy;
+		}
+		len = strlen(fp->name);
+		spin_unlock(&fp->name_lock);
+		kfree(copy);
+	}
+}
+
+int ksmbd_file_name_set(struct ksmbd_file *fp, const char *name)
+{
+	char *fresh = kstrdup(name, GFP_KERNEL), *old;
+
+	if (!fresh)
+		return -ENOMEM;
+	spin_lock(&fp->name_lock);
+	old = fp->name;
+	fp->name = fresh;
+	spin_unlock(&fp->name_lock);
+	kfree(old);
+	return 0;
+}
+
+u32 ksmbd_file_inode_open_count(struct ksmbd_file *fp)
+{
+	u32 n;
+
+	if (!fp->ino)
+		return 1;
+	mutex_lock(&share_lock);
+	n = fp->ino->nr_opens;
+	mutex_unlock(&share_lock);
+	return n;
+}
+
+u32 ksmbd_file_dos_attrs(struct ksmbd_file *fp, const struct kstat *st)
+{
+	u32 attrs = 0;
+
+	if (S_ISDIR(st->mode))
+		attrs |= FILE_ATTRIBUTE_DIRECTORY;
+	else if (!(st->mode & 0222))
+		attrs |= FILE_ATTRIBUTE_READONLY;
+	if (fp->tree_flags & KSMBD_FILE_TREE_HIDE_DOT) {
+		spin_lock(&fp->name_lock);
+		if (fp->name && ksmbd_name_last(fp->name)[0] == '.')
+			attrs |= FILE_ATTRIBUTE_HIDDEN;
+		spin_unlock(&fp->name_lock);
+	}
+	return attrs ? attrs : FILE_ATTRIBUTE_NORMAL;
+}
+
+/* Seconds from 1601-01-01 to 1970-01-01, in 100 ns units. */
+#define KSMBD_FILETIME_UNIX_EPOCH	116444736000000000ULL
+
+u64 ksmbd_time_to_filetime(struct timespec64 ts)
+{
+	return (u64)ts.tv_sec * 10000000 + ts.tv_nsec / 100 +
+	       KSMBD_FILETIME_UNIX_EPOCH;
+}

@@ -1,0 +1,169 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The open-file table: every handle a client holds (CREATE's FileId).
+ *
+ * Identity: the volatile id is the key of the table; the persistent id is a
+ * second, never reused number that must match too (MS-SMB2 3.3.5.9 draws
+ * both). A handle belongs to one session and one tree: a lookup with ids
+ * from another session or tree finds nothing, so ids leak nothing.
+ *
+ * Lifetime: the table holds one reference from CREATE until CLOSE (or tree
+ * disconnect / logoff / connection drop, which unlist every handle of that
+ * tree or session). Each lookup returns a counted reference, dropped with
+ * ksmbd_file_put(). The last put closes the struct file, runs
+ * delete-on-close as the opener and releases the credentials, so a handler
+ * that still holds a handle after a concurrent CLOSE or TREE_DISCONNECT
+ * keeps a valid object; it just cannot be found any more.
+ *
+ * Share modes: every open of an inode is on that inode's entry in a global
+ * table; CREATE checks its access and share access against the others
+ * there (STATUS_SHARING_VIOLATION), and delete-on-close is decided per
+ * inode at its last close.
+ */
+#ifndef KSMBD_FILE_H
+#define KSMBD_FILE_H
+
+#include <linux/cred.h>
+#include <linux/fs.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/path.h>
+#include <linux/refcount.h>
+#include <linux/spinlock.h>
+#include <linux/stat.h>
+#include <linux/time64.h>
+#include <linux/types.h>
+
+struct ksmbd_smb2_ctx;
+struct ksmbd_inode;
+struct ksmbd_tree;
+
+/* MS-SMB2 2.2.14.1: the FileId a related compound element inherits. */
+#define KSMBD_FILE_ID_COMPOUND	0xffffffffffffffffULL
+
+enum ksmbd_file_kind {
+	KSMBD_FILE_REGULAR,
+	KSMBD_FILE_DIRECTORY,
+	KSMBD_FILE_PIPE,
+};
+
+struct ksmbd_file {
+	refcount_t refs;
+	u64 persistent_id;
+	u64 volatile_id;
+	u64 session_id;			/* owner: only these may look it up */
+	u32 tree_id;
+	enum ksmbd_file_kind kind;
+
+	/*
+	 * The opened file; NULL for pipes. Opened O_PATH when no data
+	 * access was granted, so attribute-only opens need no read or
+	 * write permission.
+	 */
+	struct file *filp;
+	struct ksmbd_tree *tree;	/* counted: share config and root stay valid */
+	struct path root;		/* the tree's share root (the tree's reference) */
+	const struct cred *cred;	/* the session user's, counted */
+	/*
+	 * Share-relative, '/'-separated, "" = root. A rename replaces it
+	 * under name_lock; read it through ksmbd_file_name_dup() unless the
+	 * handle cannot be renamed concurrently.
+	 */
+	char *name;
+	spinlock_t name_lock;
+
+	u32 daccess;			/* granted FILE_* access (generic bits mapped) */
+	u32 share_access;		/* FILE_SHARE_* */
+	u32 create_options;		/* FILE_* create options as requested */
+	u32 tree_flags;			/* KSMBD_FILE_TREE_* copied at open */
+
+	/* Pipes on IPC$ */
+	u32 pipe_id;
+	u32 pipe_flags;			/* the service's KSMBD_RPC_*_METHOD_INVOKE */
+
+	/*
+	 * QUERY_DIRECTORY's enumeration state: owned by smb2_query_dir, freed
+	 * at the last put through dir_state_free; dir_lock serialises
+	 * enumerations on one handle.
+	 */
+	struct mutex dir_lock;
+	void *dir_state;
+	void (*dir_state_free)(void *state);
+
+	/* Share-mode entry of the inode (not for pipes); file.c's lock. */
+	struct ksmbd_inode *ino;
+	struct list_head ino_node;
+	bool delete_on_close;		/* this handle asks for it (under file.c's lock) */
+};
+
+/* ksmbd_file.tree_flags */
+#define KSMBD_FILE_TREE_WRITABLE	0x1	/* tree and share allow writes */
+#define KSMBD_FILE_TREE_HIDE_DOT	0x2	/* "hide dot files" */
+
+/*
+ * Look up a handle of the request's session and tree, with a reference.
+ * A persistent/volatile pair of all ones in a related compound element
+ * means the handle of the previous CREATE in that compound. NULL when no
+ * such handle exists (answer STATUS_FILE_CLOSED, or INVALID_PARAMETER for
+ * a related element with none).
+ */
+struct ksmbd_file *ksmbd_file_lookup(struct ksmbd_smb2_ctx *ctx,
+				     u64 persistent_id, u64 volatile_id);
+void ksmbd_file_get(struct ksmbd_file *fp);
+void ksmbd_file_put(struct ksmbd_file *fp);
+
+/*
+ * Set or clear delete-on-close on a handle (SET_INFO
+ * FileDispositionInformation, CREATE's FILE_DELETE_ON_CLOSE). -EACCES
+ * without DELETE access; -ENOTEMPTY for a non-empty directory.
+ */
+int ksmbd_file_set_delete_on_close(struct ksmbd_file *fp, bool on);
+/* Any open of this handle's inode asked for delete-on-close. */
+bool ksmbd_file_delete_pending(struct ksmbd_file *fp);
+
+/* A copy of fp->name (kfree it), or NULL without memory. */
+char *ksmbd_file_name_dup(struct ksmbd_file *fp, gfp_t gfp);
+/* Replace fp->name with a copy of name (after a rename). */
+int ksmbd_file_name_set(struct ksmbd_file *fp, const char *name);
+
+/* Number of open handles of the inode behind fp (for FILE_STANDARD_INFO). */
+u32 ksmbd_file_inode_open_count(struct ksmbd_file *fp);
+
+/* FILE_ATTRIBUTE_* of an open file: directory/normal/readonly, hidden dot files. */
+u32 ksmbd_file_dos_attrs(struct ksmbd_file *fp, const struct kstat *st);
+/* Unix time to a Windows FILETIME (100 ns since 1601). */
+u64 ksmbd_time_to_filetime(struct timespec64 ts);
+/* Allocation size as SMB reports it: blocks * 512. */
+static inline u64 ksmbd_file_alloc_size(const struct kstat *st)
+{
+	return (u64)st->blocks << 9;
+}
+
+/* ---- Used by smb2_create.c and the teardown hooks ---- */
+
+/* A new handle owned by the session/tree of ctx; not in the table yet. */
+struct ksmbd_file *ksmbd_file_alloc(struct ksmbd_smb2_ctx *ctx,
+				    enum ksmbd_file_kind kind);
+/*
+ * Join the inode's share-mode entry, checking the open against the
+ * others there: -EBUSY for a sharing violation, -EPERM when a delete is
+ * pending on the inode. Done before anything changes the file (e.g. the
+ * truncation of OVERWRITE). Left again by the last put.
+ */
+int ksmbd_file_share_join(struct ksmbd_file *fp);
+/*
+ * Enter the table under fresh ids (fp->persistent_id / volatile_id). The
+ * table takes over the caller's reference: take another one first if the
+ * handle is still needed. -EMFILE over the server's open-file limit.
+ */
+int ksmbd_file_publish(struct ksmbd_file *fp);
+/* CLOSE: unlist and return the table's reference (NULL if already gone). */
+struct ksmbd_file *ksmbd_file_unpublish(struct ksmbd_smb2_ctx *ctx,
+					u64 persistent_id, u64 volatile_id);
+
+/*
+ * Teardown hooks ksmbd_file_close_tree() and ksmbd_file_close_session()
+ * are declared in tree.h and session.h and implemented in file.c.
+ */
+
+#endif

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Security descriptors from and to Unix ownership and mode bits, for
+ * QUERY_INFO / SET_INFO with SMB2_0_INFO_SECURITY. Plain C (host-tested).
+ *
+ * Identities are Samba's for unmapped Unix ids: user uid is S-1-22-1-uid,
+ * group gid is S-1-22-2-gid. On input we also accept the server's domain
+ * SID with the id as RID (S-1-5-21-a-b-c-id), which is what ksmbd sends.
+ *
+ * The DACL has one ACCESS_ALLOWED ACE each for the owner, the group and
+ * Everyone (S-1-1-0), carrying the rwx bits of that class; the owner's ACE
+ * also has READ_CONTROL, WRITE_DAC and WRITE_OWNER (on Linux the owner may
+ * chmod). Read back, an ACE's FILE_READ_DATA / FILE_WRITE_DATA /
+ * FILE_EXECUTE bits (or the GENERIC_* equivalents) give r / w / x;
+ * DENIED ACEs take bits away; inherit-only ACEs do not apply to the file.
+ */
+#ifndef KSMBD_SECDESC_H
+#define KSMBD_SECDESC_H
+
+#include "proto/shim.h"
+#include "proto/buf.h"
+#include "proto/secdesc_parse.h"
+
+/* Access mask bits (MS-DTYP 2.4.3, MS-SMB2 2.2.13.1.1) */
+enum {
+	KSMBD_FILE_READ_DATA		= 0x00000001,
+	KSMBD_FILE_WRITE_DATA		= 0x00000002,
+	KSMBD_FILE_APPEND_DATA		= 0x00000004,
+	KSMBD_FILE_READ_EA		= 0x00000008,
+	KSMBD_FILE_WRITE_EA		= 0x00000010,
+	KSMBD_FILE_EXECUTE		= 0x00000020,
+	KSMBD_FILE_DELETE_CHILD		= 0x00000040,
+	KSMBD_FILE_READ_ATTRIBUTES	= 0x00000080,
+	KSMBD_FILE_WRITE_ATTRIBUTES	= 0x00000100,
+	KSMBD_DELETE			= 0x00010000,
+	KSMBD_READ_CONTROL		= 0x00020000,
+	KSMBD_WRITE_DAC			= 0x00040000,
+	KSMBD_WRITE_OWNER		= 0x00080000,
+	KSMBD_SYNCHRONIZE		= 0x00100000,
+	KSMBD_ACCESS_SYSTEM_SECURITY	= 0x01000000,
+	KSMBD_GENERIC_ALL		= 0x10000000,
+	KSMBD_GENERIC_EXECUTE		= 0x20000000,
+	KSMBD_GENERIC_WRITE		= 0x40000000,
+	KSMBD_GENERIC_READ		= 0x80000000,
+};
+
+#define KSMBD_ACE_INHERIT_ONLY	0x08
+
+/* What the descriptor says about a file, in Unix terms. */
+struct ksmbd_sd_unix {
+	u32 uid;
+	u32 gid;
+	u16 mode;		/* permission bits, 0777 */
+	bool directory;
+};
+
+void ksmbd_sid_unix_user(u32 uid, struct ksmbd_sid *sid);
+void ksmbd_sid_unix_group(u32 gid, struct ksmbd_sid *sid);
+/*
+ * The Unix user / group a SID names: S-1-22-1-x / S-1-22-2-x, or the
+ * server domain's RID x. -ENOENT for any other SID.
+ */
+int ksmbd_sid_to_uid(const struct ksmbd_sid *sid, const u32 domain[3], u32 *uid);
+int ksmbd_sid_to_gid(const struct ksmbd_sid *sid, const u32 domain[3], u32 *gid);
+
+/*
+ * Append a self-relative descriptor with the parts secinfo asks for
+ * (KSMBD_OWNER/GROUP/DACL_SECINFO; SACL is answered empty). Returns the
+ * size it needs; the writer records overflow when that does not fit.
+ */
+u32 ksmbd_secdesc_build(struct ksmbd_wbuf *w, const struct ksmbd_sd_unix *u,
+			u32 secinfo);
+
+/*
+ * Permission bits from a parsed DACL, given the SIDs of the file's owner
+ * and group (after any owner change in the same descriptor). A NULL DACL
+ * grants everything: 0777.
+ */
+u16 ksmbd_secdesc_dacl_mode(const struct ksmbd_sd *sd,
+			    const struct ksmbd_sid *owner,
+			    const struct ksmbd_sid *group);
+
+#endif /* KSMBD_SECDESC_H */

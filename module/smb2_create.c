@@ -1,0 +1,591 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * CREATE (MS-SMB2 3.3.5.9) and CLOSE (3.3.5.10).
+ *
+ * CREATE in three stages: decode the validated request and its contexts
+ * into struct create_req; act (resolve beneath the share root, decide by
+ * disposition, check access, create or open, join the share modes,
+ * truncate, publish the handle); encode the response and the answers to
+ * MxAc and QFid. Streams are not supported yet: a name with ':' gets
+ * STATUS_NOT_SUPPORTED. Leases, durable handles and security descriptors
+ * in contexts are accepted and ignored.
+ */
+#define pr_fmt(fmt) "ksmbd: " fmt
+
+#include <linux/fs.h>
+#include <linux/falloc.h>
+#include <linux/slab.h>
+#include "create_rules.h"
+#include "file.h"
+#include "proto/validate.h"
+#include "session.h"
+#include "share.h"
+#include "smb2_dispatch.h"
+#include "smb2_files.h"
+#include "tree.h"
+#include "vfs.h"
+#include "vfs_name.h"
+
+/* Byte offsets inside the CREATE request body (MS-SMB2 2.2.13). */
+enum {
+	CREQ_OPLOCK		= 3,
+	CREQ_IMPERSONATION	= 4,
+	CREQ_DESIRED_ACCESS	= 24,
+	CREQ_FILE_ATTRIBUTES	= 28,
+	CREQ_SHARE_ACCESS	= 32,
+	CREQ_DISPOSITION	= 36,
+	CREQ_OPTIONS		= 40,
+};
+
+/* Response contexts start right after the fixed response: 64 + 88. */
+#define CREATE_RSP_CTX_OFFSET	(SMB2_HEADER_SIZE + sizeof(struct smb2_create_rsp))
+
+struct create_req {
+	struct ksmbd_create_args args;
+	struct ksmbd_buf name;
+	bool want_mxac, want_qfid;
+	u64 alloc_size;			/* AlSi, 0 when absent */
+	struct ksmbd_buf ea;		/* ExtA, validated chain; len 0 when absent */
+};
+
+struct create_result {
+	struct ksmbd_file *fp;		/* counted */
+	u32 action;
+	u32 maximal;			/* for MxAc */
+	struct kstat st;
+};
+
+static int ctx_get_le64(const struct ksmbd_create_ctx *c, u64 *v)
+{
+	return ksmbd_buf_get_le64(&c->data, 0, v) ? 0 : -EINVAL;
+}
+
+/* The create contexts we act on; the gate has validated the chain. */
+static u32 decode_contexts(const struct ksmbd_buf *list, struct create_req *rq)
+{
+	struct ksmbd_create_ctx c;
+
+	if (!ksmbd_create_ctx_find(list, "MxAc", 4, &c))
+		rq->want_mxac = true;
+	if (!ksmbd_create_ctx_find(list, "QFid", 4, &c))
+		rq->want_qfid = true;
+	if (!ksmbd_create_ctx_find(list, "AlSi", 4, &c) &&
+	    ctx_get_le64(&c, &rq->alloc_size))
+		return STATUS_INVALID_PARAMETER;
+	if (!ksmbd_create_ctx_find(list, "ExtA", 4, &c)) {
+		if (ksmbd_ea_chain_check(&c.data) < 0)
+			return STATUS_INVALID_PARAMETER;
+		rq->ea = c.data;
+	}
+	/* SecD, RqLs, DHnQ, DH2Q, ...: accepted, not acted on yet. */
+	return STATUS_SUCCESS;
+}
+
+static u32 decode(const struct ksmbd_req *req, struct create_req *rq)
+{
+	const struct ksmbd_buf *b = &req->body;
+	struct ksmbd_create_args *a = &rq->args;
+
+	memset(rq, 0, sizeof(*rq));
+	/* The gate checked the fixed part's length: these cannot fail. */
+	ksmbd_buf_get_le32(b, CREQ_IMPERSONATION, &a->impersonation_level);
+	ksmbd_buf_get_le32(b, CREQ_DESIRED_ACCESS, &a->desired_access);
+	ksmbd_buf_get_le32(b, CREQ_FILE_ATTRIBUTES, &a->file_attributes);
+	ksmbd_buf_get_le32(b, CREQ_SHARE_ACCESS, &a->share_access);
+	ksmbd_buf_get_le32(b, CREQ_DISPOSITION, &a->disposition);
+	ksmbd_buf_get_le32(b, CREQ_OPTIONS, &a->options);
+	rq->name = req->buf[KSMBD_CREATE_NAME];
+	return decode_contexts(&req->buf[KSMBD_CREATE_CONTEXTS], rq);
+}
+
+/* ---- Access ---- */
+
+static u32 tree_mask(const struct ksmbd_tree *tree)
+{
+	u32 mask = tree->maximal_access ? tree->maximal_access : ~0U;
+
+	if (!ksmbd_tree_writable(tree))
+		mask &= ~FILE_MODIFY_RIGHTS;
+	return mask;
+}
+
+/* What the user may do with an existing file, from the kernel's answers. */
+static u32 maximal_existing(const struct ksmbd_vfs_scope *s,
+			    struct ksmbd_vfs_lookup *res)
+{
+	struct dentry *d = res->dentry;
+
+	return ksmbd_access_from_perms(!ksmbd_vfs_permission(s, d, MAY_READ),
+				       !ksmbd_vfs_permission(s, d, MAY_WRITE),
+				       !ksmbd_vfs_permission(s, d, MAY_EXEC),
+				       !ksmbd_vfs_may_delete(s, res));
+}
+
+/*
+ * Granted access: what was asked (generic rights mapped), or everything
+ * allowed for MAXIMUM_ALLOWED. Data and delete rights must be backed by
+ * the kernel's permissions; on a read-only tree no modifying right is.
+ */
+static int grant(u32 desired, u32 maximal, u32 *granted)
+{
+	u32 want = ksmbd_access_map_generic(desired) &
+		   ~FILE_ACCESS_SYSTEM_SECURITY;
+	u32 enforced = FILE_READ_RIGHTS | FILE_WRITE_RIGHTS | FILE_DELETE |
+		       (maximal & FILE_WRITE_DATA ? 0 : FILE_MODIFY_RIGHTS);
+
+	if (want & FILE_MAXIMUM_ALLOWED) {
+		want &= ~FILE_MAXIMUM_ALLOWED;
+		if (want & enforced & ~maximal)
+			return -EACCES;
+		*granted = want | maximal;
+		return 0;
+	}
+	if (want & enforced & ~maximal)
+		return -EACCES;
+	*granted = want;
+	return 0;
+}
+
+static int open_flags(u32 granted, bool dir)
+{
+	bool rd = granted & FILE_READ_RIGHTS;
+	bool wr = granted & FILE_WRITE_RIGHTS;
+
+	if (dir)
+		return rd ? O_RDONLY | O_DIRECTORY : O_PATH;
+	if (rd && wr)
+		return O_RDWR;
+	if (wr)
+		return O_WRONLY;
+	return rd ? O_RDONLY : O_PATH;
+}
+
+/* ---- Acting ---- */
+
+static umode_t new_mode(const struct ksmbd_share *share, bool dir)
+{
+	if (dir)
+		return S_IFDIR | ((0777 & share->directory_mask) |
+				  share->force_directory_mode);
+	return S_IFREG | ((0666 & share->create_mask) | share->force_create_mode);
+}
+
+/* Existence checks that depend on what was found (MS-SMB2 3.3.5.9). */
+static int check_found(const struct create_req *rq, struct dentry *d,
+		       enum ksmbd_create_step step)
+{
+	u32 opts = rq->args.options;
+
+	if (d_is_symlink(d))
+		return -ELOOP;	/* never followed: ACCESS_DENIED */
+	if (!d_is_reg(d) && !d_is_dir(d))
+		return -EACCES;
+	if ((opts & FILE_DIRECTORY_FILE) && !d_is_dir(d))
+		return -ENOTDIR;
+	if ((opts & FILE_NON_DIRECTORY_FILE) && d_is_dir(d))
+		return -EISDIR;
+	if (step == KSMBD_STEP_TRUNCATE && d_is_dir(d))
+		return -EISDIR;
+	return 0;
+}
+
+/* Best effort: the file exists either way; EAs and allocation are hints. */
+static void apply_new_file_hints(struct ksmbd_file *fp,
+				 const struct create_req *rq)
+{
+	struct ksmbd_ea_entry e;
+	char xname[XATTR_NAME_MAX + 1];
+	u32 pos = 0;
+
+	if (rq->alloc_size && fp->kind == KSMBD_FILE_REGULAR &&
+	    (fp->filp->f_mode & FMODE_WRITE) && rq->alloc_size <= LLONG_MAX)
+		ksmbd_vfs_fallocate(fp, FALLOC_FL_KEEP_SIZE, 0, rq->alloc_size);
+	while (rq->ea.len && ksmbd_ea_next(&rq->ea, &pos, &e) > 0) {
+		if (e.name.len + 6 > XATTR_NAME_MAX)
+			continue;
+		memcpy(xname, "user.", 5);
+		memcpy(xname + 5, e.name.p, e.name.len);
+		xname[5 + e.name.len] = '\0';
+		if (e.value.len)
+			ksmbd_vfs_setxattr(fp, xname, e.value.p, e.value.len, 0);
+	}
+}
+
+struct create_state {
+	struct ksmbd_smb2_ctx *ctx;
+	const struct create_req *rq;
+	struct ksmbd_vfs_scope scope;
+	struct ksmbd_vfs_lookup res;
+	enum ksmbd_create_step step;
+	bool dir;
+	u32 granted;
+};
+
+static int decide(struct create_state *cs, struct create_result *out)
+{
+	struct ksmbd_tree *tree = cs->ctx->tree;
+	const struct create_req *rq = cs->rq;
+	bool exists = d_is_positive(cs->res.dentry);
+	int ret;
+
+	cs->step = ksmbd_create_step(rq->args.disposition, exists);
+	if (cs->step == KSMBD_STEP_FAIL_EXISTS)
+		return -EEXIST;
+	if (cs->step == KSMBD_STEP_FAIL_MISSING)
+		return -ENOENT;
+	if (cs->step == KSMBD_STEP_CREATE) {
+		if (!ksmbd_tree_writable(tree))
+			return -EACCES;
+		cs->dir = rq->args.options & FILE_DIRECTORY_FILE;
+		out->maximal = FILE_ALL_ACCESS_MASK & tree_mask(tree);
+	} else {
+		ret = check_found(rq, cs->res.dentry, cs->step);
+		if (ret)
+			return ret;
+		cs->dir = d_is_dir(cs->res.dentry);
+		out->maximal = maximal_existing(&cs->scope, &cs->res) &
+			       tree_mask(tree);
+		if (cs->step == KSMBD_STEP_TRUNCATE &&
+		    !(out->maximal & FILE_WRITE_DATA))
+			return -EACCES;
+	}
+	ret = grant(rq->args.desired_access, out->maximal, &cs->granted);
+	if (ret)
+		return ret;
+	if ((rq->args.options & FILE_DELETE_ON_CLOSE) &&
+	    !(cs->granted & FILE_DELETE))
+		return -EACCES;
+	return 0;
+}
+
+static struct ksmbd_file *open_handle(struct create_state *cs,
+				      const char *name)
+{
+	const struct create_req *rq = cs->rq;
+	struct ksmbd_file *fp;
+	struct file *filp;
+
+	fp = ksmbd_file_alloc(cs->ctx, cs->dir ? KSMBD_FILE_DIRECTORY :
+					       KSMBD_FILE_REGULAR);
+	if (!fp)
+		return ERR_PTR(-ENOMEM);
+	fp->name = kstrdup(name, GFP_KERNEL);
+	if (!fp->name)
+		goto err_put;
+	fp->daccess = cs->granted;
+	fp->share_access = rq->args.share_access;
+	fp->create_options = rq->args.options;
+	filp = ksmbd_vfs_open(&cs->scope, &cs->res.parent, cs->res.dentry,
+			      open_flags(cs->granted, cs->dir));
+	if (IS_ERR(filp)) {
+		ksmbd_file_put(fp);
+		return ERR_CAST(filp);
+	}
+	fp->filp = filp;
+	return fp;
+
+err_put:
+	ksmbd_file_put(fp);
+	return ERR_PTR(-ENOMEM);
+}
+
+static int act(struct create_state *cs, const char *name,
+	       struct create_result *out)
+{
+	const struct create_req *rq = cs->rq;
+	struct ksmbd_file *fp;
+	int ret;
+
+	ret = decide(cs, out);
+	if (ret)
+		return ret;
+	if (cs->step == KSMBD_STEP_CREATE) {
+		ret = ksmbd_vfs_create(&cs->scope, &cs->res,
+				       new_mode(cs->ctx->tree->share, cs->dir));
+		if (ret)
+			return ret;
+	}
+	fp = open_handle(cs, name);
+	if (IS_ERR(fp))
+		return PTR_ERR(fp);
+	ret = ksmbd_file_share_join(fp);
+	if (ret)
+		goto err_put;
+	if (cs->step == KSMBD_STEP_TRUNCATE) {
+		ret = ksmbd_vfs_truncate(fp, 0);
+		if (ret)
+			goto err_put;
+	}
+	if (cs->step != KSMBD_STEP_OPEN)
+		apply_new_file_hints(fp, rq);
+	fp->delete_on_close = rq->args.options & FILE_DELETE_ON_CLOSE;
+	ret = ksmbd_vfs_getattr(fp, &out->st);
+	if (ret)
+		goto err_put;
+	ksmbd_file_get(fp);	/* the table takes the first reference */
+	ret = ksmbd_file_publish(fp);
+	if (ret) {
+		ksmbd_file_put(fp);
+		goto err_put;
+	}
+	out->fp = fp;
+	out->action = ksmbd_create_action(rq->args.disposition, cs->step);
+	return 0;
+
+err_put:
+	/* Not published: this is the last reference, the open goes away. */
+	fp->delete_on_close = false;
+	ksmbd_file_put(fp);
+	return ret;
+}
+
+/* errno from act() -> status (MS-SMB2 3.3.5.9). */
+static u32 open_status(int err)
+{
+	switch (err) {
+	case -ENOTDIR:
+		return STATUS_NOT_A_DIRECTORY;
+	case -EPERM:
+		return STATUS_DELETE_PENDING;	/* from ksmbd_file_share_join() */
+	default:
+		return ksmbd_ntstatus_from_errno(err);
+	}
+}
+
+static u32 open_path(struct ksmbd_smb2_ctx *ctx, const struct create_req *rq,
+		     const char *name, struct create_result *out)
+{
+	struct create_state cs = {
+		.ctx = ctx,
+		.rq = rq,
+		.scope = { .root = &ctx->tree->root, .cred = ctx->sess->cred },
+	};
+	int ret;
+
+	ret = ksmbd_vfs_lookup(&cs.scope, name, &cs.res);
+	if (ret == -ENOENT || ret == -ENOTDIR)
+		return STATUS_OBJECT_PATH_NOT_FOUND;
+	if (ret)
+		return ksmbd_ntstatus_from_errno(ret);
+	ret = act(&cs, name, out);
+	ksmbd_vfs_lookup_done(&cs.res);
+	return ret ? open_status(ret) : STATUS_SUCCESS;
+}
+
+/* ---- Encoding ---- */
+
+static void put_ctx_header(struct ksmbd_wbuf *w, const char *tag,
+			   u32 data_len, bool last)
+{
+	u32 total = ALIGN(24 + data_len, 8);
+
+	ksmbd_wbuf_put_le32(w, last ? 0 : total);	/* Next */
+	ksmbd_wbuf_put_le16(w, 16);			/* NameOffset */
+	ksmbd_wbuf_put_le16(w, 4);			/* NameLength */
+	ksmbd_wbuf_put_le16(w, 0);
+	ksmbd_wbuf_put_le16(w, 24);			/* DataOffset */
+	ksmbd_wbuf_put_le32(w, data_len);
+	ksmbd_wbuf_put(w, tag, 4);
+	ksmbd_wbuf_put_le32(w, 0);			/* pad to DataOffset */
+}
+
+static u32 encode_contexts(struct ksmbd_wbuf *w, const struct create_req *rq,
+			   const struct create_result *r)
+{
+	u32 start = w->len;
+
+	if (rq->want_mxac) {
+		put_ctx_header(w, "MxAc", 8, !rq->want_qfid);
+		ksmbd_wbuf_put_le32(w, STATUS_SUCCESS);
+		ksmbd_wbuf_put_le32(w, r->maximal);
+	}
+	if (rq->want_qfid) {
+		put_ctx_header(w, "QFid", 32, true);
+		ksmbd_wbuf_put_le64(w, r->st.ino);	/* DiskFileId */
+		ksmbd_wbuf_put_le64(w, new_encode_dev(r->st.dev));
+		ksmbd_wbuf_put_le64(w, 0);
+		ksmbd_wbuf_put_le64(w, 0);
+	}
+	return w->len - start;
+}
+
+void ksmbd_smb2_put_file_times(struct ksmbd_wbuf *w, const struct kstat *st)
+{
+	struct timespec64 birth = (st->result_mask & STATX_BTIME) ?
+				  st->btime : st->ctime;
+
+	ksmbd_wbuf_put_le64(w, ksmbd_time_to_filetime(birth));
+	ksmbd_wbuf_put_le64(w, ksmbd_time_to_filetime(st->atime));
+	ksmbd_wbuf_put_le64(w, ksmbd_time_to_filetime(st->mtime));
+	ksmbd_wbuf_put_le64(w, ksmbd_time_to_filetime(st->ctime));
+}
+
+static void encode(struct ksmbd_smb2_ctx *ctx, const struct create_req *rq,
+		   const struct create_result *r)
+{
+	struct ksmbd_wbuf *w = &ctx->body;
+	struct ksmbd_file *fp = r->fp;
+	bool pipe = fp->kind == KSMBD_FILE_PIPE;
+	bool sized = fp->kind == KSMBD_FILE_REGULAR;
+	u32 ctx_len_at, ctx_len = 0;
+
+	ksmbd_wbuf_put_le16(w, SMB2_CREATE_RSP_SIZE);
+	ksmbd_wbuf_put_u8(w, SMB2_OPLOCK_LEVEL_NONE);
+	ksmbd_wbuf_put_u8(w, 0);
+	ksmbd_wbuf_put_le32(w, r->action);
+	if (pipe) {
+		u8 *zero = ksmbd_wbuf_reserve(w, 32);
+
+		if (zero)
+			memset(zero, 0, 32);
+	} else {
+		ksmbd_smb2_put_file_times(w, &r->st);
+	}
+	ksmbd_wbuf_put_le64(w, sized ? ksmbd_file_alloc_size(&r->st) : 0);
+	ksmbd_wbuf_put_le64(w, sized ? r->st.size : 0);
+	ksmbd_wbuf_put_le32(w, pipe ? FILE_ATTRIBUTE_NORMAL :
+				      ksmbd_file_dos_attrs(fp, &r->st));
+	ksmbd_wbuf_put_le32(w, 0);
+	ksmbd_wbuf_put_le64(w, fp->persistent_id);
+	ksmbd_wbuf_put_le64(w, fp->volatile_id);
+	ctx_len_at = w->len;
+	ksmbd_wbuf_put_le32(w, 0);
+	ksmbd_wbuf_put_le32(w, 0);
+	if (!pipe)
+		ctx_len = encode_contexts(w, rq, r);
+	if (ctx_len && !w->overflow) {
+		put_unaligned_le32(CREATE_RSP_CTX_OFFSET, w->p + ctx_len_at);
+		put_unaligned_le32(ctx_len, w->p + ctx_len_at + 4);
+	}
+}
+
+static void remember_for_compound(struct ksmbd_smb2_ctx *ctx,
+				  const struct ksmbd_file *fp)
+{
+	if (!ctx->cfid)
+		return;
+	ctx->cfid->valid = true;
+	ctx->cfid->persistent = fp->persistent_id;
+	ctx->cfid->volatile_id = fp->volatile_id;
+}
+
+static u32 create_file(struct ksmbd_smb2_ctx *ctx, const struct create_req *rq)
+{
+	struct ksmbd_share *share = ctx->tree->share;
+	struct create_result r = { };
+	u32 status;
+	char *name;
+	int ret;
+
+	name = kmalloc(KSMBD_NAME_MAX_PATH, GFP_KERNEL);
+	if (!name)
+		return STATUS_NO_MEMORY;
+	ret = ksmbd_name_from_utf16(&rq->name, name, KSMBD_NAME_MAX_PATH);
+	if (ret < 0) {
+		status = ret == -EOPNOTSUPP ? STATUS_NOT_SUPPORTED :
+					      STATUS_OBJECT_NAME_INVALID;
+		goto out_free;
+	}
+	if (ksmbd_name_vetoed(share->veto_list, share->veto_list_sz, name)) {
+		status = STATUS_OBJECT_NAME_NOT_FOUND;
+		goto out_free;
+	}
+	status = open_path(ctx, rq, name, &r);
+	if (status != STATUS_SUCCESS)
+		goto out_free;
+	encode(ctx, rq, &r);
+	remember_for_compound(ctx, r.fp);
+	ksmbd_file_put(r.fp);
+	status = STATUS_SUCCESS;
+out_free:
+	kfree(name);
+	return status;
+}
+
+static u32 create_pipe(struct ksmbd_smb2_ctx *ctx, const struct create_req *rq)
+{
+	struct create_result r = { .action = FILE_OPENED };
+	u32 status;
+
+	r.fp = ksmbd_smb2_pipe_open(ctx, &rq->name, &status);
+	if (!r.fp)
+		return status;
+	encode(ctx, rq, &r);
+	remember_for_compound(ctx, r.fp);
+	ksmbd_file_put(r.fp);
+	return STATUS_SUCCESS;
+}
+
+enum ksmbd_smb2_verdict ksmbd_smb2_create(struct ksmbd_smb2_ctx *ctx)
+{
+	struct create_req rq;
+	u32 status;
+
+	if (ctx->cfid)
+		ctx->cfid->valid = false;
+	status = decode(ctx->req, &rq);
+	if (status == STATUS_SUCCESS)
+		status = ksmbd_create_args_check(&rq.args);
+	if (status == STATUS_SUCCESS) {
+		if (ksmbd_tree_is_ipc(ctx->tree))
+			status = create_pipe(ctx, &rq);
+		else if (!ctx->sess->cred)
+			status = STATUS_ACCESS_DENIED;	/* no user to act as */
+		else
+			status = create_file(ctx, &rq);
+	}
+	ctx->status = status;
+	return KSMBD_SMB2_REPLY;
+}
+
+/* ---- CLOSE ---- */
+
+static void encode_close(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
+			 bool postquery)
+{
+	struct ksmbd_wbuf *w = &ctx->body;
+	struct kstat st;
+
+	if (postquery && fp->filp && ksmbd_vfs_getattr(fp, &st))
+		postquery = false;
+	ksmbd_wbuf_put_le16(w, SMB2_CLOSE_RSP_SIZE);
+	if (!postquery || !fp->filp) {
+		u8 *zero;
+
+		ksmbd_wbuf_put_le16(w, 0);
+		ksmbd_wbuf_put_le32(w, 0);
+		/* Times, sizes and attributes: all zero without POSTQUERY. */
+		zero = ksmbd_wbuf_reserve(w, 52);
+		if (zero)
+			memset(zero, 0, 52);
+		return;
+	}
+	ksmbd_wbuf_put_le16(w, SMB2_CLOSE_FLAG_POSTQUERY_ATTRIB);
+	ksmbd_wbuf_put_le32(w, 0);
+	ksmbd_smb2_put_file_times(w, &st);
+	ksmbd_wbuf_put_le64(w, S_ISDIR(st.mode) ? 0 : ksmbd_file_alloc_size(&st));
+	ksmbd_wbuf_put_le64(w, S_ISDIR(st.mode) ? 0 : st.size);
+	ksmbd_wbuf_put_le32(w, ksmbd_file_dos_attrs(fp, &st));
+}
+
+enum ksmbd_smb2_verdict ksmbd_smb2_close(struct ksmbd_smb2_ctx *ctx)
+{
+	const struct ksmbd_buf *b = &ctx->req->body;
+	struct ksmbd_file *fp;
+	u64 pid = 0, vid = 0;
+	u16 flags = 0;
+
+	ksmbd_buf_get_le16(b, 2, &flags);
+	ksmbd_buf_get_le64(b, 8, &pid);
+	ksmbd_buf_get_le64(b, 16, &vid);
+	fp = ksmbd_file_unpublish(ctx, pid, vid);
+	if (!fp) {
+		ctx->status = STATUS_FILE_CLOSED;
+		return KSMBD_SMB2_REPLY;
+	}
+	encode_close(ctx, fp, flags & SMB2_CLOSE_FLAG_POSTQUERY_ATTRIB);
+	/* The table's reference: the handle closes here unless still in use. */
+	ksmbd_file_put(fp);
+	ctx->status = STATUS_SUCCESS;
+	return KSMBD_SMB2_REPLY;
+}

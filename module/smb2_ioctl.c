@@ -1,0 +1,452 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * IOCTL (MS-SMB2 3.3.5.15): the FSCTLs a file server answers. Each takes
+ * its input from the gate's validated slice and writes at most
+ * MaxOutputResponse bytes of output after the 48-byte response.
+ *
+ * FSCTL_QUERY_NETWORK_INTERFACE_INFO answers STATUS_NOT_SUPPORTED: no
+ * multichannel yet, and the cifs client carries on without it.
+ */
+#define pr_fmt(fmt) "ksmbd: " fmt
+
+#include <linux/fs.h>
+#include <linux/falloc.h>
+#include "connection.h"
+#include "create_rules.h"
+#include "file.h"
+#include "proto/validate.h"
+#include "smb2_dispatch.h"
+#include "smb2_files.h"
+#include "vfs.h"
+
+enum {
+	FSCTL_DFS_GET_REFERRALS			= 0x00060194,
+	FSCTL_GET_REPARSE_POINT			= 0x000900a8,
+	FSCTL_SET_SPARSE			= 0x000900c4,
+	FSCTL_SET_ZERO_DATA			= 0x000980c8,
+	FSCTL_QUERY_ALLOCATED_RANGES		= 0x000940cf,
+	FSCTL_DUPLICATE_EXTENTS_TO_FILE		= 0x00098344,
+	FSCTL_PIPE_TRANSCEIVE			= 0x0011c017,
+	FSCTL_SRV_REQUEST_RESUME_KEY		= 0x00140078,
+	FSCTL_QUERY_NETWORK_INTERFACE_INFO	= 0x001401fc,
+	FSCTL_VALIDATE_NEGOTIATE_INFO		= 0x00140204,
+	FSCTL_SRV_COPYCHUNK			= 0x001440f2,
+	FSCTL_SRV_COPYCHUNK_WRITE		= 0x001480f2,
+};
+
+/* MS-SMB2 3.3.5.15.6 server-side copy limits (Windows' values). */
+#define COPYCHUNK_MAX_CHUNKS	256
+#define COPYCHUNK_MAX_CHUNK	(1024 * 1024)
+#define COPYCHUNK_MAX_TOTAL	(16 * 1024 * 1024)
+#define COPYCHUNK_HDR		32	/* SourceKey, ChunkCount, Reserved */
+#define COPYCHUNK_ENTRY		24
+#define RESUME_KEY_SIZE		24
+
+/* Output follows the fixed response: 64 + 48. */
+#define IOCTL_RSP_OUT_OFFSET	(SMB2_HEADER_SIZE + 48)
+
+struct ioctl_req {
+	u32 code;
+	u64 pid, vid;
+	u32 max_out;
+	u32 flags;
+	struct ksmbd_buf in;
+};
+
+struct ioctl_op {
+	struct ksmbd_smb2_ctx *ctx;
+	const struct ioctl_req *rq;
+	struct ksmbd_file *fp;		/* NULL for the connection-level FSCTLs */
+	u32 out_len;			/* bytes appended to ctx->body */
+};
+
+static void decode(const struct ksmbd_req *req, struct ioctl_req *rq)
+{
+	const struct ksmbd_buf *b = &req->body;
+
+	memset(rq, 0, sizeof(*rq));
+	ksmbd_buf_get_le32(b, 4, &rq->code);
+	ksmbd_buf_get_le64(b, 8, &rq->pid);
+	ksmbd_buf_get_le64(b, 16, &rq->vid);
+	ksmbd_buf_get_le32(b, 44, &rq->max_out);
+	ksmbd_buf_get_le32(b, 48, &rq->flags);
+	rq->in = req->buf[KSMBD_IOCTL_INPUT];
+}
+
+static bool out_room(const struct ioctl_op *op, u32 n)
+{
+	return op->out_len + n <= op->rq->max_out;
+}
+
+static void out_le32(struct ioctl_op *op, u32 v)
+{
+	ksmbd_wbuf_put_le32(&op->ctx->body, v);
+	op->out_len += 4;
+}
+
+static void out_le64(struct ioctl_op *op, u64 v)
+{
+	ksmbd_wbuf_put_le64(&op->ctx->body, v);
+	op->out_len += 8;
+}
+
+/* ---- Connection-level ---- */
+
+static u32 validate_negotiate(struct ioctl_op *op)
+{
+	const struct ksmbd_conn_neg *neg = &op->ctx->conn->neg;
+	const struct ksmbd_buf *in = &op->rq->in;
+	u16 sec_mode, count, d, i;
+	u32 caps;
+	bool offered = false;
+
+	/* MS-SMB2 3.3.5.15.12: a 3.1.1 client never sends it. */
+	if (neg->dialect == SMB311_DIALECT)
+		return STATUS_CONNECTION_DISCONNECTED;
+	if (!ksmbd_buf_get_le32(in, 0, &caps) ||
+	    !ksmbd_buf_get_le16(in, 20, &sec_mode) ||
+	    !ksmbd_buf_get_le16(in, 22, &count) || in->len < 24 + 2u * count)
+		return STATUS_CONNECTION_DISCONNECTED;
+	for (i = 0; i < count; i++)
+		if (ksmbd_buf_get_le16(in, 24 + 2 * i, &d) && d == neg->dialect)
+			offered = true;
+	if (caps != neg->client_capabilities || !offered ||
+	    sec_mode != neg->client_security_mode ||
+	    memcmp(in->p + 4, neg->client_guid, 16))
+		return STATUS_CONNECTION_DISCONNECTED;
+	if (!out_room(op, 24))
+		return STATUS_INVALID_PARAMETER;
+	out_le32(op, neg->capabilities);
+	ksmbd_wbuf_put(&op->ctx->body, ksmbd_smb2_server_guid(), 16);
+	op->out_len += 16;
+	ksmbd_wbuf_put_le16(&op->ctx->body, neg->security_mode);
+	ksmbd_wbuf_put_le16(&op->ctx->body, neg->dialect);
+	op->out_len += 4;
+	return STATUS_SUCCESS;
+}
+
+/* ---- Server-side copy ---- */
+
+static u32 resume_key(struct ioctl_op *op)
+{
+	if (!out_room(op, RESUME_KEY_SIZE + 8))
+		return STATUS_INVALID_PARAMETER;
+	/* The key names the handle: its ids, then zeros. */
+	out_le64(op, op->fp->persistent_id);
+	out_le64(op, op->fp->volatile_id);
+	out_le64(op, 0);
+	out_le32(op, 0);	/* ContextLength */
+	out_le32(op, 0);
+	return STATUS_SUCCESS;
+}
+
+static void copychunk_answer(struct ioctl_op *op, u32 chunks, u32 chunk_bytes,
+			     u32 total)
+{
+	out_le32(op, chunks);
+	out_le32(op, chunk_bytes);
+	out_le32(op, total);
+}
+
+/* Every chunk within the limits; the sum of lengths in *total. */
+static bool chunks_ok(const struct ksmbd_buf *in, u32 count, u64 *total)
+{
+	u64 soff, doff;
+	u32 len, i;
+
+	*total = 0;
+	for (i = 0; i < count; i++) {
+		u32 at = COPYCHUNK_HDR + i * COPYCHUNK_ENTRY;
+
+		ksmbd_buf_get_le64(in, at, &soff);
+		ksmbd_buf_get_le64(in, at + 8, &doff);
+		ksmbd_buf_get_le32(in, at + 16, &len);
+		if (!len || len > COPYCHUNK_MAX_CHUNK || soff > LLONG_MAX - len ||
+		    doff > LLONG_MAX - len)
+			return false;
+		*total += len;
+	}
+	return *total <= COPYCHUNK_MAX_TOTAL;
+}
+
+static int copy_one(struct ksmbd_file *src, struct ksmbd_file *dst,
+		    loff_t soff, loff_t doff, u32 len, u32 *done)
+{
+	ssize_t n;
+
+	*done = 0;
+	while (*done < len) {
+		n = ksmbd_vfs_copy_range(src, soff + *done, dst, doff + *done,
+					 len - *done);
+		if (n < 0)
+			return n;
+		if (!n)
+			return -ENODATA;	/* source ended inside the chunk */
+		*done += n;
+	}
+	return 0;
+}
+
+static u32 copy_chunks(struct ioctl_op *op, struct ksmbd_file *src,
+		       u32 count)
+{
+	const struct ksmbd_buf *in = &op->rq->in;
+	u32 i, len, done = 0, total = 0;
+	u64 soff, doff;
+	int ret = 0;
+
+	for (i = 0; i < count; i++) {
+		u32 at = COPYCHUNK_HDR + i * COPYCHUNK_ENTRY;
+
+		ksmbd_buf_get_le64(in, at, &soff);
+		ksmbd_buf_get_le64(in, at + 8, &doff);
+		ksmbd_buf_get_le32(in, at + 16, &len);
+		ret = copy_one(src, op->fp, soff, doff, len, &done);
+		total += done;
+		if (ret)
+			break;
+	}
+	copychunk_answer(op, i, ret ? done : 0, total);
+	if (ret == -ENODATA)
+		return STATUS_END_OF_FILE;
+	return ret ? ksmbd_ntstatus_from_errno(ret) : STATUS_SUCCESS;
+}
+
+static u32 copychunk(struct ioctl_op *op)
+{
+	const struct ksmbd_buf *in = &op->rq->in;
+	struct ksmbd_file *src;
+	u64 pid, vid, total;
+	u32 count, status;
+
+	if (op->rq->max_out < 12)
+		return STATUS_INVALID_PARAMETER;
+	if (!ksmbd_buf_get_le32(in, RESUME_KEY_SIZE, &count) ||
+	    in->len < COPYCHUNK_HDR + (u64)count * COPYCHUNK_ENTRY)
+		return STATUS_INVALID_PARAMETER;
+	if (count > COPYCHUNK_MAX_CHUNKS || !chunks_ok(in, count, &total)) {
+		/* MS-SMB2 3.3.5.15.6: tell the client the limits. */
+		copychunk_answer(op, COPYCHUNK_MAX_CHUNKS, COPYCHUNK_MAX_CHUNK,
+				 COPYCHUNK_MAX_TOTAL);
+		return STATUS_INVALID_PARAMETER;
+	}
+	if (!(op->fp->daccess & FILE_WRITE_DATA) ||
+	    (op->rq->code == FSCTL_SRV_COPYCHUNK &&
+	     !(op->fp->daccess & FILE_READ_DATA)) ||
+	    !(op->fp->tree_flags & KSMBD_FILE_TREE_WRITABLE))
+		return STATUS_ACCESS_DENIED;
+	ksmbd_buf_get_le64(in, 0, &pid);
+	ksmbd_buf_get_le64(in, 8, &vid);
+	src = ksmbd_file_lookup(op->ctx, pid, vid);
+	if (!src)
+		return STATUS_OBJECT_NAME_NOT_FOUND;
+	if (src->kind != KSMBD_FILE_REGULAR || !(src->daccess & FILE_READ_DATA))
+		status = STATUS_ACCESS_DENIED;
+	else
+		status = copy_chunks(op, src, count);
+	ksmbd_file_put(src);
+	return status;
+}
+
+static u32 duplicate_extents(struct ioctl_op *op)
+{
+	const struct ksmbd_buf *in = &op->rq->in;
+	u64 pid, vid, soff, doff, len;
+	struct ksmbd_file *src;
+	int ret;
+
+	if (!ksmbd_buf_get_le64(in, 0, &pid) || !ksmbd_buf_get_le64(in, 8, &vid) ||
+	    !ksmbd_buf_get_le64(in, 16, &soff) ||
+	    !ksmbd_buf_get_le64(in, 24, &doff) ||
+	    !ksmbd_buf_get_le64(in, 32, &len))
+		return STATUS_INVALID_PARAMETER;
+	if (soff > LLONG_MAX || doff > LLONG_MAX || len > LLONG_MAX - soff ||
+	    len > LLONG_MAX - doff)
+		return STATUS_INVALID_PARAMETER;
+	if (!(op->fp->daccess & FILE_WRITE_DATA) ||
+	    !(op->fp->tree_flags & KSMBD_FILE_TREE_WRITABLE))
+		return STATUS_ACCESS_DENIED;
+	src = ksmbd_file_lookup(op->ctx, pid, vid);
+	if (!src)
+		return STATUS_INVALID_HANDLE;
+	ret = -EACCES;
+	if (src->kind == KSMBD_FILE_REGULAR && (src->daccess & FILE_READ_DATA))
+		ret = ksmbd_vfs_clone_range(src, soff, op->fp, doff, len);
+	ksmbd_file_put(src);
+	if (ret == -EOPNOTSUPP || ret == -EXDEV || ret == -EINVAL)
+		return STATUS_NOT_SUPPORTED;
+	return ksmbd_ntstatus_from_errno(ret);
+}
+
+/* ---- Sparse files ---- */
+
+static u32 set_sparse(struct ioctl_op *op)
+{
+	/* Changing the attribute needs write access (CVE-2026-52944). */
+	if (!(op->fp->daccess & (FILE_WRITE_DATA | FILE_WRITE_ATTRIBUTES)) ||
+	    !(op->fp->tree_flags & KSMBD_FILE_TREE_WRITABLE))
+		return STATUS_ACCESS_DENIED;
+	/* Every Linux file may have holes: nothing to record. */
+	return STATUS_SUCCESS;
+}
+
+static u32 set_zero_data(struct ioctl_op *op)
+{
+	const struct ksmbd_buf *in = &op->rq->in;
+	u64 off, end;
+	int ret;
+
+	if (!ksmbd_buf_get_le64(in, 0, &off) || !ksmbd_buf_get_le64(in, 8, &end))
+		return STATUS_INVALID_PARAMETER;
+	if (off > end || end > LLONG_MAX)
+		return STATUS_INVALID_PARAMETER;
+	if (!(op->fp->daccess & FILE_WRITE_DATA) ||
+	    !(op->fp->tree_flags & KSMBD_FILE_TREE_WRITABLE))
+		return STATUS_ACCESS_DENIED;
+	if (off == end)
+		return STATUS_SUCCESS;
+	ret = ksmbd_vfs_fallocate(op->fp, FALLOC_FL_PUNCH_HOLE |
+				  FALLOC_FL_KEEP_SIZE, off, end - off);
+	return ksmbd_ntstatus_from_errno(ret);
+}
+
+static u32 allocated_ranges(struct ioctl_op *op)
+{
+	const struct ksmbd_buf *in = &op->rq->in;
+	u64 off, len;
+	loff_t end, data, hole;
+
+	if (!ksmbd_buf_get_le64(in, 0, &off) || !ksmbd_buf_get_le64(in, 8, &len))
+		return STATUS_INVALID_PARAMETER;
+	if (off > LLONG_MAX || len > LLONG_MAX - off)
+		return STATUS_INVALID_PARAMETER;
+	if (!(op->fp->daccess & FILE_READ_DATA))
+		return STATUS_ACCESS_DENIED;
+	if (op->rq->max_out < 16)
+		return STATUS_BUFFER_TOO_SMALL;
+	end = off + len;
+	while ((loff_t)off < end) {
+		data = ksmbd_vfs_seek(op->fp, off, SEEK_DATA);
+		if (data == -ENXIO || (data >= 0 && data >= end))
+			break;
+		if (data < 0)
+			return ksmbd_ntstatus_from_errno(data);
+		hole = ksmbd_vfs_seek(op->fp, data, SEEK_HOLE);
+		if (hole < 0)
+			return ksmbd_ntstatus_from_errno(hole);
+		hole = min(hole, end);
+		if (!out_room(op, 16))
+			return STATUS_BUFFER_OVERFLOW;
+		out_le64(op, data);
+		out_le64(op, hole - data);
+		off = hole;
+	}
+	return STATUS_SUCCESS;
+}
+
+/* ---- Dispatch ---- */
+
+static u32 file_fsctl(struct ioctl_op *op)
+{
+	bool regular = op->fp->kind == KSMBD_FILE_REGULAR;
+	u32 max = op->rq->max_out;
+
+	switch (op->rq->code) {
+	case FSCTL_PIPE_TRANSCEIVE:
+		if (op->fp->kind != KSMBD_FILE_PIPE)
+			return STATUS_INVALID_DEVICE_REQUEST;
+		return ksmbd_smb2_pipe_transceive(op->ctx, op->fp, &op->rq->in,
+						  max, &op->out_len);
+	case FSCTL_GET_REPARSE_POINT:
+		return STATUS_NOT_A_REPARSE_POINT;
+	case FSCTL_SRV_REQUEST_RESUME_KEY:
+		return regular ? resume_key(op) : STATUS_INVALID_DEVICE_REQUEST;
+	case FSCTL_SRV_COPYCHUNK:
+	case FSCTL_SRV_COPYCHUNK_WRITE:
+		return regular ? copychunk(op) : STATUS_INVALID_DEVICE_REQUEST;
+	case FSCTL_DUPLICATE_EXTENTS_TO_FILE:
+		return regular ? duplicate_extents(op) :
+				 STATUS_INVALID_DEVICE_REQUEST;
+	case FSCTL_SET_SPARSE:
+		return regular ? set_sparse(op) : STATUS_INVALID_PARAMETER;
+	case FSCTL_SET_ZERO_DATA:
+		return regular ? set_zero_data(op) : STATUS_INVALID_PARAMETER;
+	case FSCTL_QUERY_ALLOCATED_RANGES:
+		return regular ? allocated_ranges(op) : STATUS_INVALID_PARAMETER;
+	default:
+		return STATUS_NOT_SUPPORTED;
+	}
+}
+
+static u32 run_fsctl(struct ioctl_op *op)
+{
+	u32 status;
+
+	switch (op->rq->code) {
+	case FSCTL_VALIDATE_NEGOTIATE_INFO:
+		return validate_negotiate(op);
+	case FSCTL_QUERY_NETWORK_INTERFACE_INFO:
+	case FSCTL_DFS_GET_REFERRALS:
+		return STATUS_NOT_SUPPORTED;
+	}
+	op->fp = ksmbd_file_lookup(op->ctx, op->rq->pid, op->rq->vid);
+	if (!op->fp)
+		return STATUS_FILE_CLOSED;
+	status = file_fsctl(op);
+	ksmbd_file_put(op->fp);
+	return status;
+}
+
+static void put_rsp_header(struct ksmbd_wbuf *w, const struct ioctl_req *rq)
+{
+	ksmbd_wbuf_put_le16(w, SMB2_IOCTL_RSP_SIZE);
+	ksmbd_wbuf_put_le16(w, 0);
+	ksmbd_wbuf_put_le32(w, rq->code);
+	ksmbd_wbuf_put_le64(w, rq->pid);
+	ksmbd_wbuf_put_le64(w, rq->vid);
+	ksmbd_wbuf_put_le32(w, IOCTL_RSP_OUT_OFFSET);	/* InputOffset */
+	ksmbd_wbuf_put_le32(w, 0);			/* InputCount */
+	ksmbd_wbuf_put_le32(w, IOCTL_RSP_OUT_OFFSET);	/* OutputOffset */
+	ksmbd_wbuf_put_le32(w, 0);			/* OutputCount, below */
+	ksmbd_wbuf_put_le32(w, 0);			/* Flags */
+	ksmbd_wbuf_put_le32(w, 0);
+}
+
+/* Statuses that still carry an output buffer (MS-SMB2 3.3.4.4). */
+static bool keeps_output(u32 status, u32 code)
+{
+	if (!ksmbd_ntstatus_is_error(status))
+		return true;
+	return status == STATUS_INVALID_PARAMETER &&
+	       (code == FSCTL_SRV_COPYCHUNK || code == FSCTL_SRV_COPYCHUNK_WRITE);
+}
+
+enum ksmbd_smb2_verdict ksmbd_smb2_ioctl(struct ksmbd_smb2_ctx *ctx)
+{
+	struct ksmbd_wbuf *w = &ctx->body;
+	struct ioctl_req rq;
+	struct ioctl_op op = { .ctx = ctx, .rq = &rq };
+
+	decode(ctx->req, &rq);
+	if (rq.flags != SMB2_IOCTL_FLAG_IS_FSCTL) {
+		ctx->status = STATUS_NOT_SUPPORTED;
+		return KSMBD_SMB2_REPLY;
+	}
+	put_rsp_header(w, &rq);
+	ctx->status = run_fsctl(&op);
+	if (ctx->status == STATUS_CONNECTION_DISCONNECTED &&
+	    rq.code == FSCTL_VALIDATE_NEGOTIATE_INFO) {
+		/* A downgrade attempt or a broken client: end the connection. */
+		ctx->drop_reason = "validate negotiate mismatch";
+		return KSMBD_SMB2_DROP;
+	}
+	if (w->overflow || !keeps_output(ctx->status, rq.code)) {
+		w->len = 0;
+		if (w->overflow)
+			ctx->status = STATUS_INSUFFICIENT_RESOURCES;
+		return KSMBD_SMB2_REPLY;
+	}
+	put_unaligned_le32(op.out_len, w->p +
+			   offsetof(struct smb2_ioctl_rsp, output_count));
+	return KSMBD_SMB2_REPLY;
+}

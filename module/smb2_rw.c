@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * READ (MS-SMB2 3.3.5.12), WRITE (3.3.5.13) and FLUSH (3.3.5.11).
+ *
+ * The gate has bounded READ's Length by the negotiated MaxReadSize and
+ * WRITE's data by MaxWriteSize and by its own compound element; the
+ * dispatcher sized the response buffer for the READ, so file data is read
+ * straight into the response, and written straight from the request.
+ */
+#define pr_fmt(fmt) "ksmbd: " fmt
+
+#include <linux/fs.h>
+#include "create_rules.h"
+#include "file.h"
+#include "proto/validate.h"
+#include "smb2_dispatch.h"
+#include "smb2_files.h"
+#include "vfs.h"
+
+/* Data follows the 16-byte READ response: 64 + 16. */
+#define READ_RSP_DATA_OFFSET	(SMB2_HEADER_SIZE + 16)
+
+struct rw_req {
+	u8 flags;
+	u32 length;
+	u64 offset;
+	u64 pid, vid;
+	u32 min_count;
+	u32 channel;
+	u32 write_flags;
+};
+
+static void decode_read(const struct ksmbd_req *req, struct rw_req *rq)
+{
+	const struct ksmbd_buf *b = &req->body;
+
+	memset(rq, 0, sizeof(*rq));
+	/* Inside the fixed part the gate checked: these cannot fail. */
+	ksmbd_buf_get_u8(b, 3, &rq->flags);
+	ksmbd_buf_get_le32(b, 4, &rq->length);
+	ksmbd_buf_get_le64(b, 8, &rq->offset);
+	ksmbd_buf_get_le64(b, 16, &rq->pid);
+	ksmbd_buf_get_le64(b, 24, &rq->vid);
+	ksmbd_buf_get_le32(b, 32, &rq->min_count);
+	ksmbd_buf_get_le32(b, 36, &rq->channel);
+}
+
+static void decode_write(const struct ksmbd_req *req, struct rw_req *rq)
+{
+	const struct ksmbd_buf *b = &req->body;
+
+	memset(rq, 0, sizeof(*rq));
+	ksmbd_buf_get_le64(b, 8, &rq->offset);
+	ksmbd_buf_get_le64(b, 16, &rq->pid);
+	ksmbd_buf_get_le64(b, 24, &rq->vid);
+	ksmbd_buf_get_le32(b, 32, &rq->channel);
+	ksmbd_buf_get_le32(b, 44, &rq->write_flags);
+	/* Length is the validated buffer's, never the field's own claim. */
+	rq->length = req->buf[KSMBD_WRITE_DATA].len;
+}
+
+/* A handle or the status to answer with. */
+static struct ksmbd_file *lookup(struct ksmbd_smb2_ctx *ctx, u64 pid, u64 vid)
+{
+	struct ksmbd_file *fp = ksmbd_file_lookup(ctx, pid, vid);
+
+	if (!fp)
+		ctx->status = STATUS_FILE_CLOSED;
+	return fp;
+}
+
+static u32 read_file(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
+		     const struct rw_req *rq, u32 *got)
+{
+	ssize_t n;
+	u8 *dst;
+
+	if (fp->kind == KSMBD_FILE_DIRECTORY)
+		return STATUS_INVALID_DEVICE_REQUEST;
+	if (!(fp->daccess & FILE_READ_RIGHTS))
+		return STATUS_ACCESS_DENIED;
+	if (rq->offset > LLONG_MAX || rq->length > LLONG_MAX - rq->offset)
+		return STATUS_INVALID_PARAMETER;
+	dst = ksmbd_wbuf_reserve(&ctx->body, rq->length);
+	if (!dst)
+		return STATUS_INSUFFICIENT_RESOURCES;
+	n = ksmbd_vfs_read(fp, dst, rq->length, rq->offset);
+	if (n < 0)
+		return ksmbd_ntstatus_from_errno(n);
+	ctx->body.len -= rq->length - n;
+	*got = n;
+	/* MS-SMB2 3.3.5.12: nothing at all, or less than MinimumCount. */
+	if ((!n && rq->length) || n < rq->min_count)
+		return STATUS_END_OF_FILE;
+	return STATUS_SUCCESS;
+}
+
+enum ksmbd_smb2_verdict ksmbd_smb2_read(struct ksmbd_smb2_ctx *ctx)
+{
+	struct ksmbd_wbuf *w = &ctx->body;
+	struct ksmbd_file *fp;
+	struct rw_req rq;
+	u32 got = 0, len_at;
+
+	decode_read(ctx->req, &rq);
+	if (rq.channel != SMB2_CHANNEL_NONE) {
+		ctx->status = STATUS_INVALID_PARAMETER;
+		return KSMBD_SMB2_REPLY;
+	}
+	fp = lookup(ctx, rq.pid, rq.vid);
+	if (!fp)
+		return KSMBD_SMB2_REPLY;
+	ksmbd_wbuf_put_le16(w, SMB2_READ_RSP_SIZE);
+	ksmbd_wbuf_put_u8(w, READ_RSP_DATA_OFFSET);
+	ksmbd_wbuf_put_u8(w, 0);
+	len_at = w->len;
+	ksmbd_wbuf_put_le32(w, 0);		/* DataLength, below */
+	ksmbd_wbuf_put_le32(w, 0);		/* DataRemaining */
+	ksmbd_wbuf_put_le32(w, 0);		/* Flags */
+	if (fp->kind == KSMBD_FILE_PIPE)
+		ctx->status = ksmbd_smb2_pipe_read(ctx, fp, rq.length, &got);
+	else
+		ctx->status = read_file(ctx, fp, &rq, &got);
+	ksmbd_file_put(fp);
+	if (ksmbd_ntstatus_is_error(ctx->status) || w->overflow) {
+		w->len = 0;	/* the dispatcher answers with an error body */
+		return KSMBD_SMB2_REPLY;
+	}
+	put_unaligned_le32(got, w->p + len_at);
+	return KSMBD_SMB2_REPLY;
+}
+
+static u32 write_file(struct ksmbd_file *fp, const struct rw_req *rq,
+		      const struct ksmbd_buf *data, u32 *written)
+{
+	bool append = rq->offset == U64_MAX;
+	loff_t pos = rq->offset;
+	struct kstat st;
+	ssize_t n;
+	int ret;
+
+	if (fp->kind == KSMBD_FILE_DIRECTORY)
+		return STATUS_INVALID_DEVICE_REQUEST;
+	if (!(fp->tree_flags & KSMBD_FILE_TREE_WRITABLE))
+		return STATUS_ACCESS_DENIED;
+	if (append) {
+		if (!(fp->daccess & FILE_APPEND_DATA))
+			return STATUS_ACCESS_DENIED;
+		ret = ksmbd_vfs_getattr(fp, &st);
+		if (ret)
+			return ksmbd_ntstatus_from_errno(ret);
+		pos = st.size;
+	} else if (!(fp->daccess & FILE_WRITE_DATA)) {
+		return STATUS_ACCESS_DENIED;
+	}
+	if (pos < 0 || data->len > LLONG_MAX - pos)
+		return STATUS_INVALID_PARAMETER;
+	n = ksmbd_vfs_write(fp, data->p, data->len, pos);
+	if (n < 0)
+		return ksmbd_ntstatus_from_errno(n);
+	*written = n;
+	if (n && ((rq->write_flags & SMB2_WRITEFLAG_WRITE_THROUGH) ||
+		  (fp->create_options & FILE_WRITE_THROUGH))) {
+		ret = ksmbd_vfs_fsync(fp, pos, pos + n - 1);
+		if (ret)
+			return ksmbd_ntstatus_from_errno(ret);
+	}
+	return STATUS_SUCCESS;
+}
+
+enum ksmbd_smb2_verdict ksmbd_smb2_write(struct ksmbd_smb2_ctx *ctx)
+{
+	const struct ksmbd_buf *data = &ctx->req->buf[KSMBD_WRITE_DATA];
+	struct ksmbd_wbuf *w = &ctx->body;
+	struct ksmbd_file *fp;
+	struct rw_req rq;
+	u32 written = 0;
+
+	decode_write(ctx->req, &rq);
+	if (rq.channel != SMB2_CHANNEL_NONE) {
+		ctx->status = STATUS_INVALID_PARAMETER;
+		return KSMBD_SMB2_REPLY;
+	}
+	fp = lookup(ctx, rq.pid, rq.vid);
+	if (!fp)
+		return KSMBD_SMB2_REPLY;
+	if (fp->kind == KSMBD_FILE_PIPE) {
+		ctx->status = ksmbd_smb2_pipe_write(fp, data);
+		written = data->len;
+	} else {
+		ctx->status = write_file(fp, &rq, data, &written);
+	}
+	ksmbd_file_put(fp);
+	if (ksmbd_ntstatus_is_error(ctx->status))
+		return KSMBD_SMB2_REPLY;
+	ksmbd_wbuf_put_le16(w, SMB2_WRITE_RSP_SIZE);
+	ksmbd_wbuf_put_le16(w, 0);
+	ksmbd_wbuf_put_le32(w, written);
+	ksmbd_wbuf_put_le32(w, 0);		/* Remaining */
+	ksmbd_wbuf_put_le16(w, 0);		/* WriteChannelInfoOffset */
+	ksmbd_wbuf_put_le16(w, 0);
+	return KSMBD_SMB2_REPLY;
+}
+
+enum ksmbd_smb2_verdict ksmbd_smb2_flush(struct ksmbd_smb2_ctx *ctx)
+{
+	const struct ksmbd_buf *b = &ctx->req->body;
+	struct ksmbd_file *fp;
+	u64 pid = 0, vid = 0;
+	int ret = 0;
+
+	ksmbd_buf_get_le64(b, 8, &pid);
+	ksmbd_buf_get_le64(b, 16, &vid);
+	fp = lookup(ctx, pid, vid);
+	if (!fp)
+		return KSMBD_SMB2_REPLY;
+	if (fp->kind == KSMBD_FILE_REGULAR &&
+	    !(fp->daccess & FILE_WRITE_RIGHTS))
+		ctx->status = STATUS_ACCESS_DENIED;
+	else if (fp->filp && !(fp->filp->f_mode & FMODE_PATH))
+		ret = ksmbd_vfs_fsync(fp, 0, LLONG_MAX);
+	ksmbd_file_put(fp);
+	if (ret)
+		ctx->status = ksmbd_ntstatus_from_errno(ret);
+	if (ksmbd_ntstatus_is_error(ctx->status))
+		return KSMBD_SMB2_REPLY;
+	ksmbd_wbuf_put_le16(&ctx->body, SMB2_SIMPLE_SIZE);
+	ksmbd_wbuf_put_le16(&ctx->body, 0);
+	return KSMBD_SMB2_REPLY;
+}

@@ -1,0 +1,664 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * SESSION_SETUP (MS-SMB2 3.3.5.5) with NTLMv2 (MS-NLMP), raw or inside
+ * SPNEGO (MS-SPNG), and LOGOFF (3.3.5.6).
+ *
+ * Two legs: NTLMSSP NEGOTIATE creates an IN_PROGRESS session and answers
+ * CHALLENGE with STATUS_MORE_PROCESSING_REQUIRED; AUTHENTICATE on that
+ * session id asks the daemon for the account, checks the NTLMv2 proof,
+ * derives the signing key and makes the session VALID. Every failure is
+ * STATUS_LOGON_FAILURE, and an unknown user costs the same work as a
+ * wrong password (the proof is checked against a dummy hash).
+ *
+ * Not yet: Kerberos, anonymous and guest logons (refused: "restrict
+ * anonymous" and "map to guest" are treated as their strictest values),
+ * binding (no multichannel), PreviousSessionId (reconnect cleanup).
+ */
+#define pr_fmt(fmt) "ksmbd: " fmt
+
+#include <linux/cred.h>
+#include <linux/err.h>
+#include <linux/ktime.h>
+#include <linux/mm.h>
+#include <linux/random.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include "connection.h"
+#include "debug.h"
+#include "ipc.h"
+#include "ksmbd_trace.h"
+#include "proto/kdf.h"
+#include "proto/ntlmssp.h"
+#include "proto/ntlmv2.h"
+#include "proto/spnego.h"
+#include "server.h"
+#include "session.h"
+#include "smb2_dispatch.h"
+#include "tree.h"
+#include "work.h"
+
+/* An NTLMSSP NEGOTIATE is ~40 bytes; anything this large is not one. */
+#define NEGOTIATE_BLOB_MAX	1024
+/* CHALLENGE with our names and timestamp; SPNEGO adds a few dozen bytes. */
+#define CHALLENGE_BLOB_MAX	1024
+/* Seconds from 1601-01-01 (FILETIME epoch) to 1970-01-01. */
+#define FILETIME_UNIX_OFFSET	11644473600ULL
+
+struct ksmbd_auth_state {
+	bool spnego;			/* wrap answers in NegTokenResp */
+	u32 flags;			/* NTLMSSP flags we chose */
+	u8 server_challenge[KSMBD_NTLM_CHALLENGE_SIZE];
+	u32 neg_len;
+	u32 chal_len;
+	u8 neg_blob[NEGOTIATE_BLOB_MAX];	/* for the MIC */
+	u8 chal_blob[CHALLENGE_BLOB_MAX];
+};
+
+/* A decoded leg: which session, which NTLMSSP message. */
+struct setup_req {
+	struct ksmbd_sess_setup_req sr;
+	bool spnego;
+	struct ksmbd_buf token;		/* the NTLMSSP message */
+	u32 type;			/* NTLMSSP_*_MSG */
+	bool mech_only;			/* NegTokenInit without an NTLMSSP token */
+};
+
+void ksmbd_auth_state_free(struct ksmbd_auth_state *auth)
+{
+	kfree_sensitive(auth);
+}
+
+static u64 filetime_now(void)
+{
+	return div_u64(ktime_get_real_ns(), 100) +
+	       FILETIME_UNIX_OFFSET * 10000000ULL;
+}
+
+static bool is_311(const struct ksmbd_session *sess)
+{
+	return sess->dialect == SMB311_DIALECT;
+}
+
+static int preauth_absorb(struct ksmbd_session *sess, const u8 *msg, u32 len)
+{
+	struct ksmbd_buf part = ksmbd_buf_make(msg, len);
+
+	if (!is_311(sess))
+		return 0;
+	return ksmbd_preauth_hash_update(sess->preauth_hash, &part, 1);
+}
+
+/* ---- Decode ---- */
+
+static int decode_setup(const struct ksmbd_req *req, struct setup_req *out)
+{
+	struct ksmbd_spnego_token tok;
+	const struct ksmbd_buf *blob;
+
+	if (ksmbd_sess_setup_decode(req, &out->sr))
+		return -EINVAL;
+	blob = &out->sr.security_blob;
+	out->spnego = false;
+	out->mech_only = false;
+	out->token = *blob;
+	if (blob->len && (blob->p[0] == 0x60 || blob->p[0] == 0xa1)) {
+		if (ksmbd_spnego_parse(blob->p, blob->len, &tok))
+			return -EINVAL;
+		if (tok.is_init && !ksmbd_spnego_offers(&tok,
+						KSMBD_MECH_NTLMSSP, NULL))
+			return -EOPNOTSUPP;
+		out->spnego = true;
+		out->token = tok.mech_token;
+	}
+	out->type = ksmbd_ntlmssp_type(out->token.p, out->token.len);
+	if (out->type == NTLMSSP_NEGOTIATE_MSG ||
+	    out->type == NTLMSSP_AUTHENTICATE_MSG)
+		return 0;
+	/* Another mechanism's optimistic token: answer by choosing ours. */
+	if (out->spnego && tok.is_init) {
+		out->type = NTLMSSP_NEGOTIATE_MSG;
+		out->token.len = 0;
+		out->mech_only = true;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+/* ---- Encode ---- */
+
+/*
+ * SESSION_SETUP response: fixed part, then the security buffer built by
+ * put_token (raw NTLMSSP, or wrapped in a NegTokenResp).
+ */
+static int encode_rsp(struct ksmbd_wbuf *w, u16 session_flags, bool spnego,
+		      enum ksmbd_spnego_state state, const u8 *token,
+		      u32 token_len)
+{
+	u32 blob_len = 0;
+	u8 *fixed, *at;
+	int ret;
+
+	fixed = ksmbd_wbuf_reserve(w, sizeof(struct smb2_sess_setup_rsp));
+	if (!fixed)
+		return -ENOSPC;
+	at = w->p + w->len;
+	if (spnego) {
+		ret = ksmbd_spnego_build_resp(state,
+					state == KSMBD_SPNEGO_ACCEPT_INCOMPLETE,
+					token, token_len, NULL, 0, at,
+					w->cap - w->len, &blob_len);
+		if (ret)
+			return ret;
+	} else if (token_len) {
+		if (token_len > w->cap - w->len)
+			return -ENOSPC;
+		memcpy(at, token, token_len);
+		blob_len = token_len;
+	}
+	w->len += blob_len;
+	put_unaligned_le16(SMB2_SESSION_SETUP_RSP_SIZE, fixed);
+	put_unaligned_le16(session_flags, fixed + 2);
+	put_unaligned_le16(blob_len ? SMB2_HEADER_SIZE +
+			   sizeof(struct smb2_sess_setup_rsp) : 0, fixed + 4);
+	put_unaligned_le16(blob_len, fixed + 6);
+	return 0;
+}
+
+/* ---- Leg 1: NEGOTIATE -> CHALLENGE ---- */
+
+static void challenge_names(struct ksmbd_ntlm_challenge_params *p)
+{
+	const char *nb = ksmbd_server_conf.netbios_name;
+	const char *wg = ksmbd_server_conf.work_group;
+
+	/* Without a daemon's configuration (autostart) use the defaults. */
+	p->nb_computer = nb[0] ? nb : "KSMBD";
+	p->nb_domain = wg[0] ? wg : "WORKGROUP";
+	p->dns_computer = p->nb_computer;
+	p->dns_domain = p->nb_domain;
+}
+
+static int build_challenge(struct ksmbd_auth_state *auth,
+			   const struct ksmbd_buf *negotiate)
+{
+	struct ksmbd_ntlm_challenge_params p = { };
+	u32 client_flags;
+	int ret;
+
+	if (negotiate->len > sizeof(auth->neg_blob))
+		return -EINVAL;
+	ret = ksmbd_ntlmssp_parse_negotiate(negotiate->p, negotiate->len,
+					    &client_flags);
+	if (ret)
+		return ret;
+	memcpy(auth->neg_blob, negotiate->p, negotiate->len);
+	auth->neg_len = negotiate->len;
+	get_random_bytes(auth->server_challenge,
+			 sizeof(auth->server_challenge));
+	p.client_flags = client_flags;
+	p.server_challenge = auth->server_challenge;
+	p.timestamp = filetime_now();
+	challenge_names(&p);
+	return ksmbd_ntlmssp_build_challenge(&p, auth->chal_blob,
+					     sizeof(auth->chal_blob),
+					     &auth->chal_len, &auth->flags);
+}
+
+/* MS-SMB2 3.3.5.5.3: this leg's response joins the preauth hash. */
+static void challenge_finish(struct ksmbd_smb2_ctx *ctx, const u8 *rsp,
+			     u32 len)
+{
+	struct ksmbd_session *sess = ctx->sess;
+
+	mutex_lock(&sess->auth_lock);
+	if (preauth_absorb(sess, rsp, len))
+		ksmbd_conn_drop(ctx->conn, "preauth hash failed");
+	mutex_unlock(&sess->auth_lock);
+}
+
+/*
+ * The session a NEGOTIATE leg works on: a new one, or (session id set)
+ * one whose first leg only settled the mechanism. A re-authentication of
+ * a VALID session is refused: see the top.
+ */
+static struct ksmbd_session *leg_session(struct ksmbd_smb2_ctx *ctx, u32 *st)
+{
+	struct ksmbd_session *sess;
+
+	if (ctx->session_id) {
+		sess = ksmbd_session_lookup_any(ctx->conn, ctx->session_id);
+		if (!sess)
+			*st = STATUS_USER_SESSION_DELETED;
+		return sess;
+	}
+	sess = ksmbd_session_create(ctx->conn);
+	if (IS_ERR(sess)) {
+		*st = PTR_ERR(sess) == -EAGAIN ? STATUS_INSUFFICIENT_RESOURCES :
+						 STATUS_REQUEST_NOT_ACCEPTED;
+		return NULL;
+	}
+	return sess;
+}
+
+/* Under auth_lock: the exchange this leg continues, or NULL out of turn. */
+static struct ksmbd_auth_state *leg_auth(struct ksmbd_session *sess,
+					 bool fresh)
+{
+	struct ksmbd_auth_state *auth = sess->auth;
+
+	if (fresh) {
+		sess->auth = kzalloc(sizeof(*sess->auth), GFP_KERNEL);
+		return sess->auth;
+	}
+	if (READ_ONCE(sess->state) != KSMBD_SESS_IN_PROGRESS || !auth ||
+	    auth->neg_len)
+		return NULL;
+	return auth;
+}
+
+/*
+ * NTLMSSP NEGOTIATE -> CHALLENGE. A SPNEGO NegTokenInit whose optimistic
+ * token is another mechanism's (Kerberos) gets an answer choosing
+ * NTLMSSP and no token; the client's NEGOTIATE then comes on that
+ * session id.
+ */
+static u32 leg_negotiate(struct ksmbd_smb2_ctx *ctx, struct setup_req *sq)
+{
+	bool fresh = !ctx->session_id;
+	struct ksmbd_auth_state *auth;
+	struct ksmbd_session *sess;
+	u32 st = STATUS_MORE_PROCESSING_REQUIRED;
+	int ret;
+
+	sess = leg_session(ctx, &st);
+	if (!sess)
+		return st;
+	mutex_lock(&sess->auth_lock);
+	/* Choosing the mechanism happens once, on the first leg. */
+	auth = fresh || !sq->mech_only ? leg_auth(sess, fresh) : NULL;
+	if (!auth) {
+		st = fresh ? STATUS_INSUFFICIENT_RESOURCES :
+			     STATUS_REQUEST_NOT_ACCEPTED;
+		goto out_unlock;
+	}
+	if (fresh)
+		auth->spnego = sq->spnego;
+	ret = preauth_absorb(sess, ctx->req->elem.p, ctx->req->elem.len);
+	if (!ret && !sq->mech_only)
+		ret = build_challenge(auth, &sq->token);
+	if (!ret)
+		ret = encode_rsp(&ctx->body, 0, auth->spnego,
+				 KSMBD_SPNEGO_ACCEPT_INCOMPLETE,
+				 auth->chal_blob, auth->chal_len);
+	if (ret)
+		st = ret == -ENOSPC ? STATUS_INSUFFICIENT_RESOURCES :
+				      STATUS_INVALID_PARAMETER;
+out_unlock:
+	mutex_unlock(&sess->auth_lock);
+	if (st != STATUS_MORE_PROCESSING_REQUIRED) {
+		/* A failed leg ends a setup in progress, never a valid session. */
+		if (READ_ONCE(sess->state) == KSMBD_SESS_IN_PROGRESS)
+			ksmbd_session_teardown(sess, "setup failed");
+		ksmbd_session_put(sess);
+		return st;
+	}
+	ctx->sess = sess;		/* the dispatcher puts it */
+	ctx->session_id = sess->id;
+	ctx->finish = challenge_finish;
+	return st;
+}
+
+/* ---- Leg 2: AUTHENTICATE ---- */
+
+/* The user's credentials for VFS calls: ids from the daemon, no caps. */
+static const struct cred *build_cred(kuid_t uid, kgid_t gid)
+{
+	struct group_info *groups;
+	struct cred *cred;
+
+	cred = prepare_kernel_cred(NULL);
+	if (!cred)
+		return NULL;
+	groups = groups_alloc(0);
+	if (!groups) {
+		abort_creds(cred);
+		return NULL;
+	}
+	cred->uid = cred->euid = cred->suid = cred->fsuid = uid;
+	cred->gid = cred->egid = cred->sgid = cred->fsgid = gid;
+	set_groups(cred, groups);
+	put_group_info(groups);
+	/* The kernel, not capabilities, decides what this user may do. */
+	if (!uid_eq(uid, GLOBAL_ROOT_UID)) {
+		cap_clear(cred->cap_inheritable);
+		cap_clear(cred->cap_permitted);
+		cap_clear(cred->cap_effective);
+		cap_clear(cred->cap_ambient);
+	}
+	return cred;
+}
+
+/*
+ * Ask the daemon and check the proof. Unknown user, no daemon, a guest
+ * record without a hash: the proof is checked against zeros all the
+ * same, then refused, so answers and timing match a wrong password.
+ */
+static int verify_user(struct ksmbd_session *sess,
+		       const struct ksmbd_ntlm_auth *na,
+		       const struct ksmbd_buf *auth_blob,
+		       struct ksmbd_login_response *out,
+		       u8 exported[KSMBD_NTLMV2_KEY_SIZE])
+{
+	struct ksmbd_auth_state *auth = sess->auth;
+	struct ksmbd_buf neg = ksmbd_buf_make(auth->neg_blob, auth->neg_len);
+	struct ksmbd_buf chal = ksmbd_buf_make(auth->chal_blob, auth->chal_len);
+	struct ksmbd_login_response *rsp;
+	u8 hash[KSMBD_NT_HASH_SIZE] = { };
+	bool known = false;
+	int ret;
+
+	rsp = ksmbd_ipc_login(na->user_utf8);
+	if (!IS_ERR(rsp)) {
+		known = (rsp->status & KSMBD_USER_FLAG_OK) &&
+			!(rsp->status & KSMBD_USER_FLAG_GUEST_ACCOUNT) &&
+			rsp->hash_sz == KSMBD_NT_HASH_SIZE;
+		if (known) {
+			memcpy(hash, rsp->hash, sizeof(hash));
+			*out = *rsp;
+			memzero_explicit(out->hash, sizeof(out->hash));
+		}
+		ksmbd_ipc_free_sensitive(rsp, sizeof(*rsp));
+	}
+	ret = ksmbd_ntlmv2_authenticate(hash, auth->server_challenge, na, &neg,
+					&chal, auth_blob, exported);
+	memzero_explicit(hash, sizeof(hash));
+	if (!ret && !known)
+		ret = -EKEYREJECTED;
+	return ret;
+}
+
+static int derive_signing(struct ksmbd_session *sess,
+			  const u8 exported[KSMBD_NTLMV2_KEY_SIZE])
+{
+	u8 key[KSMBD_SIGNING_KEY_SIZE];
+	u16 alg = sess->conn->neg.signing_alg;
+	int ret = 0;
+
+	if (sess->dialect < SMB30_DIALECT) {
+		/* 2.x signs with the session key itself. */
+		memcpy(key, exported, sizeof(key));
+		alg = SMB2_SIGNING_HMAC_SHA256;
+	} else {
+		ret = ksmbd_kdf_session_key(sess->dialect, KSMBD_KEY_SIGNING,
+					    exported, KSMBD_NTLMV2_KEY_SIZE,
+					    sess->preauth_hash, key,
+					    sizeof(key));
+		if (sess->dialect != SMB311_DIALECT)
+			alg = SMB2_SIGNING_AES_CMAC;
+	}
+	if (!ret)
+		ret = ksmbd_signer_init(&sess->signer, alg, key);
+	memzero_explicit(key, sizeof(key));
+	return ret;
+}
+
+static bool wants_signing(const struct ksmbd_smb2_ctx *ctx,
+			  const struct setup_req *sq)
+{
+	const struct ksmbd_conn_neg *neg = &ctx->conn->neg;
+
+	return READ_ONCE(ksmbd_server_conf.signing) == KSMBD_OPT_MANDATORY ||
+	       (sq->sr.security_mode & SMB2_NEGOTIATE_SIGNING_REQUIRED) ||
+	       (neg->client_security_mode & SMB2_NEGOTIATE_SIGNING_REQUIRED);
+}
+
+/* Fill the session from the daemon's record and the proven key. */
+static int make_valid(struct ksmbd_session *sess,
+		      const struct ksmbd_login_response *lr,
+		      const u8 exported[KSMBD_NTLMV2_KEY_SIZE])
+{
+	kuid_t uid = make_kuid(&init_user_ns, lr->uid);
+	kgid_t gid = make_kgid(&init_user_ns, lr->gid);
+	int ret;
+
+	if (!uid_valid(uid) || !gid_valid(gid))
+		return -EINVAL;
+	sess->cred = build_cred(uid, gid);
+	if (!sess->cred)
+		return -ENOMEM;
+	sess->uid = uid;
+	sess->gid = gid;
+	strscpy(sess->account, lr->account, sizeof(sess->account));
+	sess->user_flags = lr->status;
+	ret = derive_signing(sess, exported);
+	if (ret)
+		return ret;
+	return ksmbd_session_activate(sess);
+}
+
+/* A class of reason for the trace; the client sees LOGON_FAILURE only. */
+static const char *failure_reason(int err)
+{
+	switch (err) {
+	case -EKEYREJECTED:
+		return "bad proof or unknown user";
+	case -EACCES:
+		return "anonymous refused";
+	case -EOPNOTSUPP:
+		return "not NTLMv2";
+	case -ESHUTDOWN:
+		return "session ended";
+	default:
+		return "malformed or internal";
+	}
+}
+
+static u32 authenticate(struct ksmbd_smb2_ctx *ctx, struct setup_req *sq,
+			struct ksmbd_session *sess)
+{
+	struct ksmbd_login_response lr = { };
+	u8 exported[KSMBD_NTLMV2_KEY_SIZE];
+	struct ksmbd_ntlm_auth *na;
+	bool spnego = sess->auth->spnego;
+	int ret;
+
+	na = kzalloc(sizeof(*na), GFP_KERNEL);
+	if (!na)
+		return STATUS_INSUFFICIENT_RESOURCES;
+	ret = ksmbd_ntlmssp_parse_authenticate(sq->token.p, sq->token.len, na);
+	/* Anonymous is refused ("restrict anonymous = 2"), see the top. */
+	if (!ret && na->anonymous)
+		ret = -EACCES;
+	if (!ret)
+		ret = preauth_absorb(sess, ctx->req->elem.p, ctx->req->elem.len);
+	if (!ret)
+		ret = verify_user(sess, na, &sq->token, &lr, exported);
+	if (!ret) {
+		sess->signing_required = wants_signing(ctx, sq);
+		ret = make_valid(sess, &lr, exported);
+	}
+	memzero_explicit(exported, sizeof(exported));
+	if (ret) {
+		trace_ksmbd_auth_failure(ctx->conn, na->user_utf8,
+					 failure_reason(ret));
+		kfree(na);
+		return STATUS_LOGON_FAILURE;
+	}
+	ksmbd_debug(AUTH, "session %llx: user %s logged on\n", sess->id,
+		    sess->account);
+	kfree(na);
+	ksmbd_auth_state_free(sess->auth);
+	sess->auth = NULL;
+	ret = encode_rsp(&ctx->body, 0, spnego, KSMBD_SPNEGO_ACCEPT_COMPLETED,
+			 NULL, 0);
+	if (ret)
+		return STATUS_INSUFFICIENT_RESOURCES;
+	ksmbd_conn_set_authenticated(ctx->conn);
+	/*
+	 * MS-SMB2 3.3.5.5.3: the final 3.1.1 response is signed (the client
+	 * checks it against the preauth chain); earlier dialects sign it
+	 * when signing is in force.
+	 */
+	ctx->sign_rsp = is_311(sess) || sess->signing_required ||
+			(ctx->req->hdr.flags & SMB2_FLAGS_SIGNED);
+	return STATUS_SUCCESS;
+}
+
+static u32 leg_authenticate(struct ksmbd_smb2_ctx *ctx, struct setup_req *sq)
+{
+	struct ksmbd_session *sess;
+	u32 st;
+
+	sess = ksmbd_session_lookup_any(ctx->conn, ctx->session_id);
+	if (!sess)
+		return STATUS_USER_SESSION_DELETED;
+	mutex_lock(&sess->auth_lock);
+	if (READ_ONCE(sess->state) != KSMBD_SESS_IN_PROGRESS || !sess->auth ||
+	    !sess->auth->chal_len) {
+		mutex_unlock(&sess->auth_lock);
+		ksmbd_session_put(sess);
+		return STATUS_REQUEST_NOT_ACCEPTED;
+	}
+	st = authenticate(ctx, sq, sess);
+	mutex_unlock(&sess->auth_lock);
+	if (st != STATUS_SUCCESS) {
+		/* MS-SMB2 3.3.5.5.3: a failed setup removes the session. */
+		ksmbd_session_teardown(sess, "logon failed");
+		ksmbd_session_put(sess);
+		return st;
+	}
+	ctx->sess = sess;
+	return st;
+}
+
+enum ksmbd_smb2_verdict ksmbd_smb2_session_setup(struct ksmbd_smb2_ctx *ctx)
+{
+	struct setup_req sq;
+	int ret;
+
+	ret = decode_setup(ctx->req, &sq);
+	if (ret) {
+		ctx->status = ret == -EOPNOTSUPP ? STATUS_NOT_SUPPORTED :
+						   STATUS_INVALID_PARAMETER;
+		return KSMBD_SMB2_REPLY;
+	}
+	if (sq.sr.flags & SMB2_SESSION_FLAG_BINDING) {
+		ctx->status = STATUS_REQUEST_NOT_ACCEPTED;
+		return KSMBD_SMB2_REPLY;
+	}
+	/* The dispatcher's reference, if any, is the previous session's. */
+	if (ctx->sess) {
+		ksmbd_session_put(ctx->sess);
+		ctx->sess = NULL;
+	}
+	if (sq.type == NTLMSSP_NEGOTIATE_MSG)
+		ctx->status = leg_negotiate(ctx, &sq);
+	else
+		ctx->status = leg_authenticate(ctx, &sq);
+	trace_ksmbd_session_setup(ctx->conn, ctx->session_id,
+				  ctx->sess ? ctx->sess->account : "",
+				  sq.spnego ? "spnego-ntlmssp" : "ntlmssp",
+				  ctx->status,
+				  ctx->sess && ctx->sess->signing_required,
+				  false, false,
+				  ktime_get_ns() - ctx->work->received_ns);
+	if (ctx->status != STATUS_SUCCESS &&
+	    ctx->status != STATUS_MORE_PROCESSING_REQUIRED)
+		ctx->body.len = 0;
+	return KSMBD_SMB2_REPLY;
+}
+
+enum ksmbd_smb2_verdict ksmbd_smb2_logoff(struct ksmbd_smb2_ctx *ctx)
+{
+	if (ksmbd_simple_decode(ctx->req, SMB2_LOGOFF)) {
+		ctx->status = STATUS_INVALID_PARAMETER;
+		return KSMBD_SMB2_REPLY;
+	}
+	ksmbd_debug(AUTH, "session %llx: logoff\n", ctx->sess->id);
+	/* ctx->sess stays a valid object until the dispatcher puts it. */
+	ksmbd_session_teardown(ctx->sess, "logoff");
+	ksmbd_wbuf_put_le16(&ctx->body, SMB2_SIMPLE_SIZE);
+	ksmbd_wbuf_put_le16(&ctx->body, 0);
+	return KSMBD_SMB2_REPLY;
+}
+
+/* ---- Per element: which session and tree (called by the dispatcher) ---- */
+
+static bool needs_session(u16 cmd)
+{
+	return cmd != SMB2_NEGOTIATE && cmd != SMB2_SESSION_SETUP &&
+	       cmd != SMB2_ECHO && cmd != SMB2_CANCEL;
+}
+
+static bool needs_tree(u16 cmd)
+{
+	return needs_session(cmd) && cmd != SMB2_LOGOFF &&
+	       cmd != SMB2_TREE_CONNECT;
+}
+
+/*
+ * MS-SMB2 3.3.5.2.4 (signature) and 3.3.5.2.9 (session, tree). A bad or
+ * missing required signature is answered unsigned and without the
+ * session: nothing is computed with a key for a request we did not
+ * authenticate.
+ */
+u32 ksmbd_smb2_attach(struct ksmbd_smb2_ctx *ctx)
+{
+	const struct ksmbd_req *req = ctx->req;
+	u16 cmd = req->hdr.command;
+	struct ksmbd_session *sess = NULL;
+	bool is_signed = req->hdr.flags & SMB2_FLAGS_SIGNED;
+
+	if (cmd == SMB2_NEGOTIATE)
+		return STATUS_SUCCESS;
+	if (ctx->session_id)
+		sess = ksmbd_session_lookup(ctx->conn, ctx->session_id);
+	if (!sess)
+		return needs_session(cmd) ? STATUS_USER_SESSION_DELETED :
+					    STATUS_SUCCESS;
+	if ((is_signed || sess->signing_required) &&
+	    ksmbd_signer_verify(&sess->signer, req->elem.p, req->elem.len)) {
+		ksmbd_debug(AUTH, "session %llx: bad signature on command %u\n",
+			    sess->id, cmd);
+		ksmbd_session_put(sess);
+		return STATUS_ACCESS_DENIED;
+	}
+	ctx->sess = sess;
+	if (!needs_tree(cmd))
+		return STATUS_SUCCESS;
+	ctx->tree = ksmbd_tree_lookup(sess, ctx->tree_id);
+	return ctx->tree ? STATUS_SUCCESS : STATUS_NETWORK_NAME_DELETED;
+}
+
+void ksmbd_smb2_detach(struct ksmbd_smb2_ctx *ctx)
+{
+	if (ctx->tree)
+		ksmbd_tree_put(ctx->tree);
+	if (ctx->sess)
+		ksmbd_session_put(ctx->sess);
+	ctx->tree = NULL;
+	ctx->sess = NULL;
+}
+
+/* The session whose key signs this element's response, with a reference. */
+struct ksmbd_session *ksmbd_smb2_rsp_signer(const struct ksmbd_smb2_ctx *ctx)
+{
+	struct ksmbd_session *sess = ctx->sess;
+
+	if (!sess || !ksmbd_signer_ready(&sess->signer) ||
+	    ctx->status == STATUS_PENDING)
+		return NULL;
+	if (!ctx->sign_rsp && !sess->signing_required &&
+	    !(ctx->req && (ctx->req->hdr.flags & SMB2_FLAGS_SIGNED)))
+		return NULL;
+	ksmbd_session_get(sess);
+	return sess;
+}
+
+void ksmbd_smb2_sign_rsp(struct ksmbd_session *sess, u8 *rsp, u32 len)
+{
+	if (ksmbd_signer_sign(&sess->signer, rsp, len))
+		pr_warn_ratelimited("session %llx: cannot sign a response\n",
+				    sess->id);
+	ksmbd_session_put(sess);
+}

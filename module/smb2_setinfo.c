@@ -1,0 +1,551 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * SET_INFO (MS-SMB2 3.3.5.21): file classes and security.
+ *
+ * Every change goes through the VFS layer as the handle's user:
+ * attributes and ownership through notify_change() after
+ * setattr_prepare(), so the kernel refuses a chmod or chown the user may
+ * not do (bug class 5), and renames and links beneath the share root only
+ * (bug class 4). Client buffers are read through struct ksmbd_buf only;
+ * the EA chain and the security descriptor go through their checked
+ * parsers (bug classes 12, 29, 46, 49, 59).
+ */
+#define pr_fmt(fmt) "ksmbd: " fmt
+
+#include <linux/fs.h>
+#include <linux/slab.h>
+#include <linux/uidgid.h>
+#include <linux/xattr.h>
+#include <linux/falloc.h>
+#include "dosattr.h"
+#include "file.h"
+#include "fileinfo.h"
+#include "secdesc.h"
+#include "server.h"
+#include "share.h"
+#include "smb2_info.h"
+#include "tree.h"
+#include "vfs.h"
+#include "vfs_name.h"
+
+struct sinfo_req {
+	u8 type;
+	u8 cls;
+	u32 addl;
+	u64 pid, vid;
+	struct ksmbd_buf buf;
+};
+
+static int sinfo_decode(const struct ksmbd_req *req, struct sinfo_req *s)
+{
+	const struct ksmbd_buf *b = &req->body;
+
+	if (!ksmbd_buf_get_u8(b, 2, &s->type) ||
+	    !ksmbd_buf_get_u8(b, 3, &s->cls) ||
+	    !ksmbd_buf_get_le32(b, 12, &s->addl) ||
+	    !ksmbd_buf_get_le64(b, 16, &s->pid) ||
+	    !ksmbd_buf_get_le64(b, 24, &s->vid))
+		return -EINVAL;
+	s->buf = req->buf[KSMBD_SINFO_BUFFER];
+	return 0;
+}
+
+static bool has_access(const struct ksmbd_file *fp, u32 access)
+{
+	return (fp->daccess & access) == access;
+}
+
+static bool stores_dos_attrs(const struct ksmbd_file *fp)
+{
+	return fp->tree && ksmbd_share_has(fp->tree->share,
+					   KSMBD_SHARE_FLAG_STORE_DOS_ATTRS);
+}
+
+/* ---- FileBasicInformation ---- */
+
+/* 0 and -1 leave a time alone (-1: "stop updating", which we cannot). */
+static bool time_given(u64 t)
+{
+	return t && t != U64_MAX && t != U64_MAX - 1;
+}
+
+static struct timespec64 to_ts(u64 ft)
+{
+	struct timespec64 ts;
+	s64 sec;
+	u32 nsec;
+
+	ksmbd_filetime_to_unix(ft, &sec, &nsec);
+	ts.tv_sec = sec;
+	ts.tv_nsec = nsec;
+	return ts;
+}
+
+/* Update user.DOSATTRIB with attributes and/or the creation time. */
+static int store_dosattr(struct ksmbd_file *fp, const struct kstat *st,
+			 u32 attrs, bool set_attrs, u64 btime)
+{
+	struct ksmbd_dosattr da = { };
+	u8 blob[KSMBD_DOSATTR_MAX];
+	bool old = ksmbd_file_dosattr(fp, &da);
+	int n;
+
+	if (!set_attrs)
+		attrs = old && (da.valid & KSMBD_DOSINFO_ATTRIB) ? da.attrib : 0;
+	if (!btime && old && (da.valid & KSMBD_DOSINFO_CREATE_TIME))
+		btime = da.create_time;
+	attrs &= KSMBD_ATTR_SETTABLE & ~FILE_ATTRIBUTE_NORMAL;
+	if (S_ISDIR(st->mode))
+		attrs |= FILE_ATTRIBUTE_DIRECTORY;
+	n = ksmbd_dosattr_encode(attrs, btime, btime != 0, blob, sizeof(blob));
+	if (n < 0)
+		return n;
+	return ksmbd_vfs_setxattr(fp, KSMBD_DOSATTR_XATTR, blob, n, 0);
+}
+
+/* READONLY is the mode's write bits: the kernel then enforces it. */
+static bool readonly_mode(const struct kstat *st, u32 attrs, umode_t *mode)
+{
+	bool ro = attrs & FILE_ATTRIBUTE_READONLY;
+
+	if (S_ISDIR(st->mode))
+		return false;
+	if (ro && (st->mode & 0222)) {
+		*mode = st->mode & ~0222;
+		return true;
+	}
+	if (!ro && !(st->mode & 0222)) {
+		*mode = st->mode | 0200;
+		return true;
+	}
+	return false;
+}
+
+static int set_basic(struct ksmbd_file *fp, const struct ksmbd_buf *b)
+{
+	u64 ctime_, atime, mtime;
+	struct iattr ia = { };
+	struct kstat st;
+	u32 attrs;
+	umode_t mode;
+	int ret;
+
+	if (!ksmbd_buf_get_le64(b, 0, &ctime_) ||
+	    !ksmbd_buf_get_le64(b, 8, &atime) ||
+	    !ksmbd_buf_get_le64(b, 16, &mtime) ||
+	    !ksmbd_buf_get_le32(b, 32, &attrs))
+		return -EMSGSIZE;
+	if (!has_access(fp, FILE_WRITE_ATTRIBUTES))
+		return -EACCES;
+	ret = ksmbd_vfs_getattr(fp, &st);
+	if (ret)
+		return ret;
+	/* MS-FSA 2.1.5.14.2: DIRECTORY on a file, TEMPORARY on a directory */
+	if ((attrs & FILE_ATTRIBUTE_DIRECTORY && !S_ISDIR(st.mode)) ||
+	    (attrs & FILE_ATTRIBUTE_TEMPORARY && S_ISDIR(st.mode)))
+		return -EINVAL;
+	if (time_given(atime)) {
+		ia.ia_valid |= ATTR_ATIME | ATTR_ATIME_SET;
+		ia.ia_atime = to_ts(atime);
+	}
+	if (time_given(mtime)) {
+		ia.ia_valid |= ATTR_MTIME | ATTR_MTIME_SET;
+		ia.ia_mtime = to_ts(mtime);
+	}
+	if (attrs && readonly_mode(&st, attrs, &mode)) {
+		ia.ia_valid |= ATTR_MODE;
+		ia.ia_mode = mode;
+	}
+	if (ia.ia_valid) {
+		ia.ia_valid |= ATTR_CTIME;
+		ret = ksmbd_vfs_setattr(fp, &ia);
+		if (ret)
+			return ret;
+	}
+	/*
+	 * Best effort, as the mode already carries READONLY: user.* xattrs
+	 * need write permission (gone on a read-only file) and some file
+	 * systems (tmpfs before 6.6) have none.
+	 */
+	if (stores_dos_attrs(fp) && (attrs || time_given(ctime_)))
+		store_dosattr(fp, &st, attrs, attrs != 0,
+			      time_given(ctime_) ? ctime_ : 0);
+	return 0;
+}
+
+/* ---- Sizes ---- */
+
+static int set_eof(struct ksmbd_file *fp, const struct ksmbd_buf *b)
+{
+	u64 size;
+
+	if (!ksmbd_buf_get_le64(b, 0, &size))
+		return -EMSGSIZE;
+	if (!has_access(fp, FILE_WRITE_DATA))
+		return -EACCES;
+	if (fp->kind == KSMBD_FILE_DIRECTORY || size > (u64)LLONG_MAX)
+		return -EINVAL;
+	return ksmbd_vfs_truncate(fp, (loff_t)size);
+}
+
+/* Smaller than the data: cut (Windows does); larger: reserve if we can. */
+static int set_allocation(struct ksmbd_file *fp, const struct ksmbd_buf *b)
+{
+	struct kstat st;
+	u64 size;
+	int ret;
+
+	if (!ksmbd_buf_get_le64(b, 0, &size))
+		return -EMSGSIZE;
+	if (!has_access(fp, FILE_WRITE_DATA))
+		return -EACCES;
+	if (fp->kind == KSMBD_FILE_DIRECTORY || size > (u64)LLONG_MAX)
+		return -EINVAL;
+	ret = ksmbd_vfs_getattr(fp, &st);
+	if (ret)
+		return ret;
+	if (size < (u64)st.size)
+		return ksmbd_vfs_truncate(fp, (loff_t)size);
+	if (size <= (u64)st.blocks << 9)
+		return 0;
+	ret = ksmbd_vfs_fallocate(fp, FALLOC_FL_KEEP_SIZE, 0, (loff_t)size);
+	/* An allocation size is a hint; file systems without fallocate ignore it. */
+	return ret == -EOPNOTSUPP ? 0 : ret;
+}
+
+/* ---- Rename and link (FILE_RENAME/LINK_INFORMATION_TYPE_2) ---- */
+
+struct rename_req {
+	bool replace;
+	struct ksmbd_buf name;
+};
+
+static int rename_decode(const struct ksmbd_buf *b, struct rename_req *r)
+{
+	u64 root_dir;
+	u32 len;
+	u8 replace;
+
+	if (!ksmbd_buf_get_u8(b, 0, &replace) ||
+	    !ksmbd_buf_get_le64(b, 8, &root_dir) ||
+	    !ksmbd_buf_get_le32(b, 16, &len))
+		return -EMSGSIZE;
+	/* MS-SMB2 2.2.39: RootDirectory MUST be zero; the name is share-relative */
+	if (root_dir || !len || !ksmbd_buf_sub(b, 20, len, &r->name))
+		return -EINVAL;
+	r->replace = replace;
+	/* A leading '\' names the share root: drop it, the rest is relative. */
+	if (r->name.len >= 2 && get_unaligned_le16(r->name.p) == '\\') {
+		r->name.p += 2;
+		r->name.len -= 2;
+	}
+	return 0;
+}
+
+/* The target as the VFS layer wants it: no "..", no streams, no wildcards. */
+static char *target_name(const struct ksmbd_buf *name, int *err)
+{
+	char *out = kmalloc(KSMBD_NAME_MAX_PATH, GFP_KERNEL);
+	int ret;
+
+	if (!out) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	ret = ksmbd_name_from_utf16(name, out, KSMBD_NAME_MAX_PATH);
+	if (ret <= 0) {
+		kfree(out);
+		/* "..", wildcards, bad UTF-16: STATUS_OBJECT_NAME_INVALID */
+		*err = ret == -EOPNOTSUPP ? ret : -EILSEQ;
+		return NULL;
+	}
+	return out;
+}
+
+static int set_rename_or_link(struct ksmbd_file *fp, const struct ksmbd_buf *b,
+			      bool link)
+{
+	struct rename_req r;
+	char *name;
+	int ret;
+
+	ret = rename_decode(b, &r);
+	if (ret)
+		return ret;
+	if (!link && !has_access(fp, FILE_DELETE))
+		return -EACCES;
+	name = target_name(&r.name, &ret);
+	if (!name)
+		return ret;
+	if (fp->tree && ksmbd_name_vetoed(fp->tree->share->veto_list,
+					  fp->tree->share->veto_list_sz, name))
+		ret = -EACCES;
+	else if (link)
+		ret = ksmbd_vfs_link(fp, name, r.replace);
+	else
+		ret = ksmbd_vfs_rename(fp, name, r.replace);
+	kfree(name);
+	return ret;
+}
+
+/* ---- Disposition, position, mode ---- */
+
+static int set_disposition(struct ksmbd_file *fp, const struct ksmbd_buf *b,
+			   bool ex)
+{
+	u32 flags;
+	u8 on;
+
+	if (ex) {
+		if (!ksmbd_buf_get_le32(b, 0, &flags))
+			return -EMSGSIZE;
+		on = flags & 0x1;	/* FILE_DISPOSITION_DELETE */
+	} else if (!ksmbd_buf_get_u8(b, 0, &on)) {
+		return -EMSGSIZE;
+	}
+	return ksmbd_file_set_delete_on_close(fp, on != 0);
+}
+
+/* SMB2 reads and writes carry offsets: a position is accepted and unused. */
+static int set_position(const struct ksmbd_buf *b)
+{
+	u64 pos;
+
+	if (!ksmbd_buf_get_le64(b, 0, &pos))
+		return -EMSGSIZE;
+	return pos > (u64)LLONG_MAX ? -EINVAL : 0;
+}
+
+static int set_mode(const struct ksmbd_buf *b)
+{
+	u32 mode;
+
+	if (!ksmbd_buf_get_le32(b, 0, &mode))
+		return -EMSGSIZE;
+	/* MS-FSA 2.1.5.14.9: only these bits, and not both sync modes */
+	if (mode & ~(KSMBD_FILE_MODE_BITS & ~0x1000u))
+		return -EINVAL;
+	if ((mode & 0x30) == 0x30)
+		return -EINVAL;
+	return 0;
+}
+
+/* ---- FileFullEaInformation ---- */
+
+static bool ea_name_reserved(const struct ksmbd_buf *n)
+{
+	static const char dos[] = "DOSATTRIB", stream[] = "DosStream.";
+
+	return (n->len == sizeof(dos) - 1 &&
+		!strncasecmp((const char *)n->p, dos, n->len)) ||
+	       (n->len >= sizeof(stream) - 1 &&
+		!strncasecmp((const char *)n->p, stream, sizeof(stream) - 1));
+}
+
+static int set_one_ea(struct ksmbd_file *fp, const struct ksmbd_ea_entry *e)
+{
+	char name[XATTR_USER_PREFIX_LEN + 256];
+	int ret;
+
+	if (memchr(e->name.p, 0, e->name.len) || ea_name_reserved(&e->name))
+		return -EACCES;
+	memcpy(name, XATTR_USER_PREFIX, XATTR_USER_PREFIX_LEN);
+	memcpy(name + XATTR_USER_PREFIX_LEN, e->name.p, e->name.len);
+	name[XATTR_USER_PREFIX_LEN + e->name.len] = '\0';
+	if (!e->value.len) {
+		/* An empty value deletes the EA; deleting a missing one is fine. */
+		ret = ksmbd_vfs_removexattr(fp, name);
+		return ret == -ENODATA ? 0 : ret;
+	}
+	return ksmbd_vfs_setxattr(fp, name, e->value.p, e->value.len, 0);
+}
+
+static int set_full_ea(struct ksmbd_file *fp, const struct ksmbd_buf *b)
+{
+	struct ksmbd_ea_entry e;
+	u32 pos = 0;
+	int ret;
+
+	if (!has_access(fp, FILE_WRITE_EA))
+		return -EACCES;
+	/* The whole chain is checked before anything is changed. */
+	if (ksmbd_ea_chain_check(b) < 0)
+		return -EINVAL;
+	while ((ret = ksmbd_ea_next(b, &pos, &e)) > 0) {
+		ret = set_one_ea(fp, &e);
+		if (ret)
+			return ret;
+	}
+	return ret;
+}
+
+/* ---- Security ---- */
+
+static int set_security(struct ksmbd_file *fp, const struct sinfo_req *s)
+{
+	const u32 *domain = ksmbd_server_conf.sub_auth;
+	struct ksmbd_sid owner, group;
+	struct iattr ia = { };
+	struct ksmbd_sd sd;
+	struct kstat st;
+	u32 id;
+	int ret;
+
+	if (ksmbd_sd_parse(&s->buf, &sd))
+		return -EBADMSG;
+	if ((s->addl & (KSMBD_OWNER_SECINFO | KSMBD_GROUP_SECINFO)) &&
+	    !has_access(fp, FILE_WRITE_OWNER))
+		return -EACCES;
+	if ((s->addl & KSMBD_DACL_SECINFO) && !has_access(fp, FILE_WRITE_DAC))
+		return -EACCES;
+	ret = ksmbd_vfs_getattr(fp, &st);
+	if (ret)
+		return ret;
+	ksmbd_sid_unix_user(from_kuid_munged(&init_user_ns, st.uid), &owner);
+	ksmbd_sid_unix_group(from_kgid_munged(&init_user_ns, st.gid), &group);
+	/* SIDs we cannot map to a Unix id leave the owner or group alone. */
+	if ((s->addl & KSMBD_OWNER_SECINFO) && sd.has_owner &&
+	    !ksmbd_sid_to_uid(&sd.owner, domain, &id)) {
+		ia.ia_valid |= ATTR_UID;
+		ia.ia_uid = make_kuid(&init_user_ns, id);
+		owner = sd.owner;
+	}
+	if ((s->addl & KSMBD_GROUP_SECINFO) && sd.has_group &&
+	    !ksmbd_sid_to_gid(&sd.group, domain, &id)) {
+		ia.ia_valid |= ATTR_GID;
+		ia.ia_gid = make_kgid(&init_user_ns, id);
+		group = sd.group;
+	}
+	if ((s->addl & KSMBD_DACL_SECINFO) && sd.has_dacl) {
+		ia.ia_valid |= ATTR_MODE;
+		ia.ia_mode = (st.mode & ~0777) |
+			     ksmbd_secdesc_dacl_mode(&sd, &owner, &group);
+	}
+	if (((ia.ia_valid & ATTR_UID) && !uid_valid(ia.ia_uid)) ||
+	    ((ia.ia_valid & ATTR_GID) && !gid_valid(ia.ia_gid)))
+		return -EINVAL;
+	if (!ia.ia_valid)
+		return 0;
+	ia.ia_valid |= ATTR_CTIME;
+	/* setattr_prepare() inside: only the owner (or CAP_FOWNER) chmods */
+	return ksmbd_vfs_setattr(fp, &ia);
+}
+
+/* ---- The handler ---- */
+
+struct set_class {
+	u8 cls;
+	u8 size;		/* the structure's fixed size */
+	bool modifies;		/* refused on a read-only tree */
+};
+
+static const struct set_class set_classes[] = {
+	{ FILE_BASIC_INFORMATION, 36, true },
+	{ FILE_RENAME_INFORMATION, 20, true },
+	{ FILE_LINK_INFORMATION, 20, true },
+	{ FILE_DISPOSITION_INFORMATION, 1, true },
+	{ FILE_POSITION_INFORMATION, 8, false },
+	{ FILE_FULL_EA_INFORMATION, 8, true },
+	{ FILE_MODE_INFORMATION, 4, false },
+	{ FILE_ALLOCATION_INFORMATION, 8, true },
+	{ FILE_END_OF_FILE_INFORMATION, 8, true },
+	{ FILE_DISPOSITION_INFORMATION_EX, 4, true },
+};
+
+static int set_file(struct ksmbd_file *fp, const struct sinfo_req *s)
+{
+	const struct ksmbd_buf *b = &s->buf;
+
+	switch (s->cls) {
+	case FILE_BASIC_INFORMATION:
+		return set_basic(fp, b);
+	case FILE_RENAME_INFORMATION:
+		return set_rename_or_link(fp, b, false);
+	case FILE_LINK_INFORMATION:
+		return set_rename_or_link(fp, b, true);
+	case FILE_DISPOSITION_INFORMATION:
+		return set_disposition(fp, b, false);
+	case FILE_DISPOSITION_INFORMATION_EX:
+		return set_disposition(fp, b, true);
+	case FILE_POSITION_INFORMATION:
+		return set_position(b);
+	case FILE_FULL_EA_INFORMATION:
+		return set_full_ea(fp, b);
+	case FILE_MODE_INFORMATION:
+		return set_mode(b);
+	case FILE_ALLOCATION_INFORMATION:
+		return set_allocation(fp, b);
+	case FILE_END_OF_FILE_INFORMATION:
+		return set_eof(fp, b);
+	}
+	return -EINVAL;
+}
+
+static u32 set_file_status(struct ksmbd_file *fp, const struct sinfo_req *s)
+{
+	const struct set_class *c = NULL;
+	size_t i;
+	int ret;
+
+	for (i = 0; i < ARRAY_SIZE(set_classes); i++)
+		if (set_classes[i].cls == s->cls)
+			c = &set_classes[i];
+	if (!c)
+		return s->cls && s->cls <= 76 ? STATUS_NOT_SUPPORTED :
+						STATUS_INVALID_INFO_CLASS;
+	if (s->buf.len < c->size)
+		return STATUS_INFO_LENGTH_MISMATCH;
+	if (c->modifies && !(fp->tree_flags & KSMBD_FILE_TREE_WRITABLE))
+		return STATUS_ACCESS_DENIED;
+	ret = set_file(fp, s);
+	if (ret == -EMSGSIZE)
+		return STATUS_INFO_LENGTH_MISMATCH;
+	if (ret == -ENOTEMPTY)
+		return STATUS_DIRECTORY_NOT_EMPTY;
+	return ksmbd_ntstatus_from_errno(ret);
+}
+
+static u32 set_dispatch(struct ksmbd_file *fp, const struct sinfo_req *s)
+{
+	int ret;
+
+	if (fp->kind == KSMBD_FILE_PIPE)
+		return STATUS_NOT_SUPPORTED;
+	switch (s->type) {
+	case SMB2_0_INFO_FILE:
+		return set_file_status(fp, s);
+	case SMB2_0_INFO_SECURITY:
+		if (!(fp->tree_flags & KSMBD_FILE_TREE_WRITABLE))
+			return STATUS_ACCESS_DENIED;
+		ret = set_security(fp, s);
+		if (ret == -EBADMSG)
+			return STATUS_INVALID_SECURITY_DESCR;
+		return ksmbd_ntstatus_from_errno(ret);
+	case SMB2_0_INFO_FILESYSTEM:
+	case SMB2_0_INFO_QUOTA:
+		return STATUS_NOT_SUPPORTED;
+	default:
+		return STATUS_INVALID_PARAMETER;
+	}
+}
+
+enum ksmbd_smb2_verdict ksmbd_smb2_set_info(struct ksmbd_smb2_ctx *ctx)
+{
+	struct ksmbd_file *fp;
+	struct sinfo_req s;
+
+	if (sinfo_decode(ctx->req, &s)) {
+		ctx->status = STATUS_INVALID_PARAMETER;
+		return KSMBD_SMB2_REPLY;
+	}
+	fp = ksmbd_file_lookup(ctx, s.pid, s.vid);
+	if (!fp) {
+		ctx->status = STATUS_FILE_CLOSED;
+		return KSMBD_SMB2_REPLY;
+	}
+	ctx->status = set_dispatch(fp, &s);
+	ksmbd_file_put(fp);
+	if (ctx->status == STATUS_SUCCESS)
+		ksmbd_wbuf_put_le16(&ctx->body, SMB2_SET_INFO_RSP_SIZE);
+	return KSMBD_SMB2_REPLY;
+}

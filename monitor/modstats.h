@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The module's own view of itself: /sys/class/ksmbd-control/stats, one
+ * "key value" pair per line. This is all ksmbdtop has when BPF is not
+ * available, so it is parsed separately from the BPF snapshot and tested on
+ * the host.
+ */
+#ifndef KSMBDTOP_MODSTATS_H
+#define KSMBDTOP_MODSTATS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define KT_MODSTATS_PATH "/sys/class/ksmbd-control/stats"
+
+struct kt_modstats {
+	char version[32];
+	char state[32];
+	uint64_t uptime_s;
+	uint64_t listen_port;		/* 0: not listening */
+	/* live objects */
+	uint64_t connections;
+	uint64_t sessions;
+	uint64_t trees;
+	uint64_t open_files;
+	uint64_t works;
+	/* monotonic totals since load */
+	uint64_t accepted;
+	uint64_t requests;
+	uint64_t bytes_in;
+	uint64_t bytes_out;
+};
+
+/*
+ * Parses the text of the stats file. Unknown keys are ignored (the module
+ * adds counters over time); a line that is not "key value" is an error.
+ * Returns 0 or -EINVAL.
+ */
+int kt_modstats_parse(const char *text, struct kt_modstats *out);
+
+/*
+ * Reads and parses @path. Returns 0, -ENOENT when the module is not loaded
+ * (the control class is absent), another negative errno otherwise.
+ */
+int kt_modstats_read(const char *path, struct kt_modstats *out);
+
+#endif

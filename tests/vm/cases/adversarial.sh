@@ -1,0 +1,54 @@
+#!/bin/bash
+# vm: --server --timeout 900
+# The hostile-client suite (tests/adversarial/): named cases per bug class,
+# races between connections, floods, with a legitimate client running
+# throughout and live-object counts checked after every group; then the
+# module must unload cleanly. Cases whose command has no handler yet check
+# the answer they get and print SKIP.
+. "$VM_TOP/tests/vm/lib/check.sh"
+adv=$VM_TOP/tests/adversarial
+params=/sys/module/ksmbd/parameters
+share=/srv/share
+
+if [ ! -d $params ] || ! ss -ltnH 'sport = :445' | grep -q LISTEN; then
+	fail server-listening "nothing listens on port 445 (see start-server output)"
+	finish
+fi
+
+# Short deadlines so that the floods are cut within the run.
+echo 2000 > $params/negotiate_timeout_ms
+echo 15 > $params/session_timeout_s
+
+# A planted escape route for the path cases: links out of the share.
+ln -sfn /etc $share/adv_link
+ln -sfn /etc/passwd $share/adv_flink
+# Someone else's file in the share, for the permission cases.
+echo root > $share/adv_rootfile
+chown root:root $share/adv_rootfile
+chmod 0644 $share/adv_rootfile
+modprobe cifs 2>/dev/null
+
+# Arguments (case or group names) narrow the run.
+python3 "$adv/run.py" --cifs --flood 500 --race-seconds 8 "$@" || CHECK_FAILED=1
+
+live_zero() {
+	for k in connections sessions trees open_files works buffers; do
+		[ "$(stat_value $k)" = 0 ] || return 1
+	done
+}
+check final-live-zero wait_for 10 live_zero
+stat_line=$(grep -E '^(connections|sessions|trees|open_files|works|buffers) ' \
+	/sys/class/ksmbd-control/stats | tr '\n' ' ')
+echo "# adversarial: live objects at the end: $stat_line"
+
+# Unload: the daemon first, then the module with nothing left behind.
+if [ -s /run/ksmbd.mountd.pid ]; then
+	kill "$(cat /run/ksmbd.mountd.pid)" 2>/dev/null
+	sleep 1
+fi
+check rmmod rmmod ksmbd
+check module-gone sh -c '! grep -q "^ksmbd " /proc/modules'
+check no-live-objects-at-unload sh -c '! dmesg | grep -q "unloading with live objects"'
+check no-kernel-warnings sh -c '! dmesg | grep -Eq "BUG:|WARNING:|Oops|general protection|corruption|Redzone|Poison overwritten"'
+rm -f $share/adv_link $share/adv_flink $share/adv_rootfile
+finish

@@ -1,0 +1,688 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""SESSION_SETUP (NTLMv2, raw and in SPNEGO), signing, LOGOFF, TREE_CONNECT
+and TREE_DISCONNECT against the server, on top of smb2raw.py.
+
+The NTLMv2 response, the SMB2 signing keys (2.1 session key, 3.0 KDF, 3.1.1
+KDF over the preauth hash) and the signatures are computed here from the
+specifications, so a passing session setup also proves the server derived
+the same keys: it must accept our signed requests and its own signatures
+must verify.
+
+CLI: smb2auth.py [--host H] [--port P] [--prefix NAME] [--user U]
+                 [--password PW] [CASE ...]
+"""
+import argparse
+import hashlib
+import hmac
+import os
+import struct
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import smb2raw  # noqa: E402
+from smb2raw import HDR, SMB2_MAGIC, Dropped, expect, expect_eq  # noqa: E402
+
+from Cryptodome.Cipher import AES  # noqa: E402  (python3-pycryptodomex)
+from Cryptodome.Hash import CMAC, MD4  # noqa: E402
+
+SESSION_SETUP, LOGOFF, TREE_CONNECT, TREE_DISCONNECT = 1, 2, 3, 4
+FLUSH, ECHO = 7, 0xD
+FLAG_RESPONSE, FLAG_SIGNED, FLAG_RELATED = 0x1, 0x8, 0x4
+
+STATUS_SUCCESS = 0
+STATUS_MORE_PROCESSING_REQUIRED = 0xC0000016
+STATUS_ACCESS_DENIED = 0xC0000022
+STATUS_LOGON_FAILURE = 0xC000006D
+STATUS_NETWORK_NAME_DELETED = 0xC00000C9
+STATUS_BAD_NETWORK_NAME = 0xC00000CC
+STATUS_REQUEST_NOT_ACCEPTED = 0xC00000D0
+STATUS_USER_SESSION_DELETED = 0xC0000203
+STATUS_INSUFFICIENT_RESOURCES = 0xC000009A
+
+NTLMSSP_SIG = b"NTLMSSP\0"
+# UNICODE, REQUEST_TARGET, SIGN, NTLM, ALWAYS_SIGN, EXTENDED_SESSIONSECURITY,
+# TARGET_INFO, 128: no KEY_EXCH, so the exported key is the base key.
+NTLM_FLAGS = 0x00000001 | 0x00000004 | 0x00000010 | 0x00000200 | \
+    0x00008000 | 0x00080000 | 0x00800000 | 0x20000000
+
+SPNEGO_OID = bytes.fromhex("06062b0601050502")
+NTLMSSP_OID = bytes.fromhex("060a2b06010401823702020a")
+
+
+# ---- primitives ----------------------------------------------------------
+
+def hmac_md5(key, data):
+    return hmac.new(key, data, hashlib.md5).digest()
+
+
+def nt_hash(password):
+    return MD4.new(password.encode("utf-16-le")).digest()
+
+
+def kdf(key, label, context):
+    """SP800-108 counter mode, HMAC-SHA256, one block, L = 128."""
+    msg = struct.pack(">I", 1) + label + b"\0" + context + struct.pack(">I", 128)
+    return hmac.new(key, msg, hashlib.sha256).digest()[:16]
+
+
+def der_len(n):
+    if n < 0x80:
+        return bytes([n])
+    b = n.to_bytes((n.bit_length() + 7) // 8, "big")
+    return bytes([0x80 | len(b)]) + b
+
+
+def der(tag, body):
+    return bytes([tag]) + der_len(len(body)) + body
+
+
+KRB5_OID = bytes.fromhex("06092a864886f712010202")
+
+
+def spnego_init(token, krb5_first=False):
+    oids = (KRB5_OID if krb5_first else b"") + NTLMSSP_OID
+    mechs = der(0xa0, der(0x30, oids))
+    tok = der(0xa2, der(0x04, token))
+    return der(0x60, SPNEGO_OID + der(0xa0, der(0x30, mechs + tok)))
+
+
+def spnego_resp(token):
+    return der(0xa1, der(0x30, der(0xa2, der(0x04, token))))
+
+
+def find_ntlmssp(blob):
+    at = blob.find(NTLMSSP_SIG)
+    expect(at >= 0, "no NTLMSSP message in the security blob")
+    return blob[at:]
+
+
+# ---- NTLMSSP -------------------------------------------------------------
+
+def ntlm_negotiate():
+    return NTLMSSP_SIG + struct.pack("<II", 1, NTLM_FLAGS) + b"\0" * 16
+
+
+def parse_challenge(msg):
+    expect_eq(msg[:8], NTLMSSP_SIG, "CHALLENGE signature")
+    (mtype,) = struct.unpack_from("<I", msg, 8)
+    expect_eq(mtype, 2, "NTLMSSP message type")
+    (flags,) = struct.unpack_from("<I", msg, 20)
+    challenge = msg[24:32]
+    tlen, _, toff = struct.unpack_from("<HHI", msg, 40)
+    expect(toff + tlen <= len(msg), "TargetInfo past the message")
+    return flags, challenge, msg[toff:toff + tlen]
+
+
+def av_pairs(info):
+    out, pos = {}, 0
+    while pos + 4 <= len(info):
+        aid, alen = struct.unpack_from("<HH", info, pos)
+        if aid == 0:
+            break
+        out[aid] = info[pos + 4:pos + 4 + alen]
+        pos += 4 + alen
+    return out
+
+
+def ntlm_authenticate(user, password, domain, challenge, target_info,
+                      flags=NTLM_FLAGS):
+    """AUTHENTICATE with an NTLMv2 response; returns (message, session key)."""
+    owf = hmac_md5(nt_hash(password), (user.upper() + domain).encode("utf-16-le"))
+    ts = av_pairs(target_info).get(7) or struct.pack("<Q", 0)
+    blob = b"\x01\x01" + b"\0" * 6 + ts + os.urandom(8) + b"\0" * 4 + \
+        target_info + b"\0" * 4
+    proof = hmac_md5(owf, challenge + blob)
+    key = hmac_md5(owf, proof)
+    fields = [b"\0" * 24, proof + blob, domain.encode("utf-16-le"),
+              user.encode("utf-16-le"), "WS".encode("utf-16-le"), b""]
+    off = 88  # fixed part, Version and MIC
+    hdr, payload = b"", b""
+    for f in fields:
+        hdr += struct.pack("<HHI", len(f), len(f), off + len(payload))
+        payload += f
+    msg = NTLMSSP_SIG + struct.pack("<I", 3) + hdr + struct.pack("<I", flags) + \
+        b"\0" * 8 + b"\0" * 16 + payload
+    return msg, key
+
+
+# ---- SMB2 with sessions and signing ----------------------------------------
+
+class Rsp(smb2raw.Response):
+    def __init__(self, raw):
+        super().__init__(raw)
+        (_, _, _, _, _, _, _, _, _, _, self.tree, _, self.sig) = \
+            HDR.unpack_from(raw, 0)
+
+
+class Session:
+    def __init__(self):
+        self.id = 0
+        self.key = None
+        self.sign_key = None
+        self.alg = None  # "hmac" or "cmac"
+        self.flags = 0
+
+
+def mac(alg, key, data):
+    if alg == "hmac":
+        return hmac.new(key, data, hashlib.sha256).digest()[:16]
+    c = CMAC.new(key, ciphermod=AES)
+    c.update(data)
+    return c.digest()
+
+
+def sign(sess, msg):
+    msg = bytearray(msg)
+    flags = struct.unpack_from("<I", msg, 16)[0] | FLAG_SIGNED
+    struct.pack_into("<I", msg, 16, flags)
+    msg[48:64] = b"\0" * 16
+    msg[48:64] = mac(sess.alg, sess.sign_key, bytes(msg))
+    return bytes(msg)
+
+
+def signature_ok(sess, raw):
+    zeroed = raw[:48] + b"\0" * 16 + raw[64:]
+    return hmac.compare_digest(mac(sess.alg, sess.sign_key, zeroed), raw[48:64])
+
+
+class AuthConn(smb2raw.Conn):
+    def __init__(self, host, port, dialect):
+        super().__init__(host, port)
+        self.dialect = dialect
+        self.preauth = b"\0" * 64
+        self.signing_alg = "hmac" if dialect < 0x0300 else "cmac"
+        req = self.build(smb2raw.NEGOTIATE,
+                         smb2raw.negotiate_body([dialect]), credit_req=64)
+        self.send_frame(req)
+        raw = self.recv_frame()
+        r = Rsp(raw)
+        expect_eq(r.status, STATUS_SUCCESS, "negotiate status")
+        n = r.negotiate()
+        expect_eq(n["dialect"], dialect, "negotiated dialect")
+        if dialect == 0x0311:
+            self.preauth = self.chain(self.chain(self.preauth, req), raw)
+            sig = n["contexts"].get(smb2raw.CTX_SIGNING)
+            if sig and struct.unpack_from("<H", sig, 2)[0] == 0:
+                self.signing_alg = "hmac"
+
+    @staticmethod
+    def chain(h, msg):
+        return hashlib.sha512(h + msg).digest()
+
+    def build(self, command, body, session=0, tree=0, flags=0, credit_req=8,
+              mid=None, next_cmd=0):
+        if mid is None:
+            mid = self.mid
+            self.mid += 1
+        return smb2raw.HDR.pack(SMB2_MAGIC, 64, 1, 0, command, credit_req,
+                                flags, next_cmd, mid, 0xFEFF, tree, session,
+                                b"\0" * 16) + body
+
+    def call(self, command, body, sess=None, tree=0, signed=False, flags=0):
+        msg = self.build(command, body, session=sess.id if sess else 0,
+                         tree=tree, flags=flags)
+        if signed:
+            msg = sign(sess, msg)
+        self.send_frame(msg)
+        return Rsp(self.recv_frame())
+
+    # -- session setup --
+
+    def setup_leg(self, sess, blob, security_mode=1, flags=0):
+        body = struct.pack("<HBBIIHHQ", 25, flags, security_mode, 0, 0,
+                           64 + 24, len(blob), 0) + blob
+        req = self.build(SESSION_SETUP, body, session=sess.id)
+        self.send_frame(req)
+        raw = self.recv_frame()
+        return req, raw, Rsp(raw)
+
+    def login(self, user, password, domain="", spnego=False, security_mode=1,
+              krb5_first=False):
+        """(status, Session, final response); Session is set up on success.
+
+        krb5_first: the first leg is a SPNEGO NegTokenInit preferring
+        Kerberos with a (bogus) Kerberos token, as domain clients send.
+        """
+        sess = Session()
+        tok = ntlm_negotiate()
+        h = self.preauth
+        if krb5_first:
+            spnego = True
+            req, raw, r = self.setup_leg(
+                sess, spnego_init(b"\x60\x03\x06\x01\x00", True),
+                security_mode)
+            if r.status != STATUS_MORE_PROCESSING_REQUIRED:
+                return r.status, sess, r
+            expect(raw.find(NTLMSSP_SIG) < 0, "token in the mech choice")
+            expect(raw.find(NTLMSSP_OID[2:]) >= 0, "NTLMSSP not chosen")
+            sess.id = r.session
+            h = self.chain(self.chain(h, req), raw)
+            first = spnego_resp(tok)
+        else:
+            first = spnego_init(tok) if spnego else tok
+        req, raw, r = self.setup_leg(sess, first, security_mode)
+        if r.status != STATUS_MORE_PROCESSING_REQUIRED:
+            return r.status, sess, r
+        expect(r.session != 0, "no session id with the challenge")
+        expect(not sess.id or r.session == sess.id, "session id changed")
+        sess.id = r.session
+        h = self.chain(self.chain(h, req), raw)
+        boff, blen = struct.unpack_from("<HH", r.body, 4)
+        _, challenge, tinfo = parse_challenge(find_ntlmssp(raw[boff:boff + blen]))
+        msg, key = ntlm_authenticate(user, password, domain, challenge, tinfo)
+        req, raw, r = self.setup_leg(sess, spnego_resp(msg) if spnego else msg,
+                                     security_mode)
+        if r.status != STATUS_SUCCESS:
+            return r.status, sess, r
+        h = self.chain(h, req)
+        sess.key = key
+        sess.alg = self.signing_alg
+        if self.dialect < 0x0300:
+            sess.sign_key = key
+        elif self.dialect == 0x0311:
+            sess.sign_key = kdf(key, b"SMBSigningKey\0", h)
+        else:
+            sess.sign_key = kdf(key, b"SMB2AESCMAC\0", b"SmbSign\0")
+        sess.flags = struct.unpack_from("<H", r.body, 2)[0]
+        return r.status, sess, r
+
+    # -- trees --
+
+    def tree_connect(self, sess, share, signed=False):
+        path = ("\\\\127.0.0.1\\" + share).encode("utf-16-le")
+        body = struct.pack("<HHHH", 9, 0, 64 + 8, len(path)) + path
+        return self.call(TREE_CONNECT, body, sess, signed=signed)
+
+    def tree_disconnect(self, sess, tree, signed=False):
+        return self.call(TREE_DISCONNECT, struct.pack("<HH", 4, 0), sess,
+                         tree=tree, signed=signed)
+
+    def logoff(self, sess, signed=False):
+        return self.call(LOGOFF, struct.pack("<HH", 4, 0), sess, signed=signed)
+
+    def echo(self, sess=None, signed=False):
+        return self.call(ECHO, struct.pack("<HH", 4, 0), sess, signed=signed)
+
+    def flush(self, sess, tree):
+        body = struct.pack("<HHI16s", 24, 0, 0, b"\xff" * 16)
+        return self.call(FLUSH, body, sess, tree=tree)
+
+
+def flush_body():
+    return struct.pack("<HHI16s", 24, 0, 0, b"\xff" * 16)
+
+
+def compound(conn, elems):
+    """elems: (command, body, session, tree, flags); returns the responses."""
+    out = b""
+    for i, (cmd, body, sid, tid, fl) in enumerate(elems):
+        last = i == len(elems) - 1
+        size = 64 + len(body)
+        padded = size if last else size + (8 - size % 8) % 8
+        msg = conn.build(cmd, body, session=sid, tree=tid, flags=fl,
+                         next_cmd=0 if last else padded)
+        out += msg + b"\0" * (padded - size)
+    conn.send_frame(out)
+    raw, rs, off = conn.recv_frame(), [], 0
+    while True:
+        r = Rsp(raw[off:])
+        rs.append(r)
+        if not r.next:
+            return rs
+        expect(off + r.next < len(raw), "NextCommand past the frame")
+        off += r.next
+
+
+# ---- cases ------------------------------------------------------------------
+
+CASES = {}
+
+
+def case(fn):
+    CASES[fn.__name__.replace("case_", "")] = fn
+    return fn
+
+
+def logged_on(env, dialect=0x0311, **kw):
+    c = AuthConn(env.host, env.port, dialect)
+    st, sess, r = c.login(env.user, env.password, **kw)
+    expect_eq(st, STATUS_SUCCESS, "session setup status")
+    return c, sess, r
+
+
+def check_login(env, dialect, spnego=False, krb5_first=False):
+    c, sess, r = logged_on(env, dialect, spnego=spnego, krb5_first=krb5_first)
+    expect_eq(sess.flags, 0, "SessionFlags (not guest, not null)")
+    if dialect == 0x0311:
+        expect(r.flags & FLAG_SIGNED, "final 3.1.1 session setup not signed")
+        expect(signature_ok(sess, r.raw),
+               "final session setup signature does not verify")
+    e = c.echo(sess, signed=True)
+    expect_eq(e.status, STATUS_SUCCESS, "signed echo")
+    expect(e.flags & FLAG_SIGNED, "answer to a signed echo not signed")
+    expect(signature_ok(sess, e.raw), "echo response signature")
+    expect_eq(c.logoff(sess, signed=True).status, STATUS_SUCCESS, "logoff")
+    c.close()
+
+
+@case
+def case_login_210(env):
+    check_login(env, 0x0210)
+
+
+@case
+def case_login_300(env):
+    check_login(env, 0x0300)
+
+
+@case
+def case_login_302(env):
+    check_login(env, 0x0302)
+
+
+@case
+def case_login_311(env):
+    check_login(env, 0x0311)
+
+
+@case
+def case_login_311_spnego(env):
+    check_login(env, 0x0311, spnego=True)
+
+
+@case
+def case_login_300_spnego(env):
+    check_login(env, 0x0300, spnego=True)
+
+
+@case
+def case_login_311_kerberos_preferred(env):
+    check_login(env, 0x0311, krb5_first=True)
+
+
+@case
+def case_mech_choice_only_once(env):
+    c = AuthConn(env.host, env.port, 0x0311)
+    s = Session()
+    _, _, r = c.setup_leg(s, spnego_init(b"\x60\x03\x06\x01\x00", True))
+    expect_eq(r.status, STATUS_MORE_PROCESSING_REQUIRED, "mech choice")
+    s.id = r.session
+    _, _, r = c.setup_leg(s, spnego_init(b"\x60\x03\x06\x01\x00", True))
+    expect_eq(r.status, STATUS_REQUEST_NOT_ACCEPTED, "second mech choice")
+    _, _, r = c.setup_leg(s, spnego_resp(ntlm_negotiate()))
+    expect_eq(r.status, STATUS_USER_SESSION_DELETED, "refused setup is gone")
+    c.close()
+
+
+def failed_login(env, user, password):
+    c = AuthConn(env.host, env.port, 0x0311)
+    t0 = time.monotonic()
+    st, sess, r = c.login(user, password)
+    dt = time.monotonic() - t0
+    expect_eq(st, STATUS_LOGON_FAILURE, "status")
+    # The failed session is gone: the id cannot be used for anything.
+    t = c.tree_connect(sess, "share")
+    expect_eq(t.status, STATUS_USER_SESSION_DELETED, "tree connect after failure")
+    c.close()
+    return r.body, dt
+
+
+@case
+def case_wrong_password(env):
+    failed_login(env, env.user, "wrong")
+
+
+@case
+def case_unknown_user_same_answer(env):
+    bad_pw, _ = failed_login(env, env.user, "wrong")
+    no_user, _ = failed_login(env, "nosuchuser", "whatever")
+    expect_eq(no_user, bad_pw, "error body for unknown user vs wrong password")
+
+
+@case
+def case_bad_signature_denied(env):
+    c, sess, _ = logged_on(env)
+    msg = bytearray(sign(sess, c.build(ECHO, struct.pack("<HH", 4, 0),
+                                       session=sess.id)))
+    msg[50] ^= 0x55
+    c.send_frame(bytes(msg))
+    r = Rsp(c.recv_frame())
+    expect_eq(r.status, STATUS_ACCESS_DENIED, "corrupted signature")
+    # A signed request with a signature over other bytes is refused too.
+    msg = bytearray(sign(sess, c.build(ECHO, struct.pack("<HH", 4, 0),
+                                       session=sess.id)))
+    msg[64 + 2] ^= 1
+    c.send_frame(bytes(msg))
+    expect_eq(Rsp(c.recv_frame()).status, STATUS_ACCESS_DENIED,
+              "body changed after signing")
+    expect_eq(c.echo(sess, signed=True).status, STATUS_SUCCESS,
+              "good signature still accepted")
+    c.close()
+
+
+@case
+def case_signing_required_by_client(env):
+    c = AuthConn(env.host, env.port, 0x0300)
+    st, sess, _ = c.login(env.user, env.password, security_mode=3)
+    expect_eq(st, STATUS_SUCCESS, "session setup")
+    r = c.tree_connect(sess, "share")
+    expect_eq(r.status, STATUS_ACCESS_DENIED, "unsigned request, signing required")
+    r = c.tree_connect(sess, "share", signed=True)
+    expect_eq(r.status, STATUS_SUCCESS, "signed tree connect")
+    expect(signature_ok(sess, r.raw), "tree connect response signature")
+    c.close()
+
+
+def tcon_rsp(r):
+    return struct.unpack_from("<HBBIII", r.body, 0)
+
+
+@case
+def case_tree_connect_share(env):
+    c, sess, _ = logged_on(env)
+    r = c.tree_connect(sess, "share", signed=True)
+    expect_eq(r.status, STATUS_SUCCESS, "tree connect")
+    ss, stype, _, sflags, caps, access = tcon_rsp(r)
+    expect_eq((ss, stype), (16, 1), "StructureSize/ShareType DISK")
+    expect(r.tree not in (0, 0xFFFFFFFF), "no tree id")
+    expect_eq(access, 0x001F01FF, "MaximalAccess on a writable share")
+    # Share names are case-insensitive.
+    r2 = c.tree_connect(sess, "SHARE", signed=True)
+    expect_eq(r2.status, STATUS_SUCCESS, "tree connect SHARE")
+    expect(r2.tree != r.tree, "second tree got the same id")
+    c.close()
+
+
+@case
+def case_tree_connect_ipc(env):
+    c, sess, _ = logged_on(env)
+    r = c.tree_connect(sess, "IPC$", signed=True)
+    expect_eq(r.status, STATUS_SUCCESS, "tree connect IPC$")
+    expect_eq(tcon_rsp(r)[1], 2, "ShareType PIPE")
+    c.close()
+
+
+@case
+def case_tree_connect_nosuch(env):
+    c, sess, _ = logged_on(env)
+    r = c.tree_connect(sess, "nosuch", signed=True)
+    expect_eq(r.status, STATUS_BAD_NETWORK_NAME, "unknown share")
+    r = c.tree_connect(sess, "x" * 81, signed=True)
+    expect_eq(r.status, STATUS_BAD_NETWORK_NAME, "81-character share name")
+    c.close()
+
+
+@case
+def case_tree_disconnect_reuse(env):
+    c, sess, _ = logged_on(env, 0x0210)
+    tid = c.tree_connect(sess, "share", signed=True).tree
+    expect_eq(c.tree_disconnect(sess, tid, signed=True).status,
+              STATUS_SUCCESS, "tree disconnect")
+    expect_eq(c.tree_disconnect(sess, tid, signed=True).status,
+              STATUS_NETWORK_NAME_DELETED, "second disconnect")
+    msg = sign(sess, c.build(FLUSH, flush_body(), session=sess.id, tree=tid))
+    c.send_frame(msg)
+    expect_eq(Rsp(c.recv_frame()).status, STATUS_NETWORK_NAME_DELETED,
+              "flush on a disconnected tree")
+    c.close()
+
+
+@case
+def case_logoff_reuse(env):
+    c, sess, _ = logged_on(env)
+    tid = c.tree_connect(sess, "share", signed=True).tree
+    expect_eq(c.logoff(sess, signed=True).status, STATUS_SUCCESS, "logoff")
+    expect_eq(c.logoff(sess).status, STATUS_USER_SESSION_DELETED,
+              "second logoff")
+    expect_eq(c.tree_connect(sess, "share").status,
+              STATUS_USER_SESSION_DELETED, "tree connect after logoff")
+    expect_eq(c.tree_disconnect(sess, tid).status,
+              STATUS_USER_SESSION_DELETED, "tree disconnect after logoff")
+    c.close()
+
+
+@case
+def case_other_connection_session(env):
+    a, sess, _ = logged_on(env)
+    b = AuthConn(env.host, env.port, 0x0311)
+    expect_eq(b.tree_connect(sess, "share").status,
+              STATUS_USER_SESSION_DELETED, "session of another connection")
+    expect_eq(a.tree_connect(sess, "share", signed=True).status,
+              STATUS_SUCCESS, "still fine on its own connection")
+    a.close()
+    b.close()
+
+
+@case
+def case_reauth_refused_cleanly(env):
+    c, sess, _ = logged_on(env)
+    _, _, r = c.setup_leg(sess, ntlm_negotiate())
+    expect_eq(r.status, STATUS_REQUEST_NOT_ACCEPTED, "re-authentication")
+    e = c.echo(sess, signed=True)
+    expect_eq(e.status, STATUS_SUCCESS, "session still valid")
+    expect(signature_ok(sess, e.raw), "still signing with the same key")
+    c.close()
+
+
+@case
+def case_binding_refused(env):
+    c = AuthConn(env.host, env.port, 0x0311)
+    _, _, r = c.setup_leg(Session(), ntlm_negotiate(), flags=1)
+    expect_eq(r.status, STATUS_REQUEST_NOT_ACCEPTED, "binding")
+    expect_eq(c.echo().status, STATUS_SUCCESS, "connection alive")
+    c.close()
+
+
+@case
+def case_compound_tdis_then_tree_use(env):
+    c, sess, _ = logged_on(env, 0x0210)
+    tid = c.tree_connect(sess, "share", signed=True).tree
+    rs = compound(c, [
+        (TREE_DISCONNECT, struct.pack("<HH", 4, 0), sess.id, tid, 0),
+        (ECHO, struct.pack("<HH", 4, 0), sess.id, tid, FLAG_RELATED),
+        (FLUSH, flush_body(), 0xFFFFFFFFFFFFFFFF, 0xFFFFFFFF, FLAG_RELATED),
+    ])
+    expect_eq(len(rs), 3, "responses")
+    expect_eq(rs[0].status, STATUS_SUCCESS, "tree disconnect")
+    expect_eq(rs[1].status, STATUS_SUCCESS, "echo")
+    expect_eq(rs[2].status, STATUS_NETWORK_NAME_DELETED, "flush on the tree")
+    expect_eq(c.echo().status, STATUS_SUCCESS, "connection alive")
+    c.close()
+
+
+@case
+def case_compound_logoff_then_tcon(env):
+    c, sess, _ = logged_on(env, 0x0210)
+    path = "\\\\127.0.0.1\\share".encode("utf-16-le")
+    tcon = struct.pack("<HHHH", 9, 0, 64 + 8, len(path)) + path
+    rs = compound(c, [
+        (LOGOFF, struct.pack("<HH", 4, 0), sess.id, 0, 0),
+        (TREE_CONNECT, tcon, 0xFFFFFFFFFFFFFFFF, 0xFFFFFFFF, FLAG_RELATED),
+        (TREE_CONNECT, tcon, sess.id, 0, 0),
+    ])
+    expect_eq(len(rs), 3, "responses")
+    expect_eq(rs[0].status, STATUS_SUCCESS, "logoff")
+    expect_eq(rs[1].status, STATUS_USER_SESSION_DELETED, "related tree connect")
+    expect_eq(rs[2].status, STATUS_USER_SESSION_DELETED, "unrelated tree connect")
+    expect_eq(c.echo().status, STATUS_SUCCESS, "connection alive")
+    c.close()
+
+
+@case
+def case_compound_tcon_then_related(env):
+    c, sess, _ = logged_on(env, 0x0210)
+    path = "\\\\127.0.0.1\\share".encode("utf-16-le")
+    tcon = struct.pack("<HHHH", 9, 0, 64 + 8, len(path)) + path
+    rs = compound(c, [
+        (TREE_CONNECT, tcon, sess.id, 0, 0),
+        (TREE_DISCONNECT, struct.pack("<HH", 4, 0), 0xFFFFFFFFFFFFFFFF,
+         0xFFFFFFFF, FLAG_RELATED),
+    ])
+    expect_eq(rs[0].status, STATUS_SUCCESS, "tree connect")
+    expect_eq(rs[1].status, STATUS_SUCCESS, "related disconnect of the new tree")
+    expect_eq(rs[1].tree, rs[0].tree, "inherited tree id")
+    c.close()
+
+
+@case
+def case_half_done_setups_bounded(env):
+    c = AuthConn(env.host, env.port, 0x0311)
+    granted = refused = 0
+    for _ in range(50):
+        _, _, r = c.setup_leg(Session(), ntlm_negotiate())
+        if r.status == STATUS_MORE_PROCESSING_REQUIRED:
+            granted += 1
+        else:
+            expect_eq(r.status, STATUS_INSUFFICIENT_RESOURCES, "refused setup")
+            refused += 1
+    expect(1 <= granted <= 16, "%d half-done setups accepted" % granted)
+    expect(refused >= 34, "only %d of 50 refused" % refused)
+    expect_eq(c.echo().status, STATUS_SUCCESS, "connection alive")
+    # Another connection still gets its own.
+    d = AuthConn(env.host, env.port, 0x0311)
+    st, _, _ = d.login(env.user, env.password)
+    expect_eq(st, STATUS_SUCCESS, "login on another connection")
+    d.close()
+    if env.hold:
+        print("holding %d half-done setups" % granted)
+        sys.stdout.flush()
+        time.sleep(env.hold)
+    c.close()
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--host", default="127.0.0.1")
+    ap.add_argument("--port", type=int, default=445)
+    ap.add_argument("--prefix", default="smb2auth")
+    ap.add_argument("--user", default="tester")
+    ap.add_argument("--password", default="tester")
+    ap.add_argument("--hold", type=float, default=0,
+                    help="half_done_setups_bounded: keep them this long")
+    ap.add_argument("--list", action="store_true")
+    ap.add_argument("cases", nargs="*")
+    env = ap.parse_args()
+    if env.list:
+        print("\n".join(CASES))
+        return 0
+    failed = 0
+    for name in env.cases or list(CASES):
+        fn = CASES.get(name)
+        try:
+            if not fn:
+                raise KeyError("no such case")
+            fn(env)
+            print("PASS: %s/%s" % (env.prefix, name))
+        except (Exception, Dropped) as e:
+            print("FAIL: %s/%s: %s: %s" % (env.prefix, name,
+                                           type(e).__name__, e))
+            failed += 1
+        sys.stdout.flush()
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

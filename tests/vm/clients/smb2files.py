@@ -1,0 +1,609 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""CREATE, CLOSE, READ, WRITE, FLUSH, named pipes and IOCTL against the
+server, on top of smb2auth.py (login, tree connect) and smb2raw.py.
+
+Every case logs on as the test user, connects the share (or IPC$), and
+checks statuses and bytes the server sends back: names the server must
+refuse, dispositions and their CreateAction, the create contexts it
+answers, WRITE DataOffset/Length at the edges of the element, READ past
+the end of file, share modes, delete-on-close, related compounds, the
+srvsvc pipe, and the FSCTLs.
+
+CLI: smb2files.py [--host H] [--port P] [--prefix NAME] [--user U]
+                  [--password PW] [--list] [CASE ...]
+"""
+import argparse
+import os
+import struct
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import smb2auth  # noqa: E402
+import smb2raw  # noqa: E402
+from smb2raw import Dropped, expect, expect_eq  # noqa: E402
+
+CREATE, CLOSE, FLUSH, READ, WRITE, IOCTL = 5, 6, 7, 8, 9, 0xB
+FLAG_RELATED = 0x4
+
+ST = dict(
+    SUCCESS=0, BUFFER_OVERFLOW=0x80000005, INVALID_PARAMETER=0xC000000D,
+    END_OF_FILE=0xC0000011, ACCESS_DENIED=0xC0000022,
+    OBJECT_NAME_INVALID=0xC0000033, OBJECT_NAME_NOT_FOUND=0xC0000034,
+    OBJECT_NAME_COLLISION=0xC0000035, OBJECT_PATH_NOT_FOUND=0xC000003A,
+    SHARING_VIOLATION=0xC0000043, DELETE_PENDING=0xC0000056,
+    FILE_IS_A_DIRECTORY=0xC00000BA, NOT_SUPPORTED=0xC00000BB,
+    NOT_A_DIRECTORY=0xC0000103, FILE_CLOSED=0xC0000128,
+    NOT_A_REPARSE_POINT=0xC0000275,
+)
+
+GENERIC_READ, GENERIC_WRITE, GENERIC_ALL = 0x80000000, 0x40000000, 0x10000000
+DELETE, MAXIMUM_ALLOWED = 0x10000, 0x02000000
+FILE_READ_DATA, FILE_WRITE_DATA, FILE_APPEND_DATA = 0x1, 0x2, 0x4
+FILE_READ_ATTRIBUTES = 0x80
+SHARE_ALL = 7
+SUPERSEDE, OPEN, CREATE_NEW, OPEN_IF, OVERWRITE, OVERWRITE_IF = range(6)
+DIRECTORY_FILE, NON_DIRECTORY_FILE, DELETE_ON_CLOSE = 0x1, 0x40, 0x1000
+ALL_ONES = (0xFFFFFFFFFFFFFFFF, 0xFFFFFFFFFFFFFFFF)
+
+
+def status_name(v):
+    for k, s in ST.items():
+        if s == v:
+            return k
+    return "0x%08x" % v
+
+
+def expect_status(r, name, what):
+    if r.status != ST[name]:
+        raise AssertionError("%s: status %s, expected %s" %
+                             (what, status_name(r.status), name))
+
+
+def create_ctx(tag, data):
+    """One create context (MS-SMB2 2.2.13.2), unchained."""
+    return struct.pack("<IHHHHI", 0, 16, 4, 0, 24, len(data)) + tag + \
+        b"\0" * 4 + data
+
+
+def chain_ctxs(ctxs):
+    out = b""
+    for i, c in enumerate(ctxs):
+        if i < len(ctxs) - 1:
+            c = smb2raw.pad8(c)
+            c = struct.pack("<I", len(c)) + c[4:]
+        out += c
+    return out
+
+
+def create_body(name, access=GENERIC_READ | GENERIC_WRITE, disp=OPEN_IF,
+                options=NON_DIRECTORY_FILE, share=SHARE_ALL, ctxs=b"",
+                attrs=0x80):
+    uname = name.encode("utf-16-le")
+    name_off = 64 + 56
+    ctx_off = (name_off + len(uname) + 7) & ~7 if ctxs else 0
+    body = struct.pack("<HBBIQQIIIIIHHII", 57, 0, 0, 2, 0, 0, access, attrs,
+                       share, disp, options, name_off, len(uname), ctx_off,
+                       len(ctxs))
+    body += uname
+    if ctxs:
+        body += b"\0" * (ctx_off - 64 - len(body)) + ctxs
+    elif not uname:
+        body += b"\0"
+    return body
+
+
+class Created:
+    def __init__(self, r):
+        (self.ss, _, _, self.action, _, _, _, _, self.alloc, self.eof,
+         self.attrs, _, self.pid, self.vid, self.ctx_off,
+         self.ctx_len) = struct.unpack_from("<HBBIQQQQQQIIQQII", r.body, 0)
+        self.contexts = {}
+        pos = self.ctx_off
+        while self.ctx_len:
+            nxt, noff, nlen, _, doff, dlen = struct.unpack_from(
+                "<IHHHHI", r.raw, pos)
+            tag = r.raw[pos + noff:pos + noff + nlen]
+            self.contexts[tag] = r.raw[pos + doff:pos + doff + dlen]
+            if not nxt:
+                break
+            pos += nxt
+
+    @property
+    def fid(self):
+        return (self.pid, self.vid)
+
+
+class Tree:
+    """A logged-on connection with one tree connected."""
+
+    def __init__(self, env, share="share"):
+        self.c, self.sess, _ = smb2auth.logged_on(env)
+        r = self.c.tree_connect(self.sess, share)
+        expect_eq(r.status, 0, "tree connect to " + share)
+        self.tid = r.tree
+
+    def call(self, cmd, body, charge=1):
+        msg = bytearray(self.c.build(cmd, body, session=self.sess.id,
+                                     tree=self.tid))
+        struct.pack_into("<H", msg, 6, charge)
+        self.c.mid += charge - 1
+        self.c.send_frame(bytes(msg))
+        return smb2auth.Rsp(self.c.recv_frame())
+
+    def create(self, name, **kw):
+        r = self.call(CREATE, create_body(name, **kw))
+        return r, (Created(r) if r.status == 0 else None)
+
+    def must_create(self, name, **kw):
+        r, cr = self.create(name, **kw)
+        expect_status(r, "SUCCESS", "create %r" % name)
+        return cr
+
+    def close(self, fid, postquery=False):
+        body = struct.pack("<HHIQQ", 24, 1 if postquery else 0, 0, *fid)
+        return self.call(CLOSE, body)
+
+    def write(self, fid, data, offset=0, flags=0):
+        body = struct.pack("<HHIQQQIIHHI", 49, 64 + 48, len(data), offset,
+                           fid[0], fid[1], 0, 0, 0, 0, flags) + data
+        return self.call(WRITE, body, charge=max(1, (len(data) + 65535) // 65536))
+
+    def read(self, fid, length, offset=0, min_count=0):
+        body = struct.pack("<HBBIQQQIIIHH", 49, 0, 0, length, offset,
+                           fid[0], fid[1], min_count, 0, 0, 0, 0) + b"\0"
+        r = self.call(READ, body, charge=max(1, (length + 65535) // 65536))
+        data = b""
+        if r.status in (0, ST["BUFFER_OVERFLOW"]):
+            doff, _, dlen = struct.unpack_from("<BBI", r.body, 2)
+            data = r.raw[doff:doff + dlen]
+        return r, data
+
+    def ioctl(self, fid, code, data=b"", max_out=4096):
+        body = struct.pack("<HHIQQIIIIIIII", 57, 0, code, fid[0], fid[1],
+                           64 + 56 if data else 0, len(data), 0, 0, 0,
+                           max_out, 1, 0) + data
+        r = self.call(IOCTL, body)
+        out = b""
+        if len(r.body) >= 48:
+            ooff, olen = struct.unpack_from("<II", r.body, 32)
+            out = r.raw[ooff:ooff + olen]
+        return r, out
+
+    def put_file(self, name, data):
+        cr = self.must_create(name, disp=OVERWRITE_IF)
+        expect_status(self.write(cr.fid, data), "SUCCESS", "write " + name)
+        self.close(cr.fid)
+
+    def unlink(self, name):
+        r, cr = self.create(name, access=DELETE, disp=OPEN, options=DELETE_ON_CLOSE)
+        if cr:
+            self.close(cr.fid)
+
+    def bye(self):
+        self.c.close()
+
+
+CASES = {}
+
+
+def case(fn):
+    CASES[fn.__name__.replace("case_", "")] = fn
+    return fn
+
+
+@case
+def case_bad_names(env):
+    t = Tree(env)
+    for name, want in [("\\lead", "OBJECT_NAME_INVALID"),
+                       ("..", "OBJECT_NAME_INVALID"),
+                       ("a\\..\\..\\etc\\passwd", "OBJECT_NAME_INVALID"),
+                       ("a\\.\\b", "OBJECT_NAME_INVALID"),
+                       ("a\\\\b", "OBJECT_NAME_INVALID"),
+                       ("star*", "OBJECT_NAME_INVALID"),
+                       ("q?", "OBJECT_NAME_INVALID"),
+                       ("pipe|x", "OBJECT_NAME_INVALID"),
+                       ("slash/x", "OBJECT_NAME_INVALID"),
+                       ("file:stream", "NOT_SUPPORTED"),
+                       ("no-such-dir\\f", "OBJECT_PATH_NOT_FOUND")]:
+        r, _ = t.create(name, disp=OPEN_IF)
+        expect_status(r, want, "create %r" % name)
+    # Unpaired surrogate in the name.
+    body = bytearray(create_body("ab"))
+    body[56 + 2:56 + 4] = b"\x00\xd8"
+    expect_status(t.call(CREATE, bytes(body)), "OBJECT_NAME_INVALID",
+                  "lone surrogate")
+    r, _ = t.create("missing", disp=OPEN)
+    expect_status(r, "OBJECT_NAME_NOT_FOUND", "open missing")
+    t.bye()
+
+
+@case
+def case_dispositions(env):
+    t = Tree(env)
+    t.unlink("disp.txt")
+    cr = t.must_create("disp.txt", disp=CREATE_NEW)
+    expect_eq(cr.action, 2, "CREATE: FILE_CREATED")
+    t.write(cr.fid, b"0123456789")
+    t.close(cr.fid)
+    r, _ = t.create("disp.txt", disp=CREATE_NEW)
+    expect_status(r, "OBJECT_NAME_COLLISION", "CREATE on existing")
+    cr = t.must_create("DISP.TXT", disp=OPEN)
+    expect_eq(cr.action, 1, "OPEN (case-insensitive): FILE_OPENED")
+    expect_eq(cr.eof, 10, "EndOfFile of the existing file")
+    t.close(cr.fid)
+    cr = t.must_create("disp.txt", disp=OVERWRITE)
+    expect_eq(cr.action, 3, "OVERWRITE: FILE_OVERWRITTEN")
+    expect_eq(cr.eof, 0, "overwritten to empty")
+    t.close(cr.fid)
+    cr = t.must_create("disp.txt", disp=SUPERSEDE)
+    expect_eq(cr.action, 0, "SUPERSEDE: FILE_SUPERSEDED")
+    t.close(cr.fid)
+    r, _ = t.create("nothere.txt", disp=OVERWRITE)
+    expect_status(r, "OBJECT_NAME_NOT_FOUND", "OVERWRITE missing")
+    r, _ = t.create("disp.txt", disp=OPEN, options=DIRECTORY_FILE)
+    expect_status(r, "NOT_A_DIRECTORY", "DIRECTORY_FILE on a file")
+    t.unlink("ddir")
+    cr = t.must_create("ddir", disp=CREATE_NEW, options=DIRECTORY_FILE,
+                       access=GENERIC_ALL)
+    expect(cr.attrs & 0x10, "directory attribute")
+    t.close(cr.fid)
+    r, _ = t.create("ddir", disp=OPEN, options=NON_DIRECTORY_FILE)
+    expect_status(r, "FILE_IS_A_DIRECTORY", "NON_DIRECTORY_FILE on a dir")
+    t.unlink("ddir")
+    t.unlink("disp.txt")
+    r, _ = t.create("disp.txt", disp=OPEN)
+    expect_status(r, "OBJECT_NAME_NOT_FOUND", "deleted on close")
+    t.bye()
+
+
+@case
+def case_create_contexts(env):
+    t = Tree(env)
+    ctxs = chain_ctxs([create_ctx(b"MxAc", b""), create_ctx(b"QFid", b"")])
+    cr = t.must_create("ctx.txt", disp=OVERWRITE_IF, ctxs=ctxs)
+    expect(b"MxAc" in cr.contexts, "MxAc answered")
+    qstatus, access = struct.unpack("<II", cr.contexts[b"MxAc"])
+    expect_eq(qstatus, 0, "MxAc QueryStatus")
+    expect(access & FILE_WRITE_DATA and access & DELETE, "maximal access 0x%x" % access)
+    expect(b"QFid" in cr.contexts and len(cr.contexts[b"QFid"]) == 32, "QFid")
+    expect(struct.unpack_from("<Q", cr.contexts[b"QFid"])[0] != 0, "disk file id")
+    t.close(cr.fid)
+    # A context whose name runs past its end: refused by the gate.
+    bad = bytearray(create_ctx(b"MxAc", b""))
+    struct.pack_into("<H", bad, 6, 200)
+    r, _ = t.create("ctx.txt", ctxs=bytes(bad))
+    expect_status(r, "INVALID_PARAMETER", "context NameLength past the end")
+    # DataOffset 0 with a length (ZDI-CAN-21824 shape).
+    bad = bytearray(create_ctx(b"AlSi", struct.pack("<Q", 4096)))
+    struct.pack_into("<H", bad, 10, 0)
+    r, _ = t.create("ctx.txt", ctxs=bytes(bad))
+    expect_status(r, "INVALID_PARAMETER", "context DataOffset 0")
+    # ExtA whose NextEntryOffset points outside the buffer.
+    ea = struct.pack("<IBBH", 64, 0, 2, 1) + b"ab\0x"
+    r, _ = t.create("ctx.txt", ctxs=create_ctx(b"ExtA", ea))
+    expect_status(r, "INVALID_PARAMETER", "ExtA chain past the end")
+    # A good ExtA, and unknown contexts, are accepted.
+    ea = struct.pack("<IBBH", 0, 0, 3, 2) + b"foo\0hi"
+    ctxs = chain_ctxs([create_ctx(b"ExtA", ea), create_ctx(b"Zzzz", b"1234")])
+    cr = t.must_create("ctx.txt", ctxs=ctxs)
+    t.close(cr.fid)
+    t.unlink("ctx.txt")
+    t.bye()
+
+
+@case
+def case_read_write(env):
+    t = Tree(env)
+    cr = t.must_create("rw.bin", disp=OVERWRITE_IF)
+    data = os.urandom(60000)
+    r = t.write(cr.fid, data)
+    expect_status(r, "SUCCESS", "write")
+    expect_eq(struct.unpack_from("<I", r.body, 4)[0], len(data), "count")
+    r, got = t.read(cr.fid, 60000)
+    expect_status(r, "SUCCESS", "read back")
+    expect(got == data, "data read back differs")
+    r, got = t.read(cr.fid, 100, offset=59990)
+    expect_eq(len(got), 10, "short read at the end")
+    r, got = t.read(cr.fid, 100, offset=60000)
+    expect_status(r, "END_OF_FILE", "read at EOF")
+    r, got = t.read(cr.fid, 100, offset=1 << 40)
+    expect_status(r, "END_OF_FILE", "read far past EOF")
+    r, got = t.read(cr.fid, 100, offset=59990, min_count=50)
+    expect_status(r, "END_OF_FILE", "MinimumCount not reached")
+    r, got = t.read(cr.fid, 10, offset=0xFFFFFFFFFFFFFFF0)
+    expect_status(r, "INVALID_PARAMETER", "offset overflowing")
+    # Append: offset all ones.
+    r = t.write(cr.fid, b"tail", offset=0xFFFFFFFFFFFFFFFF)
+    expect_status(r, "SUCCESS", "append")
+    r, got = t.read(cr.fid, 4, offset=60000)
+    expect(got == b"tail", "appended data")
+    expect_status(t.call(FLUSH, struct.pack("<HHIQQ", 24, 0, 0, *cr.fid)),
+                  "SUCCESS", "flush")
+    # Write-through flag.
+    expect_status(t.write(cr.fid, b"x", offset=5, flags=1), "SUCCESS",
+                  "write-through")
+    t.close(cr.fid)
+    r, _ = t.read(cr.fid, 10)
+    expect_status(r, "FILE_CLOSED", "read after close")
+    expect_status(t.close(cr.fid), "FILE_CLOSED", "second close")
+    t.unlink("rw.bin")
+    t.bye()
+
+
+def write_raw(t, fid, data_off, length, payload):
+    body = struct.pack("<HHIQQQIIHHI", 49, data_off, length, 0, fid[0],
+                       fid[1], 0, 0, 0, 0, 0) + payload
+    return t.call(WRITE, body)
+
+
+@case
+def case_write_edges(env):
+    t = Tree(env)
+    cr = t.must_create("edge.bin", disp=OVERWRITE_IF)
+    # Exactly the element: accepted.
+    expect_status(write_raw(t, cr.fid, 112, 8, b"12345678"), "SUCCESS",
+                  "data to the last byte")
+    # One byte past the element.
+    expect_status(write_raw(t, cr.fid, 112, 9, b"12345678"),
+                  "INVALID_PARAMETER", "length one past the element")
+    # Offset inside the fixed part (CVE-2022-47940 / bb29d2b shapes).
+    expect_status(write_raw(t, cr.fid, 0, 8, b"12345678"),
+                  "INVALID_PARAMETER", "DataOffset 0")
+    expect_status(write_raw(t, cr.fid, 100, 8, b"12345678"),
+                  "INVALID_PARAMETER", "DataOffset in the header")
+    expect_status(write_raw(t, cr.fid, 112, 0xFFFFFFFF, b"1"),
+                  "INVALID_PARAMETER", "huge length")
+    expect_status(write_raw(t, cr.fid, 0xFFFF, 1, b"1"),
+                  "INVALID_PARAMETER", "offset past the element")
+    # Zero-length write.
+    expect_status(write_raw(t, cr.fid, 112, 0, b""), "SUCCESS", "empty write")
+    r, got = t.read(cr.fid, 100)
+    expect(got == b"12345678", "only the valid write landed: %r" % got)
+    t.close(cr.fid)
+    t.unlink("edge.bin")
+    t.bye()
+
+
+@case
+def case_access_checks(env):
+    t = Tree(env)
+    t.put_file("acc.txt", b"hello")
+    cr = t.must_create("acc.txt", access=FILE_READ_ATTRIBUTES, disp=OPEN)
+    r, _ = t.read(cr.fid, 5)
+    expect_status(r, "ACCESS_DENIED", "read without read access")
+    expect_status(t.write(cr.fid, b"x"), "ACCESS_DENIED",
+                  "write without write access")
+    t.close(cr.fid)
+    cr = t.must_create("acc.txt", access=GENERIC_READ, disp=OPEN)
+    expect_status(t.write(cr.fid, b"x"), "ACCESS_DENIED", "write on read-only open")
+    r, data = t.read(cr.fid, 5)
+    expect(data == b"hello", "read on read open")
+    t.close(cr.fid)
+    r, _ = t.create("acc.txt", access=GENERIC_READ, disp=OPEN,
+                    options=DELETE_ON_CLOSE)
+    expect_status(r, "ACCESS_DENIED", "DELETE_ON_CLOSE without DELETE")
+    cr = t.must_create("acc.txt", access=MAXIMUM_ALLOWED, disp=OPEN)
+    r, data = t.read(cr.fid, 5)
+    expect(data == b"hello", "MAXIMUM_ALLOWED grants read")
+    t.close(cr.fid)
+    t.unlink("acc.txt")
+    t.bye()
+
+
+@case
+def case_share_modes(env):
+    t = Tree(env)
+    a = t.must_create("share.txt", disp=OVERWRITE_IF, share=1)  # read only
+    r, _ = t.create("share.txt", access=GENERIC_WRITE, disp=OPEN)
+    expect_status(r, "SHARING_VIOLATION", "writer vs share-read")
+    b = t.must_create("share.txt", access=GENERIC_READ, disp=OPEN)
+    r, _ = t.create("share.txt", access=FILE_READ_ATTRIBUTES, disp=OPEN, share=0)
+    expect_status(r, "SUCCESS", "attribute-only open never conflicts")
+    t.close(Created(r).fid)
+    t.close(b.fid)
+    t.close(a.fid)
+    c = t.must_create("share.txt", access=GENERIC_WRITE, disp=OPEN)
+    t.close(c.fid)
+    # Delete pending blocks new opens until the last close.
+    d = t.must_create("share.txt", access=DELETE | GENERIC_READ, disp=OPEN,
+                      options=DELETE_ON_CLOSE)
+    e = t.must_create("share.txt", access=GENERIC_READ, disp=OPEN)
+    t.close(d.fid)
+    r, _ = t.create("share.txt", access=GENERIC_READ, disp=OPEN)
+    expect_status(r, "DELETE_PENDING", "open while delete pending")
+    t.close(e.fid)
+    r, _ = t.create("share.txt", disp=OPEN)
+    expect_status(r, "OBJECT_NAME_NOT_FOUND", "deleted at the last close")
+    t.bye()
+
+
+@case
+def case_related_compound(env):
+    t = Tree(env)
+    sid, tid = t.sess.id, t.tid
+    data = b"compound data"
+    wbody = struct.pack("<HHIQQQIIHHI", 49, 112, len(data), 0, *ALL_ONES,
+                        0, 0, 0, 0, 0) + data
+    rbody = struct.pack("<HBBIQQQIIIHH", 49, 0, 0, 100, 0, *ALL_ONES,
+                        0, 0, 0, 0, 0) + b"\0"
+    cbody = struct.pack("<HHIQQ", 24, 1, 0, *ALL_ONES)
+    rs = smb2auth.compound(t.c, [
+        (CREATE, create_body("cmp.txt", disp=OVERWRITE_IF), sid, tid, 0),
+        (WRITE, wbody, sid, tid, FLAG_RELATED),
+        (READ, rbody, sid, tid, FLAG_RELATED),
+        (CLOSE, cbody, sid, tid, FLAG_RELATED),
+    ])
+    expect_eq([r.status for r in rs], [0, 0, 0, 0], "compound statuses")
+    doff, _, dlen = struct.unpack_from("<BBI", rs[2].body, 2)
+    expect(rs[2].raw[doff:doff + dlen] == data, "read in compound")
+    eof = struct.unpack_from("<Q", rs[3].body, 48)[0]
+    expect_eq(eof, len(data), "CLOSE POSTQUERY EndOfFile")
+    # All-ones FileId without a related CREATE: nothing to find.
+    rs = smb2auth.compound(t.c, [(READ, rbody, sid, tid, 0)])
+    expect_status(rs[0], "FILE_CLOSED", "unrelated all-ones FileId")
+    t.unlink("cmp.txt")
+    t.bye()
+
+
+@case
+def case_handles_scoped(env):
+    t = Tree(env)
+    cr = t.must_create("scope.txt", disp=OVERWRITE_IF)
+    u = Tree(env)
+    r, _ = u.read(cr.fid, 1)
+    expect_status(r, "FILE_CLOSED", "another session's handle")
+    expect_status(u.close(cr.fid), "FILE_CLOSED", "close another session's handle")
+    u.bye()
+    r = t.write(cr.fid, b"still mine")
+    expect_status(r, "SUCCESS", "handle survives the other session")
+    t.close(cr.fid)
+    t.unlink("scope.txt")
+    t.bye()
+
+
+@case
+def case_symlinks_refused(env):
+    t = Tree(env)
+    for name in ("link", "link\\passwd", "flink"):
+        r, _ = t.create(name, access=GENERIC_READ, disp=OPEN, options=0)
+        expect_status(r, "ACCESS_DENIED", "through symlink %r" % name)
+    t.bye()
+
+
+# MS-RPCE bind to srvsvc v3.0 with the NDR transfer syntax.
+SRVSVC = bytes.fromhex("c84f324b7016d30112785a47bf6ee188") + struct.pack("<HH", 3, 0)
+NDR = bytes.fromhex("045d888aeb1cc9119fe808002b104860") + struct.pack("<I", 2)
+
+
+def rpc_bind():
+    body = struct.pack("<HHIBBH", 4280, 4280, 0, 1, 0, 0) + \
+        struct.pack("<HBB", 0, 1, 0) + SRVSVC + NDR
+    hdr = struct.pack("<BBBB4sHHI", 5, 0, 11, 3, b"\x10\0\0\0",
+                      16 + len(body), 0, 1)
+    return hdr + body
+
+
+@case
+def case_pipe_srvsvc(env):
+    t = Tree(env, "IPC$")
+    r, cr = t.create("srvsvc", access=GENERIC_READ | GENERIC_WRITE,
+                     disp=OPEN, options=0)
+    expect_status(r, "SUCCESS", "open srvsvc")
+    r, out = t.ioctl(cr.fid, 0x0011C017, rpc_bind(), max_out=4280)
+    expect_status(r, "SUCCESS", "transceive bind")
+    expect(len(out) >= 24 and out[0] == 5 and out[2] == 12,
+           "bind_ack expected, got %r" % out[:4])
+    # Write/read the same exchange.
+    expect_status(t.write(cr.fid, rpc_bind()), "SUCCESS", "pipe write")
+    r, data = t.read(cr.fid, 4280)
+    expect(r.status == 0 and data[:1] == b"\x05", "pipe read answer")
+    t.close(cr.fid)
+    r, _ = t.create("nosuchpipe", access=GENERIC_READ, disp=OPEN, options=0)
+    expect_status(r, "OBJECT_NAME_NOT_FOUND", "unknown pipe")
+    t.bye()
+
+
+@case
+def case_fsctls(env):
+    t = Tree(env)
+    t.put_file("src.bin", bytes(range(256)) * 64)   # 16 KiB
+    src = t.must_create("src.bin", access=GENERIC_READ, disp=OPEN)
+    dst = t.must_create("dst.bin", disp=OVERWRITE_IF)
+    r, _ = t.ioctl(src.fid, 0x000900A8)
+    expect_status(r, "NOT_A_REPARSE_POINT", "get reparse point")
+    r, _ = t.ioctl(src.fid, 0x00090000 | 0x1234)
+    expect_status(r, "NOT_SUPPORTED", "unknown FSCTL")
+    r, key = t.ioctl(src.fid, 0x00140078, max_out=32)
+    expect_status(r, "SUCCESS", "resume key")
+    expect_eq(len(key), 32, "resume key size")
+    chunks = [(0, 0, 8192), (8192, 10000, 8192)]
+    cc = key[:24] + struct.pack("<II", len(chunks), 0) + b"".join(
+        struct.pack("<QQII", s, d, n, 0) for s, d, n in chunks)
+    r, out = t.ioctl(dst.fid, 0x001480F2, cc, max_out=12)
+    expect_status(r, "SUCCESS", "copychunk write")
+    expect_eq(struct.unpack("<III", out), (2, 0, 16384), "copychunk answer")
+    r, got = t.read(dst.fid, 8192, offset=10000)
+    expect(got == (bytes(range(256)) * 64)[8192:], "copied bytes")
+    # Over the limits: the answer names them.
+    cc = key[:24] + struct.pack("<II", 257, 0) + \
+        struct.pack("<QQII", 0, 0, 1, 0) * 257
+    r, out = t.ioctl(dst.fid, 0x001480F2, cc, max_out=12)
+    expect_status(r, "INVALID_PARAMETER", "257 chunks")
+    expect_eq(struct.unpack("<III", out), (256, 1 << 20, 16 << 20), "limits")
+    cc = key[:24] + struct.pack("<II", 1, 0) + struct.pack("<QQII", 0, 0, 2 << 20, 0)
+    r, out = t.ioctl(dst.fid, 0x001480F2, cc, max_out=12)
+    expect_status(r, "INVALID_PARAMETER", "2 MiB chunk")
+    # Count larger than the input holds.
+    cc = key[:24] + struct.pack("<II", 5, 0) + struct.pack("<QQII", 0, 0, 1, 0)
+    r, _ = t.ioctl(dst.fid, 0x001480F2, cc, max_out=12)
+    expect_status(r, "INVALID_PARAMETER", "ChunkCount past the input")
+    # Zero data punches a hole; allocated ranges still answer.
+    r, _ = t.ioctl(dst.fid, 0x000980C8, struct.pack("<QQ", 0, 4096))
+    expect_status(r, "SUCCESS", "set zero data")
+    r, got = t.read(dst.fid, 16)
+    expect(got == b"\0" * 16, "zeroed range reads zeros")
+    r, out = t.ioctl(dst.fid, 0x000940CF, struct.pack("<QQ", 0, 1 << 20))
+    expect_status(r, "SUCCESS", "query allocated ranges")
+    expect(len(out) % 16 == 0 and len(out) >= 16, "ranges: %d bytes" % len(out))
+    r, _ = t.ioctl(src.fid, 0x000900C4, b"\x01")
+    expect_status(r, "ACCESS_DENIED", "set sparse on a read-only handle")
+    r, _ = t.ioctl(dst.fid, 0x000900C4, b"\x01")
+    expect_status(r, "SUCCESS", "set sparse with write access")
+    t.close(src.fid)
+    t.close(dst.fid)
+    t.unlink("src.bin")
+    t.unlink("dst.bin")
+    t.bye()
+
+
+@case
+def case_teardown_closes(env):
+    """Handles left open by logoff, tree disconnect and a dropped socket."""
+    for how in ("logoff", "tdis", "drop"):
+        t = Tree(env)
+        for i in range(5):
+            t.must_create("left%d.txt" % i, disp=OVERWRITE_IF)
+        if how == "logoff":
+            expect_eq(t.c.logoff(t.sess).status, 0, "logoff")
+        elif how == "tdis":
+            expect_eq(t.c.tree_disconnect(t.sess, t.tid).status, 0, "tdis")
+        t.bye()
+    t = Tree(env)
+    for i in range(5):
+        t.unlink("left%d.txt" % i)
+    t.bye()
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--host", default="127.0.0.1")
+    ap.add_argument("--port", type=int, default=445)
+    ap.add_argument("--prefix", default="smb2files")
+    ap.add_argument("--user", default="tester")
+    ap.add_argument("--password", default="tester")
+    ap.add_argument("--list", action="store_true")
+    ap.add_argument("cases", nargs="*")
+    env = ap.parse_args()
+    if env.list:
+        print("\n".join(CASES))
+        return 0
+    failed = 0
+    for name in env.cases or list(CASES):
+        fn = CASES.get(name)
+        try:
+            if not fn:
+                raise KeyError("no such case")
+            fn(env)
+            print("PASS: %s/%s" % (env.prefix, name))
+        except (Exception, Dropped) as e:
+            print("FAIL: %s/%s: %s: %s" % (env.prefix, name,
+                                           type(e).__name__, e))
+            failed += 1
+        sys.stdout.flush()
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
