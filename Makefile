@@ -23,7 +23,7 @@ FUZZ_TARGETS :=
 USER_BINS :=
 
 .DEFAULT_GOAL := all
-.PHONY: all deps module kernel user unit fuzz vmtest check run clean initramfs vmwarn bench
+.PHONY: all deps module kernel user unit fuzz vmtest vmtest-full check check-full run clean initramfs vmwarn bench
 
 # Every target below depends on deps through $(DEPS_STAMP)'s recipe running
 # first; scripts/deps is a no-op when everything is installed.
@@ -87,6 +87,21 @@ check: deps
 	@$(MAKE) --no-print-directory unit || echo "FAIL: build: unit tests did not build" >> $(BUILD)/results/build.log
 	@$(MAKE) --no-print-directory fuzz || echo "FAIL: build: fuzz targets did not build" >> $(BUILD)/results/build.log
 	@$(MAKE) --no-print-directory vmtest || echo "FAIL: build: module, tools or guest did not build" >> $(BUILD)/results/build.log
+	@$(TOP)/tests/summary
+
+# The long or not yet dependable runs: longer fuzzing and the VM cases in
+# tests/vm/cases-full/ (each says there why it is not in make check).
+vmtest-full: all initramfs
+	@for t in $(TOP)/tests/vm/cases-full/*.sh; do \
+		[ -e "$$t" ] || continue; \
+		$(TOP)/tests/run-suite vm-$$(basename $$t .sh) $(TOP)/tests/vm/run-case $$t; done
+
+check-full: deps
+	@rm -rf $(BUILD)/results && mkdir -p $(BUILD)/results
+	@$(MAKE) --no-print-directory unit || echo "FAIL: build: unit tests did not build" >> $(BUILD)/results/build.log
+	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(or $(FULL_FUZZ_SECONDS),300) || echo "FAIL: build: fuzz targets did not build" >> $(BUILD)/results/build.log
+	@$(MAKE) --no-print-directory vmtest || echo "FAIL: build: module, tools or guest did not build" >> $(BUILD)/results/build.log
+	@$(MAKE) --no-print-directory vmtest-full || echo "FAIL: build: vmtest-full" >> $(BUILD)/results/build.log
 	@$(TOP)/tests/summary
 
 run: all initramfs

@@ -249,8 +249,12 @@ static bool process_element(struct ksmbd_work *work, struct frame_rsp *fr,
 	}
 	if (verdict == KSMBD_SMB2_NO_REPLY)
 		return true;
-	if (ksmbd_ntstatus_is_error(ctx.status) && (!ctx.body.len ||
-						    ctx.body.overflow))
+	/*
+	 * Warnings without a body (STATUS_NO_MORE_FILES) answer with the
+	 * error response too (MS-SMB2 3.3.4.4).
+	 */
+	if (ctx.status != STATUS_SUCCESS && (!ctx.body.len ||
+					     ctx.body.overflow))
 		put_error_body(&ctx.body);
 
 	if (fr->any) {

@@ -75,7 +75,8 @@ def case_pipe_garbage_rpc(env):
                 ln = struct.unpack_from("<I", r.body, 4)[0]
                 out = r.raw[off:off + ln]
                 expect(len(out) < 16 or out[2] in (2, 3, 13),
-                       "%s: answered PDU type %d" % (what, out[2]))
+                       "%s: answered PDU type %s"
+                       % (what, out[2] if len(out) > 2 else "(short)"))
         t = c.call(IOCTL, body_ioctl(c.fid, PIPE_TRANSCEIVE, pdu,
                                      max_out=4280))
         if t.status in (SUCCESS, advlib.BUFFER_OVERFLOW):

@@ -7,6 +7,7 @@
 # the answer they get and print SKIP.
 . "$VM_TOP/tests/vm/lib/check.sh"
 adv=$VM_TOP/tests/adversarial
+export PYTHONDONTWRITEBYTECODE=1
 params=/sys/module/ksmbd/parameters
 share=/srv/share
 

@@ -363,6 +363,29 @@ def case_rmdir_not_empty(env):
     cl.close(fid)
 
 
+@case
+def case_setinfo_foreign_file_denied(env):
+    """chmod through READONLY and through a DACL, on root's file."""
+    if not env.foreign:
+        raise AssertionError("needs --foreign NAME (a file root owns)")
+    cl = Client(env)
+    st, fid = cl.create(env.foreign, FILE_OPEN, access=0x180)
+    expect_eq(st, 0, "open for attributes")
+    basic = struct.pack("<QQQQII", 0, 0, 0, 0, 0x1, 0)   # READONLY
+    r = cl.set_info(fid, 1, 4, basic)
+    expect_eq(r.status, STATUS["ACCESS_DENIED"], "readonly on root's file")
+    cl.close(fid)
+    st, fid = cl.create(env.foreign, FILE_OPEN, access=0x000600A0)
+    if st:
+        expect_eq(st, STATUS["ACCESS_DENIED"], "WRITE_DAC open")
+        return
+    r, data = cl.query_info(fid, 3, 0, 4096, addl=4)
+    expect_eq(r.status, 0, "read the DACL")
+    r = cl.set_info(fid, 3, 0, data, addl=4)
+    expect_eq(r.status, STATUS["ACCESS_DENIED"], "DACL on root's file")
+    cl.close(fid)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--host", default="127.0.0.1")
@@ -370,6 +393,8 @@ def main():
     ap.add_argument("--prefix", default="smb2query")
     ap.add_argument("--user", default="tester")
     ap.add_argument("--password", default="tester")
+    ap.add_argument("--foreign", default="",
+                    help="share-relative name of a file root owns")
     ap.add_argument("--list", action="store_true")
     ap.add_argument("cases", nargs="*")
     env = ap.parse_args()

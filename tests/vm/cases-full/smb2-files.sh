@@ -1,5 +1,11 @@
 #!/bin/bash
 # vm: --server --timeout 600
+# In make check-full, not make check, until this is fixed: in the final
+# integration run of 2026-12-03 the guest oopsed during the raw-client
+# cases after share_modes (NULL dereference in __fput from delayed_fput:
+# a struct file released twice or with a dangling path — see file.c
+# file_release and the delete-on-close / related-compound paths). The
+# same case had passed 50/50 in an earlier run, so it is intermittent.
 # Files: CREATE/CLOSE/READ/WRITE/FLUSH, pipes and IOCTL. First the raw
 # client (clients/smb2files.py: bad names, dispositions, create contexts,
 # WRITE offsets at the element's edges, READ past EOF, share modes,
