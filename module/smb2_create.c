@@ -360,8 +360,10 @@ static u32 open_path(struct ksmbd_smb2_ctx *ctx, const struct create_req *rq,
 		.rq = rq,
 		.scope = { .root = &ctx->tree->root, .cred = ctx->sess->cred },
 	};
+	bool retried = false;
 	int ret;
 
+again:
 	ret = ksmbd_vfs_lookup(&cs.scope, name, &cs.res);
 	if (ret == -ENOENT || ret == -ENOTDIR)
 		return STATUS_OBJECT_PATH_NOT_FOUND;
@@ -369,6 +371,18 @@ static u32 open_path(struct ksmbd_smb2_ctx *ctx, const struct create_req *rq,
 		return ksmbd_ntstatus_from_errno(ret);
 	ret = act(&cs, name, out);
 	ksmbd_vfs_lookup_done(&cs.res);
+	/*
+	 * Another open created the name between our lookup and our create.
+	 * For the dispositions that open an existing file that is no
+	 * collision: look again and open it (once).
+	 */
+	if (ret == -EEXIST && !retried &&
+	    (rq->args.disposition == FILE_OPEN_IF ||
+	     rq->args.disposition == FILE_OVERWRITE_IF ||
+	     rq->args.disposition == FILE_SUPERSEDE)) {
+		retried = true;
+		goto again;
+	}
 	return ret ? open_status(ret) : STATUS_SUCCESS;
 }
 
