@@ -589,20 +589,7 @@ def main():
     if env.list:
         print("\n".join(CASES))
         return 0
-    failed = 0
-    for name in env.cases or list(CASES):
-        fn = CASES.get(name)
-        try:
-            if not fn:
-                raise KeyError("no such case")
-            fn(env)
-            print("PASS: %s/%s" % (env.prefix, name))
-        except (Exception, Dropped) as e:
-            print("FAIL: %s/%s: %s: %s" % (env.prefix, name,
-                                           type(e).__name__, e))
-            failed += 1
-        sys.stdout.flush()
-    return 1 if failed else 0
+    return smb2raw.run_cases(env, CASES)
 
 
 if __name__ == "__main__":

@@ -645,6 +645,25 @@ def case_idle_flood(env):
     good.close()
 
 
+
+def run_cases(env, cases):
+    """Runs the named cases (all when none are named), one PASS/FAIL line
+    each; returns the exit status (1 when any failed)."""
+    failed = 0
+    for name in env.cases or list(cases):
+        fn = cases.get(name)
+        try:
+            if not fn:
+                raise KeyError("no such case")
+            fn(env)
+            print("PASS: %s/%s" % (env.prefix, name))
+        except (Exception, Dropped) as e:
+            print("FAIL: %s/%s: %s: %s" % (env.prefix, name,
+                                           type(e).__name__, e))
+            failed += 1
+        sys.stdout.flush()
+    return 1 if failed else 0
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawTextHelpFormatter)
