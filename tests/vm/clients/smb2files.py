@@ -24,6 +24,7 @@ import smb2raw  # noqa: E402
 from smb2raw import Dropped, expect, expect_eq  # noqa: E402
 
 CREATE, CLOSE, FLUSH, READ, WRITE, IOCTL = 5, 6, 7, 8, 9, 0xB
+SET_INFO = 0x11
 FLAG_RELATED = 0x4
 
 ST = dict(
@@ -169,6 +170,15 @@ class Tree:
             ooff, olen = struct.unpack_from("<II", r.body, 32)
             out = r.raw[ooff:ooff + olen]
         return r, out
+
+    def set_info(self, fid, itype, cls, buf, addl=0):
+        body = struct.pack("<HBBIHHI", 33, itype, cls, len(buf), 64 + 32, 0,
+                           addl) + struct.pack("<QQ", *fid) + buf
+        return self.call(SET_INFO, body)
+
+    def dispose(self, fid, on=True):
+        """SET_INFO FileDispositionInformation."""
+        return self.set_info(fid, 1, 13, b"\x01" if on else b"\x00")
 
     def put_file(self, name, data):
         cr = self.must_create(name, disp=OVERWRITE_IF)
@@ -415,6 +425,50 @@ def case_share_modes(env):
     t.close(e.fid)
     r, _ = t.create("share.txt", disp=OPEN)
     expect_status(r, "OBJECT_NAME_NOT_FOUND", "deleted at the last close")
+    t.bye()
+
+
+@case
+def case_delete_on_close_data_handles(env):
+    """Delete-on-close run by the last close of a handle that has data
+    access (a real open file, not O_PATH), alone and after other opens of
+    the same file, many times over: the server must keep its own
+    reference on the dentry while it unlinks, or the file's last fput
+    finds a negative dentry (guest oops in __fput)."""
+    t = Tree(env)
+    rw = DELETE | GENERIC_READ | GENERIC_WRITE
+    for i in range(20):
+        name = "doc%d.txt" % i
+        # Alone, delete asked at CREATE.
+        t.put_file(name, b"x" * 100)
+        cr = t.must_create(name, access=rw, disp=OPEN, options=DELETE_ON_CLOSE)
+        t.close(cr.fid)
+        r, _ = t.create(name, disp=OPEN)
+        expect_status(r, "OBJECT_NAME_NOT_FOUND", "deleted at close (%d)" % i)
+        # Alone, delete asked by SET_INFO on a read/write handle.
+        cr = t.must_create(name, access=rw, disp=OVERWRITE_IF)
+        expect_status(t.write(cr.fid, b"data"), "SUCCESS", "write")
+        expect_status(t.dispose(cr.fid), "SUCCESS", "disposition")
+        t.close(cr.fid)
+        r, _ = t.create(name, disp=OPEN)
+        expect_status(r, "OBJECT_NAME_NOT_FOUND", "disposed at close (%d)" % i)
+        # Two handles: the deleting one closes first, a reader last.
+        t.put_file(name, b"y")
+        d = t.must_create(name, access=rw, disp=OPEN, options=DELETE_ON_CLOSE)
+        e = t.must_create(name, access=GENERIC_READ, disp=OPEN)
+        t.close(d.fid)
+        r, data = t.read(e.fid, 1)
+        expect(data == b"y", "reader still reads after the delete close")
+        t.close(e.fid)
+        r, _ = t.create(name, disp=OPEN)
+        expect_status(r, "OBJECT_NAME_NOT_FOUND", "deleted at last close (%d)" % i)
+        # A directory opened for listing, removed at its close.
+        dname = "docdir%d" % i
+        cr = t.must_create(dname, access=DELETE | GENERIC_READ,
+                           disp=CREATE_NEW, options=DIRECTORY_FILE | DELETE_ON_CLOSE)
+        t.close(cr.fid)
+        r, _ = t.create(dname, disp=OPEN, options=DIRECTORY_FILE)
+        expect_status(r, "OBJECT_NAME_NOT_FOUND", "directory removed (%d)" % i)
     t.bye()
 
 
