@@ -196,6 +196,36 @@ err_unlock_busy:
 	return -EBUSY;
 }
 
+/*
+ * The sweep of a teardown may have run between the CREATE's tree lookup
+ * and our insert. Teardown marks the tree (test_and_set_bit: a full
+ * barrier) before it sweeps the table under the xa_lock; we insert, then
+ * look at the mark after a full barrier. So either the sweep finds the
+ * handle or we see the mark, and then whoever erases the entry owns the
+ * table's reference.
+ */
+static bool owner_alive(const struct ksmbd_file *fp)
+{
+	return ksmbd_tree_connected(fp->tree) &&
+	       ksmbd_session_valid(fp->tree->sess);
+}
+
+/* The entry is ours again unless a sweep took it first (true: it was). */
+static bool take_back(struct ksmbd_file *fp, u32 id)
+{
+	bool ours;
+
+	xa_lock(&files);
+	ours = xa_load(&files, id) == fp;
+	if (ours)
+		__xa_erase(&files, id);
+	xa_unlock(&files);
+	if (!ours)
+		return false;
+	atomic_dec(&nr_files);
+	return true;
+}
+
 int ksmbd_file_publish(struct ksmbd_file *fp)
 {
 	u32 id;
@@ -214,7 +244,17 @@ int ksmbd_file_publish(struct ksmbd_file *fp)
 		return ret == -EBUSY ? -EMFILE : ret;
 	}
 	WRITE_ONCE(fp->volatile_id, id);
-	return 0;
+	smp_mb();	/* the insert before the look at the mark */
+	if (owner_alive(fp))
+		return 0;
+	/*
+	 * Torn down meanwhile. A sweep that took the entry drops the
+	 * table's reference itself: give the caller one back, as on every
+	 * other failure (the caller's own keeps fp alive here).
+	 */
+	if (!take_back(fp, id))
+		ksmbd_file_get(fp);
+	return -ESHUTDOWN;
 }
 
 /* The ids this element names: its own, or the compound's last CREATE's. */

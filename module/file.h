@@ -154,7 +154,10 @@ int ksmbd_file_share_join(struct ksmbd_file *fp);
 /*
  * Enter the table under fresh ids (fp->persistent_id / volatile_id). The
  * table takes over the caller's reference: take another one first if the
- * handle is still needed. -EMFILE over the server's open-file limit.
+ * handle is still needed. -EMFILE over the server's open-file limit;
+ * -ESHUTDOWN when the tree or session was torn down meanwhile (its sweep
+ * of the table may already have run, so the handle is not left in it).
+ * On failure the caller's reference is left with the caller.
  */
 int ksmbd_file_publish(struct ksmbd_file *fp);
 /* CLOSE: unlist and return the table's reference (NULL if already gone). */

@@ -347,6 +347,8 @@ static u32 open_status(int err)
 		return STATUS_NOT_A_DIRECTORY;
 	case -EPERM:
 		return STATUS_DELETE_PENDING;	/* from ksmbd_file_share_join() */
+	case -ESHUTDOWN:
+		return STATUS_NETWORK_NAME_DELETED;	/* from ksmbd_file_publish() */
 	default:
 		return ksmbd_ntstatus_from_errno(err);
 	}

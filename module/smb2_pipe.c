@@ -68,7 +68,7 @@ struct ksmbd_file *ksmbd_smb2_pipe_open(struct ksmbd_smb2_ctx *ctx,
 	struct ksmbd_file *fp;
 	char pipe[64];
 	u32 flags;
-	int svc, id;
+	int svc, id, ret;
 
 	if (ksmbd_utf16_to_utf8(name->p, name->len, pipe, sizeof(pipe)) < 0 ||
 	    (svc = ksmbd_name_pipe_service(pipe)) < 0) {
@@ -97,9 +97,11 @@ struct ksmbd_file *ksmbd_smb2_pipe_open(struct ksmbd_smb2_ctx *ctx,
 	fp->pipe_flags = flags;
 	fp->daccess = ~0U;
 	ksmbd_file_get(fp);
-	if (ksmbd_file_publish(fp)) {
+	ret = ksmbd_file_publish(fp);
+	if (ret) {
 		ksmbd_file_put(fp);
-		*status = STATUS_TOO_MANY_OPENED_FILES;
+		*status = ret == -ESHUTDOWN ? STATUS_NETWORK_NAME_DELETED :
+					      STATUS_TOO_MANY_OPENED_FILES;
 		goto err_put;
 	}
 	*status = STATUS_SUCCESS;
