@@ -289,6 +289,16 @@ err_put:
 	return ERR_PTR(-ENOMEM);
 }
 
+/*
+ * FILE_DELETE_ON_CLOSE on a directory that is not empty: the open
+ * succeeds but nothing is armed, as Samba does; SET_INFO's disposition
+ * answers STATUS_DIRECTORY_NOT_EMPTY instead.
+ */
+static bool doc_allowed(struct ksmbd_file *fp)
+{
+	return fp->kind != KSMBD_FILE_DIRECTORY || !ksmbd_vfs_dir_empty(fp);
+}
+
 static int act(struct create_state *cs, const char *name,
 	       struct create_result *out)
 {
@@ -318,7 +328,8 @@ static int act(struct create_state *cs, const char *name,
 	}
 	if (cs->step != KSMBD_STEP_OPEN)
 		apply_new_file_hints(fp, rq);
-	fp->delete_on_close = rq->args.options & FILE_DELETE_ON_CLOSE;
+	fp->delete_on_close = (rq->args.options & FILE_DELETE_ON_CLOSE) &&
+			      doc_allowed(fp);
 	ret = ksmbd_vfs_getattr(fp, &out->st);
 	if (ret)
 		goto err_put;

@@ -17,6 +17,7 @@ import argparse
 import os
 import struct
 import sys
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import smb2auth  # noqa: E402
@@ -24,7 +25,7 @@ import smb2raw  # noqa: E402
 from smb2raw import Dropped, expect, expect_eq  # noqa: E402
 
 CREATE, CLOSE, FLUSH, READ, WRITE, IOCTL = 5, 6, 7, 8, 9, 0xB
-SET_INFO = 0x11
+QUERY_DIRECTORY, QUERY_INFO, SET_INFO = 0xE, 0x10, 0x11
 FLAG_RELATED = 0x4
 
 ST = dict(
@@ -473,6 +474,38 @@ def case_delete_on_close_data_handles(env):
 
 
 @case
+def case_delete_non_empty_dir(env):
+    """A non-empty directory: SET_INFO disposition answers
+    DIRECTORY_NOT_EMPTY; CREATE with DELETE_ON_CLOSE opens it but arms
+    nothing (no delete pending for others, nothing removed at close)."""
+    t = Tree(env)
+    d = t.must_create("nedir", access=GENERIC_ALL, disp=OPEN_IF,
+                      options=DIRECTORY_FILE)
+    t.put_file("nedir\\inside", b"x")
+    expect_eq(t.dispose(d.fid).status, 0xC0000101,
+              "disposition on a non-empty directory")
+    t.close(d.fid)
+    d = t.must_create("nedir", access=GENERIC_READ | DELETE, disp=OPEN,
+                      options=DIRECTORY_FILE | DELETE_ON_CLOSE)
+    e = t.must_create("nedir", access=GENERIC_READ, disp=OPEN,
+                      options=DIRECTORY_FILE)
+    t.close(d.fid)
+    # Armed, the close of d would have left a delete pending until e's.
+    f = t.must_create("nedir", access=GENERIC_READ, disp=OPEN,
+                      options=DIRECTORY_FILE)
+    t.close(f.fid)
+    t.close(e.fid)
+    t.unlink("nedir\\inside")
+    d = t.must_create("nedir", access=GENERIC_READ | DELETE, disp=OPEN,
+                      options=DIRECTORY_FILE)
+    expect_status(t.dispose(d.fid), "SUCCESS", "disposition once empty")
+    t.close(d.fid)
+    r, _ = t.create("nedir", disp=OPEN, options=DIRECTORY_FILE)
+    expect_status(r, "OBJECT_NAME_NOT_FOUND", "empty directory removed")
+    t.bye()
+
+
+@case
 def case_related_compound(env):
     t = Tree(env)
     sid, tid = t.sess.id, t.tid
@@ -629,6 +662,127 @@ def case_teardown_closes(env):
     t.bye()
 
 
+def dir_file_id(t, dfid, cls, name):
+    """FileId of name from a FileIdBoth/IdFull directory listing."""
+    p = name.encode("utf-16-le")
+    body = struct.pack("<HBBI", 33, cls, 0x1, 0) + struct.pack("<QQ", *dfid)
+    body += struct.pack("<HHI", 64 + 32, len(p), 4096) + p
+    r = t.call(QUERY_DIRECTORY, body)
+    expect_status(r, "SUCCESS", "query directory class %d" % cls)
+    off, _ = struct.unpack_from("<HI", r.body, 2)
+    at = {37: 96, 38: 72}[cls]
+    return struct.unpack_from("<Q", r.raw, off + at)[0]
+
+
+@case
+def case_file_ids_consistent(env):
+    """QFid's DiskFileId, FileInternalInformation and the FileId of
+    FileIdBothDirectory / FileIdFullDirectory are one number, the backing
+    inode's, for files and directories (the cifs client drops server inode
+    numbers when they disagree)."""
+    t = Tree(env)
+    qfid = create_ctx(b"QFid", b"")
+    root = t.must_create("", access=GENERIC_READ, disp=OPEN,
+                         options=DIRECTORY_FILE)
+    for name, opts in (("ids.txt", NON_DIRECTORY_FILE),
+                       ("idsdir", DIRECTORY_FILE)):
+        cr = t.must_create(name, disp=OPEN_IF, options=opts, ctxs=qfid,
+                           access=GENERIC_READ | DELETE)
+        disk = struct.unpack_from("<Q", cr.contexts[b"QFid"])[0]
+        body = struct.pack("<HBBIHHIII", 41, 1, 6, 8, 0, 0, 0, 0, 0)
+        body += struct.pack("<QQ", *cr.fid) + b"\0"
+        r = t.call(QUERY_INFO, body)
+        expect_status(r, "SUCCESS", "FileInternalInformation")
+        off = struct.unpack_from("<H", r.body, 2)[0]
+        internal = struct.unpack_from("<Q", r.raw, off)[0]
+        both = dir_file_id(t, root.fid, 37, name)
+        full = dir_file_id(t, root.fid, 38, name)
+        expect(disk != 0, "%s: a file id" % name)
+        expect_eq((internal, both, full), (disk,) * 3,
+                  "%s: Internal/IdBoth/IdFull vs QFid" % name)
+        if os.path.isdir(env.share_dir):
+            ino = os.lstat(os.path.join(env.share_dir, name)).st_ino
+            expect_eq(disk, ino, "%s: the backing inode number" % name)
+        expect_status(t.dispose(cr.fid), "SUCCESS", "delete " + name)
+        t.close(cr.fid)
+    t.close(root.fid)
+    t.bye()
+
+
+STATS = "/sys/class/ksmbd-control/stats"
+
+
+def open_files():
+    """The server's live open-file count (the client runs in the guest)."""
+    with open(STATS) as f:
+        for line in f:
+            k, _, v = line.partition(" ")
+            if k == "open_files":
+                return int(v)
+    raise AssertionError("no open_files in " + STATS)
+
+
+def wait_open_files_zero(what, secs=10.0):
+    end = time.monotonic() + secs
+    while open_files() and time.monotonic() < end:
+        time.sleep(0.05)
+    expect_eq(open_files(), 0, "open files left after " + what)
+
+
+def burst(t, items):
+    """Pipelined requests (one write), answered in any order."""
+    frames = b""
+    for cmd, body in items:
+        msg = t.c.build(cmd, body, session=t.sess.id, tree=t.tid)
+        frames += struct.pack(">I", len(msg)) + msg
+    t.c.send_raw(frames)
+    return [smb2auth.Rsp(t.c.recv_frame()) for _ in items]
+
+
+@case
+def case_create_vs_teardown(env):
+    """CREATEs in flight while the tree is disconnected, the session logs
+    off or the connection drops: a CREATE that publishes its handle after
+    the teardown swept the table must not leave it there. Each new file is
+    opened without sharing, so a leaked handle also shows as a sharing
+    violation for the next opener."""
+    tdis = struct.pack("<HH", 4, 0)
+    names = ["race%d.txt" % k for k in range(4)]
+    wait_open_files_zero("earlier cases")
+    for rnd in range(24):
+        how = ("tdis", "logoff", "drop")[rnd % 3]
+        t = Tree(env)
+        items = [(CREATE, create_body(n, disp=OVERWRITE_IF, share=0))
+                 for n in names]
+        if how == "drop":
+            msgs = b""
+            for cmd, body in items:
+                msg = t.c.build(cmd, body, session=t.sess.id, tree=t.tid)
+                msgs += struct.pack(">I", len(msg)) + msg
+            t.c.send_raw(msgs)
+            time.sleep(0.002 * (rnd % 4))
+            t.bye()
+        else:
+            items.insert(1 + rnd % 4, (smb2auth.TREE_DISCONNECT
+                                       if how == "tdis" else smb2auth.LOGOFF,
+                                       tdis))
+            for r in burst(t, items):
+                expect(r.status in (0, 0xC00000C9, 0xC0000203),
+                       "%s round %d: command %d answered %s" %
+                       (how, rnd, r.command, status_name(r.status)))
+            if how == "tdis":
+                # The session lives on: no handle of the gone tree may.
+                wait_open_files_zero("tree disconnect, round %d" % rnd, 5)
+            t.bye()
+        wait_open_files_zero("%s, round %d" % (how, rnd))
+    t = Tree(env)
+    for n in names:
+        cr = t.must_create(n, access=GENERIC_READ | GENERIC_WRITE | DELETE,
+                           disp=OPEN_IF, share=0, options=DELETE_ON_CLOSE)
+        t.close(cr.fid)
+    t.bye()
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawTextHelpFormatter)
@@ -637,6 +791,8 @@ def main():
     ap.add_argument("--prefix", default="smb2files")
     ap.add_argument("--user", default="tester")
     ap.add_argument("--password", default="tester")
+    ap.add_argument("--share-dir", default="/srv/share",
+                    help="the share's backing directory, when local")
     ap.add_argument("--list", action="store_true")
     ap.add_argument("cases", nargs="*")
     env = ap.parse_args()
