@@ -29,7 +29,6 @@
 #include "smb2_info.h"
 #include "tree.h"
 #include "vfs.h"
-#include "vfs_meta.h"
 #include "vfs_name.h"
 
 /* Names read ahead per refill; a few hundred entries. */

@@ -122,4 +122,17 @@ int ksmbd_vfs_remove(struct ksmbd_file *fp);
 /* 0 for an empty directory, -ENOTEMPTY otherwise. */
 int ksmbd_vfs_dir_empty(struct ksmbd_file *fp);
 
+/*
+ * For QUERY_DIRECTORY: stat the entry name (exact spelling, as readdir
+ * returned it) of the directory handle fp, one component below it (never
+ * "." or ".."), nothing followed. When xname is given, also read that
+ * xattr of the entry into xbuf (*xlen in: size, out: length, 0 when
+ * absent). -ENOENT when it disappeared since readdir.
+ */
+int ksmbd_vfs_child_stat(struct ksmbd_file *fp, const char *name, u32 len,
+			 struct kstat *st, const char *xname, void *xbuf,
+			 size_t *xlen);
+/* Stat the handle's parent directory; the handle itself at the share root. */
+int ksmbd_vfs_parent_stat(struct ksmbd_file *fp, struct kstat *st);
+
 #endif
