@@ -159,7 +159,7 @@ if timeout 60 mount -t cifs //127.0.0.1/share $mnt -o $opts,vers=2.1 2>/tmp/moun
 	check cp-tree-2.1 cp -a /tmp/tree/netfilter $mnt/nf21
 	check diff-tree-2.1 diff -r /tmp/tree/netfilter $mnt/nf21
 	check rename-2.1 mv $mnt/nf21 $mnt/nf21b
-	one=$(cd /tmp/tree/netfilter && ls | head -1)
+	one=$(cd /tmp/tree/netfilter && find . -maxdepth 1 -type f -printf "%f\n" | head -1)
 	check hardlink-2.1 ln "$mnt/nf21b/$one" $mnt/link21
 	check hardlink-2.1-on-disk same "$(stat -c %h $share/link21)" 2
 	check rm-tree-2.1 rm -rf $mnt/nf21b $mnt/link21
