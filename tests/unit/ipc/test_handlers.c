@@ -97,6 +97,10 @@ TEST(startup_from_config)
 	CHECK_EQ_INT(s->min_dialect, 0x0210);
 	CHECK_EQ_INT(s->max_dialect, 0x0311);
 	CHECK(s->flags & KSMBD_GLOBAL_FLAG_SMB2_LEASES);
+	/* Defaults: restrict anonymous 0, map to guest never, 16 sessions. */
+	CHECK(s->flags & KSMBD_GLOBAL_FLAG_NULL_SESSIONS);
+	CHECK(!(s->flags & KSMBD_GLOBAL_FLAG_MAP_TO_GUEST));
+	CHECK_EQ_INT(s->max_sessions_per_conn, 16);
 	CHECK_EQ_INT(s->ifc_list_sz, 8);
 	CHECK_EQ_INT(r.len, sizeof(*s) + 8);
 	CHECK_EQ_MEM(s->payload, "eth0\0lo\0", 8);
