@@ -115,6 +115,7 @@ void cfg_global_defaults(struct ksmbd_global *g)
 	g->smb2_max_trans = 4u << 20;
 	g->map_to_guest = KSMBD_MAP_TO_GUEST_NEVER;
 	strcpy(g->guest_account, "nobody");
+	g->max_sessions_per_conn = 16;
 }
 
 void cfg_share_defaults(struct ksmbd_share *s)

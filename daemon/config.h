@@ -83,6 +83,14 @@ struct ksmbd_strlist {
  *   map to guest    never         guest account "nobody"
  *   restrict anonymous 0          bind interfaces only no
  *   interfaces      empty (all)   max connections 0 (unlimited)
+ *   max sessions per connection  16 (1 .. 1024)
+ *
+ * Guests: "map to guest = bad user" logs unknown user names on as the
+ * guest account (SMB2 IS_GUEST session); "restrict anonymous" 0 or 1
+ * lets anonymous NTLMSSP logons in as the guest account (IS_NULL
+ * session), 2 refuses them. Guest and anonymous sessions reach IPC$ and
+ * shares with "guest ok" only; "server signing = mandatory" refuses
+ * both (they have no key to sign with).
  */
 struct ksmbd_global {
 	char netbios_name[KSMBD_NETBIOS_NAME_SZ];
@@ -111,6 +119,7 @@ struct ksmbd_global {
 	bool bind_interfaces_only;
 	struct ksmbd_strlist interfaces;	/* names or addresses */
 	uint32_t max_connections;		/* whole server, 0 = unlimited */
+	uint32_t max_sessions_per_conn;		/* sessions on one connection */
 };
 
 /*

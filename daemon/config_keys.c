@@ -125,6 +125,8 @@ static const struct key_def key_table[] = {
 	{ "bindinterfacesonly", G(bind_interfaces_only), .type = T_BOOL },
 	{ "interfaces", G(interfaces), .type = T_WORDS },
 	{ "maxconnections", G(max_connections), .type = T_UINT, .max = 0xffffffffUL },
+	{ "maxsessionsperconnection", G(max_sessions_per_conn), .type = T_UINT,
+	  .min = 1, .max = 1024 },
 
 	/* shares */
 	{ "path", S(path), .type = T_PATH },

@@ -161,6 +161,8 @@ static uint32_t global_flags(const struct ksmbd_global *g)
 		f |= KSMBD_GLOBAL_FLAG_ENCRYPTION_REQUIRED;
 	if (g->map_to_guest == KSMBD_MAP_TO_GUEST_BAD_USER)
 		f |= KSMBD_GLOBAL_FLAG_MAP_TO_GUEST;
+	if (g->restrict_anonymous < 2)
+		f |= KSMBD_GLOBAL_FLAG_NULL_SESSIONS;
 	return f;
 }
 
@@ -207,6 +209,7 @@ int mountd_build_startup(const struct ksmbd_config *cfg,
 	r->smb2_max_trans = g->smb2_max_trans;
 	mountd_server_sid(g, r->sub_auth);
 	r->max_connections = g->max_connections;
+	r->max_sessions_per_conn = g->max_sessions_per_conn;
 	r->ifc_list_sz = ifc;
 	for (i = 0; ifc && i < g->interfaces.count; i++) {
 		size_t n = strlen(g->interfaces.items[i]) + 1;
@@ -233,31 +236,58 @@ int mountd_parse_startup_response(const void *data, size_t len,
 	return r.status;
 }
 
-static void fill_login(const struct mountd_state *st, const char *name,
-		       struct ksmbd_login_response *r)
+/* uid, gid and groups of @unix_name into @r; false when it has none. */
+static bool fill_unix(const char *unix_name, struct ksmbd_login_response *r)
 {
-	const struct ksmbd_global *g = ksmbd_config_global(st->cfg);
-	const struct ksmbd_user *u = ksmbd_userdb_find(st->db, name);
-	bool guest = !u && g->guest_account[0] &&
-		     !strcasecmp(name, g->guest_account);
-	const char *unix_name = u ? u->name : g->guest_account;
+	gid_t groups[KSMBD_LOGIN_MAX_GROUPS];
 	uid_t uid;
 	gid_t gid;
+	int i, n;
+
+	if (ksmbd_user_unix_ids(unix_name, &uid, &gid)) {
+		mountd_log(LOG_WARNING, "user %s has no Unix account: login refused",
+			   unix_name);
+		return false;
+	}
+	if (ksmbd_user_unix_groups(unix_name, gid, groups,
+				   KSMBD_LOGIN_MAX_GROUPS, &n)) {
+		mountd_log(LOG_WARNING, "user %s is in more than %d groups: login refused",
+			   unix_name, KSMBD_LOGIN_MAX_GROUPS);
+		return false;
+	}
+	r->uid = uid;
+	r->gid = gid;
+	r->ngroups = n;
+	for (i = 0; i < n; i++)
+		r->groups[i] = groups[i];
+	return true;
+}
+
+/*
+ * @guest: the kernel asks for the guest account itself (anonymous logon,
+ * or an unknown user under "map to guest = bad user"); @name is unused.
+ */
+static void fill_login(const struct mountd_state *st, const char *name,
+		       bool guest_req, struct ksmbd_login_response *r)
+{
+	const struct ksmbd_global *g = ksmbd_config_global(st->cfg);
+	const struct ksmbd_user *u = guest_req ? NULL :
+				     ksmbd_userdb_find(st->db, name);
+	bool guest = !u && g->guest_account[0] &&
+		     (guest_req || !strcasecmp(name, g->guest_account));
+	const char *unix_name = u ? u->name : g->guest_account;
 
 	/* Both names are shorter than the array: they were checked. */
-	snprintf(r->account, sizeof(r->account), "%s", u ? u->name : name);
+	snprintf(r->account, sizeof(r->account), "%s",
+		 u ? u->name : guest ? g->guest_account : name);
 	if (!u && !guest) {
 		r->status = KSMBD_USER_FLAG_BAD_USER;
 		return;
 	}
-	if (ksmbd_user_unix_ids(unix_name, &uid, &gid)) {
-		mountd_log(LOG_WARNING, "user %s has no Unix account: login refused",
-			   unix_name);
+	if (!fill_unix(unix_name, r)) {
 		r->status = KSMBD_USER_FLAG_BAD_UID;
 		return;
 	}
-	r->uid = uid;
-	r->gid = gid;
 	r->status = KSMBD_USER_FLAG_OK;
 	if (guest) {
 		r->status |= KSMBD_USER_FLAG_GUEST_ACCOUNT;
@@ -283,7 +313,7 @@ static int handle_login(struct mountd_state *st, const void *data, size_t len,
 	if (!r)
 		return -ENOMEM;
 	r->handle = req.handle;
-	fill_login(st, req.account, r);
+	fill_login(st, req.account, req.flags & KSMBD_LOGIN_FLAG_GUEST, r);
 	mountd_log(LOG_DEBUG, "login %s: status 0x%x", req.account, r->status);
 	return 0;
 }

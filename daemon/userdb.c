@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* ksmbdpwd.db: "name:base64(NT hash)" lines, as ksmbd-tools writes them. */
 #include <ctype.h>
+#include <grp.h>
 #include <errno.h>
 #include <pwd.h>
 #include <stdlib.h>
@@ -313,4 +314,15 @@ int ksmbd_user_unix_ids(const char *name, uid_t *uid, gid_t *gid)
 	}
 	free(buf);
 	return -err;
+}
+
+int ksmbd_user_unix_groups(const char *name, gid_t gid, gid_t *out, int max,
+			   int *n)
+{
+	int count = max;
+
+	if (getgrouplist(name, gid, out, &count) < 0)
+		return -E2BIG;
+	*n = count;
+	return 0;
 }

@@ -66,5 +66,11 @@ bool ksmbd_user_name_valid(const char *name);
  * no such Unix user, or another -errno.
  */
 int ksmbd_user_unix_ids(const char *name, uid_t *uid, gid_t *gid);
+/*
+ * The Unix user's groups (getgrouplist, @gid included) into @out[@max];
+ * *@n is how many. 0, or -E2BIG when the user is in more than @max.
+ */
+int ksmbd_user_unix_groups(const char *name, gid_t gid, gid_t *out, int max,
+			   int *n);
 
 #endif

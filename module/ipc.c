@@ -387,6 +387,8 @@ static void ipc_config_from_startup(struct ksmbd_server_config *c,
 	c->fake_fscaps = r->share_fake_fscaps;
 	memcpy(c->sub_auth, r->sub_auth, sizeof(c->sub_auth));
 	c->max_connections = r->max_connections;
+	c->max_sessions_per_conn = r->max_sessions_per_conn ?:
+				   KSMBD_DEFAULT_SESSIONS_PER_CONN;
 	/* The validator bounded ifc_list_sz by KSMBD_IFC_LIST_MAX. */
 	BUILD_BUG_ON(KSMBD_IFC_LIST_MAX > KSMBD_IFACES_MAX_LEN);
 	memcpy(c->interfaces, r->payload, r->ifc_list_sz);

@@ -30,7 +30,8 @@ void ksmbd_ipc_exit(void);
 /* True while a registered daemon answers; new logins need it. */
 bool ksmbd_ipc_daemon_alive(void);
 
-struct ksmbd_login_response *ksmbd_ipc_login(const char *account);
+/* flags: KSMBD_LOGIN_FLAG_GUEST asks for the guest account (account ""). */
+struct ksmbd_login_response *ksmbd_ipc_login(const char *account, u32 flags);
 struct ksmbd_share_config_response *ksmbd_ipc_share_config(const char *name);
 struct ksmbd_tree_connect_response *
 ksmbd_ipc_tree_connect(u64 session_id, const char *account, u16 account_flags,

@@ -43,15 +43,15 @@ static void probe_set(const char *fmt, ...)
 
 static void probe_login(const char *name)
 {
-	struct ksmbd_login_response *r = ksmbd_ipc_login(name);
+	struct ksmbd_login_response *r = ksmbd_ipc_login(name, 0);
 
 	if (IS_ERR(r)) {
 		probe_set("login %s: error %ld\n", name, PTR_ERR(r));
 		return;
 	}
-	probe_set("login %s: %s status=0x%x uid=%u gid=%u hash_sz=%u\n", name,
-		  (r->status & KSMBD_USER_FLAG_OK) ? "ok" : "refused",
-		  r->status, r->uid, r->gid, r->hash_sz);
+	probe_set("login %s: %s status=0x%x uid=%u gid=%u hash_sz=%u groups=%u\n",
+		  name, (r->status & KSMBD_USER_FLAG_OK) ? "ok" : "refused",
+		  r->status, r->uid, r->gid, r->hash_sz, r->ngroups);
 	ksmbd_ipc_free_sensitive(r, sizeof(*r));
 }
 

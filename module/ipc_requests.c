@@ -26,9 +26,9 @@ static int copy_name(char *dst, const char *src, size_t size)
 	return 0;
 }
 
-struct ksmbd_login_response *ksmbd_ipc_login(const char *account)
+struct ksmbd_login_response *ksmbd_ipc_login(const char *account, u32 flags)
 {
-	struct ksmbd_login_request req = {};
+	struct ksmbd_login_request req = { .flags = flags };
 	size_t len;
 
 	if (copy_name(req.account, account, sizeof(req.account)))

@@ -100,6 +100,8 @@ static int check_startup(const unsigned char *data, size_t len,
 	/* The module keeps it in seconds. */
 	if (r.deadtime > 0xffffffffu / 60)
 		return bad(why, "deadtime too large");
+	if (r.max_sessions_per_conn > KSMBD_MAX_SESSIONS_PER_CONN)
+		return bad(why, "max sessions per connection too large");
 	if (r.signing < KSMBD_CONFIG_OPT_DISABLED ||
 	    r.signing > KSMBD_CONFIG_OPT_MANDATORY)
 		return bad(why, "signing option out of range");
@@ -117,6 +119,8 @@ static int check_login(const unsigned char *data, size_t len, const char **why)
 		return bad(why, "unterminated account");
 	if (r.hash_sz != 0 && r.hash_sz != KSMBD_REQ_MAX_HASH_SZ)
 		return bad(why, "hash size");
+	if (r.ngroups > KSMBD_LOGIN_MAX_GROUPS)
+		return bad(why, "too many groups");
 	return 0;
 }
 
@@ -196,6 +200,8 @@ static int check_spnego(const unsigned char *data, size_t len,
 		return bad(why, "unterminated account");
 	if (r.login_response.hash_sz > KSMBD_REQ_MAX_HASH_SZ)
 		return bad(why, "hash size");
+	if (r.login_response.ngroups > KSMBD_LOGIN_MAX_GROUPS)
+		return bad(why, "too many groups");
 	return 0;
 }
 

@@ -32,6 +32,8 @@ enum ksmbd_config_opt {
 
 #define KSMBD_NAME_MAX_LEN	64
 #define KSMBD_IFACES_MAX_LEN	1024
+/* Sessions (valid or in progress) one connection may hold by default. */
+#define KSMBD_DEFAULT_SESSIONS_PER_CONN	16
 
 /* The daemon's [global] section, as the module uses it. */
 struct ksmbd_server_config {
@@ -52,6 +54,7 @@ struct ksmbd_server_config {
 	u32 fake_fscaps;
 	u32 sub_auth[3];		/* the server's SID: S-1-5-21-a-b-c */
 	u32 max_connections;
+	u32 max_sessions_per_conn;	/* >= 1 */
 	/* NUL-separated interface names; empty: every interface */
 	char interfaces[KSMBD_IFACES_MAX_LEN];
 	u32 interfaces_len;

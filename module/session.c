@@ -15,6 +15,7 @@
 #include "debug.h"
 #include "ipc.h"
 #include "ksmbd_trace.h"
+#include "server.h"
 #include "session.h"
 #include "stats.h"
 #include "tree.h"
@@ -160,7 +161,7 @@ static int table_insert(struct ksmbd_session *sess)
 		goto out_unlock;
 	}
 	conn_counts(sess->conn, &all, &pending);
-	if (all >= KSMBD_SESSION_MAX_PER_CONN ||
+	if (all >= READ_ONCE(ksmbd_server_conf.max_sessions_per_conn) ||
 	    pending >= KSMBD_SESSION_MAX_PENDING_CONN ||
 	    nr_sessions >= KSMBD_SESSION_MAX_GLOBAL ||
 	    nr_pending >= KSMBD_SESSION_MAX_PENDING) {

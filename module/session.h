@@ -32,8 +32,10 @@ struct ksmbd_auth_state;
 
 /* Trees one session may have connected at a time. */
 #define KSMBD_SESSION_MAX_TREES		256
-/* Sessions (valid or in progress) per connection and for the server. */
-#define KSMBD_SESSION_MAX_PER_CONN	16
+/*
+ * Sessions (valid or in progress) for the server; per connection it is
+ * ksmbd_server_conf.max_sessions_per_conn ("max sessions per connection").
+ */
 #define KSMBD_SESSION_MAX_GLOBAL	4096
 /* Half-done setups per connection and for the server. */
 #define KSMBD_SESSION_MAX_PENDING_CONN	4

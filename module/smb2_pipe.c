@@ -76,7 +76,8 @@ struct ksmbd_file *ksmbd_smb2_pipe_open(struct ksmbd_smb2_ctx *ctx,
 		return NULL;
 	}
 	flags = service_flags[svc];
-	if (ctx->sess->session_flags & SMB2_SESSION_FLAG_IS_GUEST)
+	if (ctx->sess->session_flags &
+	    (SMB2_SESSION_FLAG_IS_GUEST | SMB2_SESSION_FLAG_IS_NULL))
 		flags |= KSMBD_RPC_RESTRICTED_CONTEXT;
 
 	*status = STATUS_INSUFFICIENT_RESOURCES;

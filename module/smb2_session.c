@@ -10,9 +10,22 @@
  * STATUS_LOGON_FAILURE, and an unknown user costs the same work as a
  * wrong password (the proof is checked against a dummy hash).
  *
- * Not yet: Kerberos, anonymous and guest logons (refused: "restrict
- * anonymous" and "map to guest" are treated as their strictest values),
- * binding (no multichannel), PreviousSessionId (reconnect cleanup).
+ * Guests (MS-SMB2 3.3.5.5.3): an anonymous AUTHENTICATE (empty user and
+ * NT response) becomes an IS_NULL session when the daemon allows null
+ * sessions ("restrict anonymous" < 2); an unknown user becomes an
+ * IS_GUEST session under "map to guest = bad user" (a wrong password of
+ * a known user never does). Both run as the daemon's guest account, have
+ * no key, never sign, and are refused under "server signing =
+ * mandatory".
+ *
+ * Re-authentication (3.3.5.5.2): SESSION_SETUP legs on a VALID session
+ * run a new NTLMSSP exchange while the session stays usable; it must
+ * prove the same account (else STATUS_ACCESS_DENIED). The session key,
+ * and so the signing key, is kept; the preauth hash is not extended.
+ * Any failure ends the session, as a failed first setup does.
+ *
+ * Not yet: Kerberos, binding (no multichannel), PreviousSessionId
+ * (reconnect cleanup).
  */
 #define pr_fmt(fmt) "ksmbd: " fmt
 
@@ -46,6 +59,7 @@
 
 struct ksmbd_auth_state {
 	bool spnego;			/* wrap answers in NegTokenResp */
+	bool reauth;			/* on a VALID session: see the top */
 	u32 flags;			/* NTLMSSP flags we chose */
 	u8 server_challenge[KSMBD_NTLM_CHALLENGE_SIZE];
 	u32 neg_len;
@@ -83,7 +97,8 @@ static int preauth_absorb(struct ksmbd_session *sess, const u8 *msg, u32 len)
 {
 	struct ksmbd_buf part = ksmbd_buf_make(msg, len);
 
-	if (!is_311(sess))
+	/* A re-authentication keeps the key the hash went into. */
+	if (!is_311(sess) || (sess->auth && sess->auth->reauth))
 		return 0;
 	return ksmbd_preauth_hash_update(sess->preauth_hash, &part, 1);
 }
@@ -240,20 +255,46 @@ static struct ksmbd_session *leg_session(struct ksmbd_smb2_ctx *ctx, u32 *st)
 	return sess;
 }
 
+/*
+ * Under auth_lock: does this NEGOTIATE leg start an exchange? On a new
+ * session, yes; on a VALID one (re-authentication) unless a previous leg
+ * only settled the mechanism (then it continues that one).
+ */
+static bool leg_starts(struct ksmbd_session *sess, bool fresh)
+{
+	return fresh || (ksmbd_session_valid(sess) &&
+			 (!sess->auth || sess->auth->neg_len));
+}
+
 /* Under auth_lock: the exchange this leg continues, or NULL out of turn. */
 static struct ksmbd_auth_state *leg_auth(struct ksmbd_session *sess,
-					 bool fresh)
+					 bool start)
 {
 	struct ksmbd_auth_state *auth = sess->auth;
+	bool reauth = ksmbd_session_valid(sess);
 
-	if (fresh) {
+	if (start) {
+		ksmbd_auth_state_free(sess->auth);
 		sess->auth = kzalloc(sizeof(*sess->auth), GFP_KERNEL);
+		if (sess->auth)
+			sess->auth->reauth = reauth;
 		return sess->auth;
 	}
-	if (READ_ONCE(sess->state) != KSMBD_SESS_IN_PROGRESS || !auth ||
-	    auth->neg_len)
+	if (!auth || auth->neg_len || auth->reauth != reauth ||
+	    (!reauth && READ_ONCE(sess->state) != KSMBD_SESS_IN_PROGRESS))
 		return NULL;
 	return auth;
+}
+
+/* Drop a re-authentication's exchange; the session stays as it was. */
+static void reauth_abandon(struct ksmbd_session *sess)
+{
+	mutex_lock(&sess->auth_lock);
+	if (sess->auth && sess->auth->reauth) {
+		ksmbd_auth_state_free(sess->auth);
+		sess->auth = NULL;
+	}
+	mutex_unlock(&sess->auth_lock);
 }
 
 /*
@@ -264,7 +305,7 @@ static struct ksmbd_auth_state *leg_auth(struct ksmbd_session *sess,
  */
 static u32 leg_negotiate(struct ksmbd_smb2_ctx *ctx, struct setup_req *sq)
 {
-	bool fresh = !ctx->session_id;
+	bool fresh = !ctx->session_id, start, reauth = false;
 	struct ksmbd_auth_state *auth;
 	struct ksmbd_session *sess;
 	u32 st = STATUS_MORE_PROCESSING_REQUIRED;
@@ -274,15 +315,17 @@ static u32 leg_negotiate(struct ksmbd_smb2_ctx *ctx, struct setup_req *sq)
 	if (!sess)
 		return st;
 	mutex_lock(&sess->auth_lock);
+	start = leg_starts(sess, fresh);
 	/* Choosing the mechanism happens once, on the first leg. */
-	auth = fresh || !sq->mech_only ? leg_auth(sess, fresh) : NULL;
+	auth = start || !sq->mech_only ? leg_auth(sess, start) : NULL;
 	if (!auth) {
-		st = fresh ? STATUS_INSUFFICIENT_RESOURCES :
+		st = start ? STATUS_INSUFFICIENT_RESOURCES :
 			     STATUS_REQUEST_NOT_ACCEPTED;
 		goto out_unlock;
 	}
-	if (fresh)
+	if (start)
 		auth->spnego = sq->spnego;
+	reauth = auth->reauth;
 	ret = preauth_absorb(sess, ctx->req->elem.p, ctx->req->elem.len);
 	if (!ret && !sq->mech_only)
 		ret = build_challenge(auth, &sq->token);
@@ -296,33 +339,57 @@ static u32 leg_negotiate(struct ksmbd_smb2_ctx *ctx, struct setup_req *sq)
 out_unlock:
 	mutex_unlock(&sess->auth_lock);
 	if (st != STATUS_MORE_PROCESSING_REQUIRED) {
-		/* A failed leg ends a setup in progress, never a valid session. */
+		/*
+		 * A failed leg ends a setup in progress; of a valid session
+		 * only the re-authentication it started.
+		 */
 		if (READ_ONCE(sess->state) == KSMBD_SESS_IN_PROGRESS)
 			ksmbd_session_teardown(sess, "setup failed");
+		else if (reauth)
+			reauth_abandon(sess);
 		ksmbd_session_put(sess);
 		return st;
 	}
 	ctx->sess = sess;		/* the dispatcher puts it */
 	ctx->session_id = sess->id;
-	ctx->finish = challenge_finish;
+	if (!reauth)
+		ctx->finish = challenge_finish;
 	return st;
 }
 
 /* ---- Leg 2: AUTHENTICATE ---- */
 
-/* The user's credentials for VFS calls: ids from the daemon, no caps. */
-static const struct cred *build_cred(kuid_t uid, kgid_t gid)
+/*
+ * The user's credentials for VFS calls: ids and supplementary groups from
+ * the daemon, no capabilities.
+ */
+static const struct cred *build_cred(const struct ksmbd_login_response *lr)
 {
+	kuid_t uid = make_kuid(&init_user_ns, lr->uid);
+	kgid_t gid = make_kgid(&init_user_ns, lr->gid);
 	struct group_info *groups;
 	struct cred *cred;
+	u32 i;
 
+	/* The validator bounded ngroups; a bad id is the daemon's error. */
+	if (!uid_valid(uid) || !gid_valid(gid) ||
+	    lr->ngroups > KSMBD_LOGIN_MAX_GROUPS)
+		return ERR_PTR(-EINVAL);
+	groups = groups_alloc(lr->ngroups);
+	if (!groups)
+		return ERR_PTR(-ENOMEM);
+	for (i = 0; i < lr->ngroups; i++) {
+		groups->gid[i] = make_kgid(&init_user_ns, lr->groups[i]);
+		if (!gid_valid(groups->gid[i])) {
+			put_group_info(groups);
+			return ERR_PTR(-EINVAL);
+		}
+	}
+	groups_sort(groups);
 	cred = prepare_kernel_cred(NULL);
-	if (!cred)
-		return NULL;
-	groups = groups_alloc(0);
-	if (!groups) {
-		abort_creds(cred);
-		return NULL;
+	if (!cred) {
+		put_group_info(groups);
+		return ERR_PTR(-ENOMEM);
 	}
 	cred->uid = cred->euid = cred->suid = cred->fsuid = uid;
 	cred->gid = cred->egid = cred->sgid = cred->fsgid = gid;
@@ -342,12 +409,14 @@ static const struct cred *build_cred(kuid_t uid, kgid_t gid)
  * Ask the daemon and check the proof. Unknown user, no daemon, a guest
  * record without a hash: the proof is checked against zeros all the
  * same, then refused, so answers and timing match a wrong password.
+ * *unknown tells the daemon did not know the name (or named the guest
+ * account): the one case "map to guest = bad user" turns into a guest.
  */
 static int verify_user(struct ksmbd_session *sess,
 		       const struct ksmbd_ntlm_auth *na,
 		       const struct ksmbd_buf *auth_blob,
 		       struct ksmbd_login_response *out,
-		       u8 exported[KSMBD_NTLMV2_KEY_SIZE])
+		       u8 exported[KSMBD_NTLMV2_KEY_SIZE], bool *unknown)
 {
 	struct ksmbd_auth_state *auth = sess->auth;
 	struct ksmbd_buf neg = ksmbd_buf_make(auth->neg_blob, auth->neg_len);
@@ -357,11 +426,15 @@ static int verify_user(struct ksmbd_session *sess,
 	bool known = false;
 	int ret;
 
-	rsp = ksmbd_ipc_login(na->user_utf8);
+	*unknown = false;
+	rsp = ksmbd_ipc_login(na->user_utf8, 0);
 	if (!IS_ERR(rsp)) {
 		known = (rsp->status & KSMBD_USER_FLAG_OK) &&
 			!(rsp->status & KSMBD_USER_FLAG_GUEST_ACCOUNT) &&
 			rsp->hash_sz == KSMBD_NT_HASH_SIZE;
+		*unknown = !known &&
+			   (rsp->status & (KSMBD_USER_FLAG_BAD_USER |
+					   KSMBD_USER_FLAG_GUEST_ACCOUNT));
 		if (known) {
 			memcpy(hash, rsp->hash, sizeof(hash));
 			*out = *rsp;
@@ -375,6 +448,32 @@ static int verify_user(struct ksmbd_session *sess,
 	if (!ret && !known)
 		ret = -EKEYREJECTED;
 	return ret;
+}
+
+/* The guest account's record, for an IS_GUEST or IS_NULL session. */
+static int guest_record(struct ksmbd_login_response *out)
+{
+	const u16 want = KSMBD_USER_FLAG_OK | KSMBD_USER_FLAG_GUEST_ACCOUNT;
+	struct ksmbd_login_response *rsp;
+	int ret = 0;
+
+	/* Without "server signing = mandatory": guests cannot sign. */
+	if (READ_ONCE(ksmbd_server_conf.signing) == KSMBD_OPT_MANDATORY)
+		return -EACCES;
+	rsp = ksmbd_ipc_login("", KSMBD_LOGIN_FLAG_GUEST);
+	if (IS_ERR(rsp))
+		return PTR_ERR(rsp);
+	if ((rsp->status & want) != want)
+		ret = -EACCES;
+	else
+		*out = *rsp;
+	ksmbd_ipc_free_sensitive(rsp, sizeof(*rsp));
+	return ret;
+}
+
+static bool server_flag(u32 flag)
+{
+	return READ_ONCE(ksmbd_server_conf.flags) & flag;
 }
 
 static int derive_signing(struct ksmbd_session *sess,
@@ -412,28 +511,43 @@ static bool wants_signing(const struct ksmbd_smb2_ctx *ctx,
 	       (neg->client_security_mode & SMB2_NEGOTIATE_SIGNING_REQUIRED);
 }
 
-/* Fill the session from the daemon's record and the proven key. */
+/*
+ * Fill the session from the daemon's record and the proven key (NULL for
+ * guest and anonymous sessions: no key, no signing).
+ */
 static int make_valid(struct ksmbd_session *sess,
 		      const struct ksmbd_login_response *lr,
-		      const u8 exported[KSMBD_NTLMV2_KEY_SIZE])
+		      const u8 *exported, u16 session_flags)
 {
-	kuid_t uid = make_kuid(&init_user_ns, lr->uid);
-	kgid_t gid = make_kgid(&init_user_ns, lr->gid);
+	const struct cred *cred = build_cred(lr);
 	int ret;
 
-	if (!uid_valid(uid) || !gid_valid(gid))
-		return -EINVAL;
-	sess->cred = build_cred(uid, gid);
-	if (!sess->cred)
-		return -ENOMEM;
-	sess->uid = uid;
-	sess->gid = gid;
+	if (IS_ERR(cred))
+		return PTR_ERR(cred);
+	sess->cred = cred;
+	sess->uid = cred->uid;
+	sess->gid = cred->gid;
 	strscpy(sess->account, lr->account, sizeof(sess->account));
 	sess->user_flags = lr->status;
-	ret = derive_signing(sess, exported);
-	if (ret)
-		return ret;
+	sess->session_flags = session_flags;
+	if (exported) {
+		ret = derive_signing(sess, exported);
+		if (ret)
+			return ret;
+	}
 	return ksmbd_session_activate(sess);
+}
+
+/* A re-authentication must prove the account the session already has. */
+static int reauth_check(const struct ksmbd_session *sess,
+			const struct ksmbd_login_response *lr,
+			u16 session_flags)
+{
+	if (session_flags != sess->session_flags ||
+	    strcmp(lr->account, sess->account) ||
+	    !uid_eq(make_kuid(&init_user_ns, lr->uid), sess->uid))
+		return -EPERM;
+	return 0;
 }
 
 /* A class of reason for the trace; the client sees LOGON_FAILURE only. */
@@ -443,7 +557,9 @@ static const char *failure_reason(int err)
 	case -EKEYREJECTED:
 		return "bad proof or unknown user";
 	case -EACCES:
-		return "anonymous refused";
+		return "guest or anonymous refused";
+	case -EPERM:
+		return "another user on re-authentication";
 	case -EOPNOTSUPP:
 		return "not NTLMv2";
 	case -ESHUTDOWN:
@@ -453,68 +569,116 @@ static const char *failure_reason(int err)
 	}
 }
 
+/*
+ * Who this AUTHENTICATE proves: the user's record in *lr and the key in
+ * exported, or (*flags IS_NULL / IS_GUEST) the guest account's record.
+ */
+static int identify(struct ksmbd_session *sess, struct setup_req *sq,
+		    const struct ksmbd_ntlm_auth *na,
+		    struct ksmbd_login_response *lr,
+		    u8 exported[KSMBD_NTLMV2_KEY_SIZE], u16 *flags)
+{
+	bool unknown;
+	int ret;
+
+	*flags = 0;
+	if (na->anonymous) {
+		if (!server_flag(KSMBD_GLOBAL_FLAG_NULL_SESSIONS))
+			return -EACCES;
+		*flags = SMB2_SESSION_FLAG_IS_NULL;
+		return guest_record(lr);
+	}
+	ret = verify_user(sess, na, &sq->token, lr, exported, &unknown);
+	if (ret != -EKEYREJECTED || !unknown ||
+	    !server_flag(KSMBD_GLOBAL_FLAG_MAP_TO_GUEST))
+		return ret;
+	*flags = SMB2_SESSION_FLAG_IS_GUEST;
+	return guest_record(lr);
+}
+
+static int authenticate_leg(struct ksmbd_smb2_ctx *ctx, struct setup_req *sq,
+			    struct ksmbd_session *sess,
+			    struct ksmbd_ntlm_auth *na,
+			    struct ksmbd_login_response *lr)
+{
+	u8 exported[KSMBD_NTLMV2_KEY_SIZE];
+	u16 flags = 0;
+	int ret;
+
+	ret = ksmbd_ntlmssp_parse_authenticate(sq->token.p, sq->token.len, na);
+	if (!ret)
+		ret = preauth_absorb(sess, ctx->req->elem.p, ctx->req->elem.len);
+	if (!ret)
+		ret = identify(sess, sq, na, lr, exported, &flags);
+	if (!ret && sess->auth->reauth) {
+		ret = reauth_check(sess, lr, flags);
+	} else if (!ret) {
+		sess->signing_required = !flags && wants_signing(ctx, sq);
+		ret = make_valid(sess, lr, flags ? NULL : exported, flags);
+	}
+	memzero_explicit(exported, sizeof(exported));
+	return ret;
+}
+
 static u32 authenticate(struct ksmbd_smb2_ctx *ctx, struct setup_req *sq,
 			struct ksmbd_session *sess)
 {
-	struct ksmbd_login_response lr = { };
-	u8 exported[KSMBD_NTLMV2_KEY_SIZE];
+	struct ksmbd_login_response *lr;
 	struct ksmbd_ntlm_auth *na;
 	bool spnego = sess->auth->spnego;
 	int ret;
 
 	na = kzalloc(sizeof(*na), GFP_KERNEL);
-	if (!na)
+	lr = kzalloc(sizeof(*lr), GFP_KERNEL);
+	if (!na || !lr) {
+		kfree(na);
+		kfree(lr);
 		return STATUS_INSUFFICIENT_RESOURCES;
-	ret = ksmbd_ntlmssp_parse_authenticate(sq->token.p, sq->token.len, na);
-	/* Anonymous is refused ("restrict anonymous = 2"), see the top. */
-	if (!ret && na->anonymous)
-		ret = -EACCES;
-	if (!ret)
-		ret = preauth_absorb(sess, ctx->req->elem.p, ctx->req->elem.len);
-	if (!ret)
-		ret = verify_user(sess, na, &sq->token, &lr, exported);
-	if (!ret) {
-		sess->signing_required = wants_signing(ctx, sq);
-		ret = make_valid(sess, &lr, exported);
 	}
-	memzero_explicit(exported, sizeof(exported));
+	ret = authenticate_leg(ctx, sq, sess, na, lr);
+	kfree(lr);
 	if (ret) {
 		trace_ksmbd_auth_failure(ctx->conn, na->user_utf8,
 					 failure_reason(ret));
 		kfree(na);
-		return STATUS_LOGON_FAILURE;
+		return ret == -EPERM ? STATUS_ACCESS_DENIED :
+				       STATUS_LOGON_FAILURE;
 	}
-	ksmbd_debug(AUTH, "session %llx: user %s logged on\n", sess->id,
-		    sess->account);
+	ksmbd_debug(AUTH, "session %llx: user %s logged on (flags 0x%x)\n",
+		    sess->id, sess->account, sess->session_flags);
 	kfree(na);
 	ksmbd_auth_state_free(sess->auth);
 	sess->auth = NULL;
-	ret = encode_rsp(&ctx->body, 0, spnego, KSMBD_SPNEGO_ACCEPT_COMPLETED,
-			 NULL, 0);
+	ret = encode_rsp(&ctx->body, sess->session_flags, spnego,
+			 KSMBD_SPNEGO_ACCEPT_COMPLETED, NULL, 0);
 	if (ret)
 		return STATUS_INSUFFICIENT_RESOURCES;
 	ksmbd_conn_set_authenticated(ctx->conn);
 	/*
 	 * MS-SMB2 3.3.5.5.3: the final 3.1.1 response is signed (the client
 	 * checks it against the preauth chain); earlier dialects sign it
-	 * when signing is in force.
+	 * when signing is in force. Guests have no key and sign nothing.
 	 */
-	ctx->sign_rsp = is_311(sess) || sess->signing_required ||
-			(ctx->req->hdr.flags & SMB2_FLAGS_SIGNED);
+	ctx->sign_rsp = ksmbd_signer_ready(&sess->signer) &&
+			(is_311(sess) || sess->signing_required ||
+			 (ctx->req->hdr.flags & SMB2_FLAGS_SIGNED));
 	return STATUS_SUCCESS;
 }
 
 static u32 leg_authenticate(struct ksmbd_smb2_ctx *ctx, struct setup_req *sq)
 {
 	struct ksmbd_session *sess;
+	struct ksmbd_auth_state *auth;
 	u32 st;
 
 	sess = ksmbd_session_lookup_any(ctx->conn, ctx->session_id);
 	if (!sess)
 		return STATUS_USER_SESSION_DELETED;
 	mutex_lock(&sess->auth_lock);
-	if (READ_ONCE(sess->state) != KSMBD_SESS_IN_PROGRESS || !sess->auth ||
-	    !sess->auth->chal_len) {
+	auth = sess->auth;
+	if (!auth || !auth->chal_len ||
+	    READ_ONCE(sess->state) != (auth->reauth ? KSMBD_SESS_VALID :
+						     KSMBD_SESS_IN_PROGRESS)) {
 		mutex_unlock(&sess->auth_lock);
 		ksmbd_session_put(sess);
 		return STATUS_REQUEST_NOT_ACCEPTED;
@@ -522,7 +686,10 @@ static u32 leg_authenticate(struct ksmbd_smb2_ctx *ctx, struct setup_req *sq)
 	st = authenticate(ctx, sq, sess);
 	mutex_unlock(&sess->auth_lock);
 	if (st != STATUS_SUCCESS) {
-		/* MS-SMB2 3.3.5.5.3: a failed setup removes the session. */
+		/*
+		 * MS-SMB2 3.3.5.5.3: a failed setup removes the session, a
+		 * failed re-authentication too.
+		 */
 		ksmbd_session_teardown(sess, "logon failed");
 		ksmbd_session_put(sess);
 		return st;
@@ -616,7 +783,9 @@ u32 ksmbd_smb2_attach(struct ksmbd_smb2_ctx *ctx)
 	if (!sess)
 		return needs_session(cmd) ? STATUS_USER_SESSION_DELETED :
 					    STATUS_SUCCESS;
+	/* Guest and anonymous sessions have no key: nothing to verify. */
 	if ((is_signed || sess->signing_required) &&
+	    ksmbd_signer_ready(&sess->signer) &&
 	    ksmbd_signer_verify(&sess->signer, req->elem.p, req->elem.len)) {
 		ksmbd_debug(AUTH, "session %llx: bad signature on command %u\n",
 			    sess->id, cmd);

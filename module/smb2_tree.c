@@ -162,8 +162,10 @@ static u32 connect_share(struct ksmbd_smb2_ctx *ctx, struct ksmbd_share *share)
 	if (ret) {
 		/* The daemon counted it as connected. */
 		ksmbd_ipc_tree_disconnect(ctx->sess->id, tree->id);
-		pr_warn_ratelimited("share %s: cannot open its path (%d)\n",
-				    tree->share->name, ret);
+		/* -ESHUTDOWN: the session ended meanwhile, nothing to report. */
+		if (ret != -ESHUTDOWN)
+			pr_warn_ratelimited("share %s: cannot open its path (%d)\n",
+					    tree->share->name, ret);
 		st = ret == -ESHUTDOWN ? STATUS_USER_SESSION_DELETED :
 					 STATUS_BAD_NETWORK_NAME;
 		goto out_teardown;

@@ -38,7 +38,7 @@
 /* 'KSMB': tells our daemon apart from one speaking the historical layout. */
 #define KSMBD_ABI_MAGIC		0x4b534d42
 /* Bump on any change to this file that alters a layout or a meaning. */
-#define KSMBD_ABI_VERSION	1
+#define KSMBD_ABI_VERSION	2
 
 /* Sizes include the terminating NUL. */
 #define KSMBD_REQ_MAX_ACCOUNT_NAME_SZ	48
@@ -56,6 +56,8 @@
 #define KSMBD_RPC_MAX_PAYLOAD		(60 * 1024)
 #define KSMBD_SPNEGO_MAX_BLOB		(32 * 1024)
 #define KSMBD_SESSION_KEY_MAX		64
+#define KSMBD_LOGIN_MAX_GROUPS		64	/* supplementary groups of a user */
+#define KSMBD_MAX_SESSIONS_PER_CONN	1024	/* max_sessions_per_conn bound */
 
 enum ksmbd_event {
 	KSMBD_EVENT_UNSPEC			= 0,	/* never sent */
@@ -98,6 +100,7 @@ struct ksmbd_heartbeat {
 #define KSMBD_GLOBAL_FLAG_SMB3_MULTICHANNEL	0x4
 #define KSMBD_GLOBAL_FLAG_ENCRYPTION_REQUIRED	0x8	/* refuse clients without it */
 #define KSMBD_GLOBAL_FLAG_MAP_TO_GUEST		0x10	/* unknown users become guest */
+#define KSMBD_GLOBAL_FLAG_NULL_SESSIONS		0x20	/* anonymous logons allowed */
 
 /* Tri/quad-state settings, e.g. ksmbd_startup_request.signing. */
 #define KSMBD_CONFIG_OPT_DISABLED	0
@@ -134,7 +137,8 @@ struct ksmbd_startup_request {
 	__u32 sub_auth[3];		/* server SID S-1-5-21-a-b-c */
 	__u32 max_connections;		/* 0: unlimited */
 	__u32 ifc_list_sz;		/* bytes of payload[] */
-	__u32 reserved;
+	/* Sessions one connection may hold; 0: the module's default (16). */
+	__u32 max_sessions_per_conn;	/* <= KSMBD_MAX_SESSIONS_PER_CONN */
 	__u8 payload[];			/* interface list */
 };
 
@@ -164,17 +168,27 @@ struct ksmbd_shutdown_request {
 #define KSMBD_USER_FLAG_BAD_USER	0x08	/* not in the user database */
 #define KSMBD_USER_FLAG_GUEST_ACCOUNT	0x10
 
-/* LOGIN_REQUEST (K->D): look up one account. */
+/* ksmbd_login_request.flags */
+#define KSMBD_LOGIN_FLAG_GUEST		0x1	/* the guest account's record */
+
+/*
+ * LOGIN_REQUEST (K->D): look up one account, or with KSMBD_LOGIN_FLAG_GUEST
+ * the configured guest account (account is then empty and ignored).
+ */
 struct ksmbd_login_request {
 	__u32 handle;
 	char account[KSMBD_REQ_MAX_ACCOUNT_NAME_SZ];
-	__u32 reserved;
+	__u32 flags;			/* KSMBD_LOGIN_FLAG_* */
 };
 
 /*
  * LOGIN_RESPONSE (D->K): the account's record. Login fails unless status
  * has KSMBD_USER_FLAG_OK. hash_sz is 0 (guest, or failure) or
- * KSMBD_REQ_MAX_HASH_SZ.
+ * KSMBD_REQ_MAX_HASH_SZ. groups[0..ngroups) are the Unix account's
+ * supplementary groups (primary gid may be among them); entries past
+ * ngroups are zero. A user in more groups than fit is refused by the
+ * daemon (KSMBD_USER_FLAG_BAD_UID), never cut short: a dropped group can
+ * grant more than it takes (mode bits of "other").
  */
 struct ksmbd_login_response {
 	__u32 handle;
@@ -184,6 +198,8 @@ struct ksmbd_login_response {
 	__u16 hash_sz;
 	char account[KSMBD_REQ_MAX_ACCOUNT_NAME_SZ];	/* as the database spells it */
 	__u8 hash[KSMBD_REQ_MAX_HASH_SZ];
+	__u32 ngroups;			/* <= KSMBD_LOGIN_MAX_GROUPS */
+	__u32 groups[KSMBD_LOGIN_MAX_GROUPS];
 };
 
 /* KSMBD_SHARE_FLAG_*: ksmbd_share_config_response.flags */

@@ -30,14 +30,18 @@ AT(ksmbd_startup_request, server_string, 104);
 AT(ksmbd_startup_request, deadtime, 168);
 AT(ksmbd_startup_request, sub_auth, 192);
 AT(ksmbd_startup_request, ifc_list_sz, 208);
+AT(ksmbd_startup_request, max_sessions_per_conn, 212);
 AT(ksmbd_startup_request, payload, 216);
 LAYOUT(ksmbd_startup_response, 16);
 LAYOUT(ksmbd_shutdown_request, 4);
 LAYOUT(ksmbd_login_request, 56);
-LAYOUT(ksmbd_login_response, 80);
+AT(ksmbd_login_request, flags, 52);
+LAYOUT(ksmbd_login_response, 340);
 AT(ksmbd_login_response, status, 12);
 AT(ksmbd_login_response, account, 16);
 AT(ksmbd_login_response, hash, 64);
+AT(ksmbd_login_response, ngroups, 80);
+AT(ksmbd_login_response, groups, 84);
 LAYOUT(ksmbd_share_config_request, 68);
 LAYOUT(ksmbd_share_config_response, 32);
 AT(ksmbd_share_config_response, veto_list_sz, 24);
@@ -53,9 +57,9 @@ LAYOUT(ksmbd_logout_request, 56);
 LAYOUT(ksmbd_rpc_command, 24);
 AT(ksmbd_rpc_command, payload, 24);
 LAYOUT(ksmbd_spnego_authen_request, 8);
-LAYOUT(ksmbd_spnego_authen_response, 96);
+LAYOUT(ksmbd_spnego_authen_response, 356);
 AT(ksmbd_spnego_authen_response, login_response, 8);
-AT(ksmbd_spnego_authen_response, payload, 96);
+AT(ksmbd_spnego_authen_response, payload, 356);
 
 /* A netlink attribute holds less than 64 KiB: every maximum must fit. */
 static_assert(KSMBD_IPC_RPC_MAX < 65536 - 4, "rpc max");
@@ -73,7 +77,7 @@ TEST(layout_runtime)
 {
 	/* The same numbers at run time, so a FAIL names the struct. */
 	CHECK_EQ_INT(sizeof(struct ksmbd_startup_request), 216);
-	CHECK_EQ_INT(sizeof(struct ksmbd_login_response), 80);
+	CHECK_EQ_INT(sizeof(struct ksmbd_login_response), 340);
 	CHECK_EQ_INT(sizeof(struct ksmbd_tree_connect_request), 200);
 	CHECK_EQ_INT(sizeof(struct ksmbd_rpc_command), 24);
 	CHECK_EQ_INT(KSMBD_EVENT_LOGIN_RESPONSE, KSMBD_EVENT_LOGIN_REQUEST + 1);
@@ -152,6 +156,11 @@ TEST(startup_fields)
 	startup_fill(&r);
 	r.signing = 7;
 	CHECK_EQ_INT(validate(KSMBD_EVENT_STARTING_UP, &r, sizeof(r)), -EINVAL);
+	startup_fill(&r);
+	r.max_sessions_per_conn = KSMBD_MAX_SESSIONS_PER_CONN;
+	CHECK_EQ_INT(validate(KSMBD_EVENT_STARTING_UP, &r, sizeof(r)), 0);
+	r.max_sessions_per_conn = KSMBD_MAX_SESSIONS_PER_CONN + 1;
+	CHECK_EQ_INT(validate(KSMBD_EVENT_STARTING_UP, &r, sizeof(r)), -EINVAL);
 }
 
 TEST(login_response)
@@ -162,6 +171,13 @@ TEST(login_response)
 	CHECK_EQ_INT(validate(KSMBD_EVENT_LOGIN_RESPONSE, &r, sizeof(r)), 0);
 	CHECK_EQ_INT(validate(KSMBD_EVENT_LOGIN_RESPONSE, &r, sizeof(r) - 1), -EINVAL);
 	CHECK_EQ_INT(validate(KSMBD_EVENT_LOGIN_RESPONSE, &r, 3), -EINVAL);
+	r.ngroups = KSMBD_LOGIN_MAX_GROUPS;
+	CHECK_EQ_INT(validate(KSMBD_EVENT_LOGIN_RESPONSE, &r, sizeof(r)), 0);
+	r.ngroups = KSMBD_LOGIN_MAX_GROUPS + 1;
+	CHECK_EQ_INT(validate(KSMBD_EVENT_LOGIN_RESPONSE, &r, sizeof(r)), -EINVAL);
+	r.ngroups = 0xffffffffu;
+	CHECK_EQ_INT(validate(KSMBD_EVENT_LOGIN_RESPONSE, &r, sizeof(r)), -EINVAL);
+	r.ngroups = 0;
 	r.hash_sz = 17;
 	CHECK_EQ_INT(validate(KSMBD_EVENT_LOGIN_RESPONSE, &r, sizeof(r)), -EINVAL);
 	r.hash_sz = 0;

@@ -97,6 +97,10 @@ TEST(startup_from_config)
 	CHECK_EQ_INT(s->min_dialect, 0x0210);
 	CHECK_EQ_INT(s->max_dialect, 0x0311);
 	CHECK(s->flags & KSMBD_GLOBAL_FLAG_SMB2_LEASES);
+	/* Defaults: restrict anonymous 0, map to guest never, 16 sessions. */
+	CHECK(s->flags & KSMBD_GLOBAL_FLAG_NULL_SESSIONS);
+	CHECK(!(s->flags & KSMBD_GLOBAL_FLAG_MAP_TO_GUEST));
+	CHECK_EQ_INT(s->max_sessions_per_conn, 16);
 	CHECK_EQ_INT(s->ifc_list_sz, 8);
 	CHECK_EQ_INT(r.len, sizeof(*s) + 8);
 	CHECK_EQ_MEM(s->payload, "eth0\0lo\0", 8);
@@ -120,15 +124,22 @@ TEST(startup_response_parse)
 	CHECK_EQ_INT(mountd_parse_startup_response(&ok, 8, &v), -EINVAL);
 }
 
-static struct ksmbd_login_response *login(const char *name,
-					  struct mountd_reply *r)
+static struct ksmbd_login_response *login_flags(const char *name,
+						uint32_t flags,
+						struct mountd_reply *r)
 {
-	struct ksmbd_login_request req = { .handle = 77 };
+	struct ksmbd_login_request req = { .handle = 77, .flags = flags };
 
 	snprintf(req.account, sizeof(req.account), "%s", name);
 	if (handle(KSMBD_EVENT_LOGIN_REQUEST, &req, sizeof(req), r))
 		return NULL;
 	return (void *)r->data;
+}
+
+static struct ksmbd_login_response *login(const char *name,
+					  struct mountd_reply *r)
+{
+	return login_flags(name, 0, r);
 }
 
 TEST(login_known_user)
@@ -151,6 +162,9 @@ TEST(login_known_user)
 		CHECK_EQ_STR(l->account, "root");
 		CHECK_EQ_INT(ksmbd_nt_hash("secret", hash), 0);
 		CHECK_EQ_MEM(l->hash, hash, 16);
+		/* getgrouplist() includes the primary group. */
+		CHECK(l->ngroups >= 1 && l->ngroups <= KSMBD_LOGIN_MAX_GROUPS);
+		CHECK(l->ngroups >= 1 && l->groups[0] == l->gid);
 	}
 	mountd_reply_free(&r);
 	mountd_state_free(&st);
@@ -175,6 +189,12 @@ TEST(login_refusals)
 		l = login("nobody", &r);
 		CHECK(l && l->status == (KSMBD_USER_FLAG_OK | KSMBD_USER_FLAG_GUEST_ACCOUNT));
 		CHECK(l && l->hash_sz == 0);
+		mountd_reply_free(&r);
+		/* The guest account on request, whatever name comes with it. */
+		l = login_flags("root", KSMBD_LOGIN_FLAG_GUEST, &r);
+		CHECK(l && l->status == (KSMBD_USER_FLAG_OK | KSMBD_USER_FLAG_GUEST_ACCOUNT));
+		CHECK(l && l->hash_sz == 0 && l->ngroups >= 1);
+		CHECK(l && !strcmp(l->account, "nobody"));
 		mountd_reply_free(&r);
 	}
 	mountd_state_free(&st);

@@ -20,7 +20,7 @@ NLMSG_ERROR = 2
 NLM_F_REQUEST, NLM_F_ACK = 1, 4
 GENL_ID_CTRL, CTRL_CMD_GETFAMILY = 0x10, 3
 CTRL_ATTR_FAMILY_ID, CTRL_ATTR_FAMILY_NAME = 1, 2
-ABI_MAGIC, ABI_VERSION = 0x4B534D42, 1
+ABI_MAGIC, ABI_VERSION = 0x4B534D42, 2
 EV_HEARTBEAT, EV_STARTING_UP, EV_LOGIN_REQ, EV_LOGIN_RESP = 1, 2, 4, 5
 EV_SHARE_REQ, EV_SHARE_RESP, EV_STARTUP_RESP = 6, 7, 17
 PROBE = "/sys/kernel/debug/ksmbd/ipc_probe"
@@ -125,8 +125,9 @@ def startup(magic=ABI_MAGIC, version=ABI_VERSION, port=4451, ipc_timeout=0):
     return s + struct.pack("=IIIIIIIIIIII", 0, 1000, 0, 0, 0, 0, 1, 2, 3, 0, 0, 0)
 
 
-def login_resp(handle, account=b"tester", uid=4242, hash_sz=16):
-    return struct.pack("=IIIHH48s16s", handle, uid, uid, 1, hash_sz, account, b"\x11" * 16)
+def login_resp(handle, account=b"tester", uid=4242, hash_sz=16, ngroups=1):
+    return struct.pack("=IIIHH48s16sI", handle, uid, uid, 1, hash_sz, account,
+                       b"\x11" * 16, ngroups) + struct.pack("=I", uid) + b"\0" * 252
 
 
 class Probe(threading.Thread):
@@ -214,6 +215,8 @@ def main():
         result("hostile-unterminated-account-dropped", err == -22, f"ack {err}")
         err = a.event(EV_LOGIN_RESP, login_resp(handle, hash_sz=40))
         result("hostile-bad-hash-size-dropped", err == -22, f"ack {err}")
+        err = a.event(EV_LOGIN_RESP, login_resp(handle, ngroups=65))
+        result("hostile-too-many-groups-dropped", err == -22, f"ack {err}")
         err = a.event(EV_LOGIN_RESP, login_resp(handle))
         p.join(5)
         res = probe_result()

@@ -9,8 +9,14 @@ specifications, so a passing session setup also proves the server derived
 the same keys: it must accept our signed requests and its own signatures
 must verify.
 
+Cases in CASES need the demo configuration; those in CONFIG_CASES
+(--config) need the one tests/vm/cases/smb2-guest.sh writes ("map to
+guest = bad user", "restrict anonymous = 2", "max sessions per
+connection = 3", a "guest ok" share named public, a second user).
+
 CLI: smb2auth.py [--host H] [--port P] [--prefix NAME] [--user U]
-                 [--password PW] [CASE ...]
+                 [--password PW] [--user2 U --password2 PW] [--config]
+                 [CASE ...]
 """
 import argparse
 import hashlib
@@ -40,6 +46,7 @@ STATUS_BAD_NETWORK_NAME = 0xC00000CC
 STATUS_REQUEST_NOT_ACCEPTED = 0xC00000D0
 STATUS_USER_SESSION_DELETED = 0xC0000203
 STATUS_INSUFFICIENT_RESOURCES = 0xC000009A
+SESSION_FLAG_IS_GUEST, SESSION_FLAG_IS_NULL = 0x1, 0x2
 
 NTLMSSP_SIG = b"NTLMSSP\0"
 # UNICODE, REQUEST_TARGET, SIGN, NTLM, ALWAYS_SIGN, EXTENDED_SESSIONSECURITY,
@@ -128,15 +135,22 @@ def av_pairs(info):
 
 def ntlm_authenticate(user, password, domain, challenge, target_info,
                       flags=NTLM_FLAGS):
-    """AUTHENTICATE with an NTLMv2 response; returns (message, session key)."""
-    owf = hmac_md5(nt_hash(password), (user.upper() + domain).encode("utf-16-le"))
-    ts = av_pairs(target_info).get(7) or struct.pack("<Q", 0)
-    blob = b"\x01\x01" + b"\0" * 6 + ts + os.urandom(8) + b"\0" * 4 + \
-        target_info + b"\0" * 4
-    proof = hmac_md5(owf, challenge + blob)
-    key = hmac_md5(owf, proof)
-    fields = [b"\0" * 24, proof + blob, domain.encode("utf-16-le"),
-              user.encode("utf-16-le"), "WS".encode("utf-16-le"), b""]
+    """AUTHENTICATE with an NTLMv2 response; returns (message, session key).
+    user None: anonymous (MS-NLMP 3.2.5.1.2: empty user and NT response,
+    LM Z(1)), and no key."""
+    if user is None:
+        fields = [b"\0", b"", b"", b"", "WS".encode("utf-16-le"), b""]
+        key = None
+    else:
+        owf = hmac_md5(nt_hash(password),
+                       (user.upper() + domain).encode("utf-16-le"))
+        ts = av_pairs(target_info).get(7) or struct.pack("<Q", 0)
+        blob = b"\x01\x01" + b"\0" * 6 + ts + os.urandom(8) + b"\0" * 4 + \
+            target_info + b"\0" * 4
+        proof = hmac_md5(owf, challenge + blob)
+        key = hmac_md5(owf, proof)
+        fields = [b"\0" * 24, proof + blob, domain.encode("utf-16-le"),
+                  user.encode("utf-16-le"), "WS".encode("utf-16-le"), b""]
     off = 88  # fixed part, Version and MIC
     hdr, payload = b"", b""
     for f in fields:
@@ -230,21 +244,29 @@ class AuthConn(smb2raw.Conn):
 
     # -- session setup --
 
-    def setup_leg(self, sess, blob, security_mode=1, flags=0):
+    def setup_leg(self, sess, blob, security_mode=1, flags=0, signed=False):
         body = struct.pack("<HBBIIHHQ", 25, flags, security_mode, 0, 0,
                            64 + 24, len(blob), 0) + blob
         req = self.build(SESSION_SETUP, body, session=sess.id)
+        if signed:
+            req = sign(sess, req)
         self.send_frame(req)
         raw = self.recv_frame()
         return req, raw, Rsp(raw)
 
     def login(self, user, password, domain="", spnego=False, security_mode=1,
-              krb5_first=False):
+              krb5_first=False, reauth=None, signed=False):
         """(status, Session, final response); Session is set up on success.
 
         krb5_first: the first leg is a SPNEGO NegTokenInit preferring
         Kerberos with a (bogus) Kerberos token, as domain clients send.
+        user None: an anonymous logon. reauth: a Session to
+        re-authenticate (its key stays, MS-SMB2 3.3.5.5.2); signed: sign
+        every leg with its key.
         """
+        if reauth:
+            return self.reauthenticate(reauth, user, password, domain,
+                                       spnego, security_mode, signed)
         sess = Session()
         tok = ntlm_negotiate()
         h = self.preauth
@@ -277,6 +299,10 @@ class AuthConn(smb2raw.Conn):
         if r.status != STATUS_SUCCESS:
             return r.status, sess, r
         h = self.chain(h, req)
+        sess.flags = struct.unpack_from("<H", r.body, 2)[0]
+        if key is None or sess.flags & (SESSION_FLAG_IS_GUEST |
+                                        SESSION_FLAG_IS_NULL):
+            return r.status, sess, r  # guest or anonymous: no key
         sess.key = key
         sess.alg = self.signing_alg
         if self.dialect < 0x0300:
@@ -285,7 +311,21 @@ class AuthConn(smb2raw.Conn):
             sess.sign_key = kdf(key, b"SMBSigningKey\0", h)
         else:
             sess.sign_key = kdf(key, b"SMB2AESCMAC\0", b"SmbSign\0")
-        sess.flags = struct.unpack_from("<H", r.body, 2)[0]
+        return r.status, sess, r
+
+    def reauthenticate(self, sess, user, password, domain, spnego,
+                       security_mode, signed):
+        tok = ntlm_negotiate()
+        _, raw, r = self.setup_leg(sess, spnego_init(tok) if spnego else tok,
+                                   security_mode, signed=signed)
+        if r.status != STATUS_MORE_PROCESSING_REQUIRED:
+            return r.status, sess, r
+        expect_eq(r.session, sess.id, "session id of the re-authentication")
+        boff, blen = struct.unpack_from("<HH", r.body, 4)
+        _, challenge, tinfo = parse_challenge(find_ntlmssp(raw[boff:boff + blen]))
+        msg, _ = ntlm_authenticate(user, password, domain, challenge, tinfo)
+        _, raw, r = self.setup_leg(sess, spnego_resp(msg) if spnego else msg,
+                                   security_mode, signed=signed)
         return r.status, sess, r
 
     # -- trees --
@@ -555,14 +595,105 @@ def case_other_connection_session(env):
     b.close()
 
 
+def check_reauth(env, dialect, spnego=False):
+    c, sess, _ = logged_on(env, dialect, spnego=spnego)
+    tid = c.tree_connect(sess, "share", signed=True).tree
+    st, _, r = c.login(env.user, env.password, spnego=spnego, reauth=sess)
+    expect_eq(st, STATUS_SUCCESS, "re-authentication")
+    expect_eq(r.session, sess.id, "session id kept")
+    expect_eq(struct.unpack_from("<H", r.body, 2)[0], 0, "SessionFlags")
+    if r.flags & FLAG_SIGNED:
+        expect(signature_ok(sess, r.raw), "re-auth response signed with the kept key")
+    # MS-SMB2 3.3.5.5.2: the session key, so the signing key, stays.
+    e = c.echo(sess, signed=True)
+    expect_eq(e.status, STATUS_SUCCESS, "signed echo after re-authentication")
+    expect(signature_ok(sess, e.raw), "echo signed with the kept key")
+    expect_eq(c.tree_disconnect(sess, tid, signed=True).status,
+              STATUS_SUCCESS, "tree of the session survived")
+    # Again: a session re-authenticates as often as it likes.
+    st, _, _ = c.login(env.user, env.password, spnego=spnego, reauth=sess)
+    expect_eq(st, STATUS_SUCCESS, "second re-authentication")
+    expect_eq(c.logoff(sess, signed=True).status, STATUS_SUCCESS, "logoff")
+    c.close()
+
+
 @case
-def case_reauth_refused_cleanly(env):
+def case_reauth_311(env):
+    check_reauth(env, 0x0311)
+
+
+@case
+def case_reauth_210_spnego(env):
+    check_reauth(env, 0x0210, spnego=True)
+
+
+@case
+def case_reauth_signed_legs(env):
+    """Signing required: the legs on the valid session must be signed."""
+    c = AuthConn(env.host, env.port, 0x0300)
+    st, sess, _ = c.login(env.user, env.password, security_mode=3)
+    expect_eq(st, STATUS_SUCCESS, "session setup")
+    _, _, r = c.setup_leg(sess, ntlm_negotiate(), 3)
+    expect_eq(r.status, STATUS_ACCESS_DENIED, "unsigned re-authentication leg")
+    st, _, r = c.login(env.user, env.password, security_mode=3, reauth=sess,
+                       signed=True)
+    expect_eq(st, STATUS_SUCCESS, "signed re-authentication")
+    expect(r.flags & FLAG_SIGNED and signature_ok(sess, r.raw),
+           "re-auth response signed")
+    expect_eq(c.tree_connect(sess, "share", signed=True).status,
+              STATUS_SUCCESS, "signed tree connect after it")
+    c.close()
+
+
+@case
+def case_reauth_wrong_password_ends_session(env):
+    c, sess, _ = logged_on(env)
+    st, _, _ = c.login(env.user, "wrong", reauth=sess)
+    expect_eq(st, STATUS_LOGON_FAILURE, "re-authentication, wrong password")
+    expect_eq(c.echo(sess).status, STATUS_SUCCESS, "echo needs no session")
+    expect_eq(c.tree_connect(sess, "share").status,
+              STATUS_USER_SESSION_DELETED, "session after the failure")
+    c.close()
+
+
+@case
+def case_reauth_interleaved(env):
+    """Commands keep working between the legs of a re-authentication."""
     c, sess, _ = logged_on(env)
     _, _, r = c.setup_leg(sess, ntlm_negotiate())
-    expect_eq(r.status, STATUS_REQUEST_NOT_ACCEPTED, "re-authentication")
-    e = c.echo(sess, signed=True)
-    expect_eq(e.status, STATUS_SUCCESS, "session still valid")
-    expect(signature_ok(sess, e.raw), "still signing with the same key")
+    expect_eq(r.status, STATUS_MORE_PROCESSING_REQUIRED, "re-auth first leg")
+    r = c.tree_connect(sess, "share", signed=True)
+    expect_eq(r.status, STATUS_SUCCESS, "tree connect during re-authentication")
+    # A new first leg starts the exchange over; it then completes.
+    st, _, _ = c.login(env.user, env.password, reauth=sess)
+    expect_eq(st, STATUS_SUCCESS, "restarted re-authentication")
+    c.close()
+
+
+@case
+def case_null_session(env):
+    """Default "restrict anonymous = 0": an anonymous logon is a null
+    session as the guest account: IPC$ yes, a share without guest ok no."""
+    c = AuthConn(env.host, env.port, 0x0311)
+    st, sess, r = c.login(None, None)
+    expect_eq(st, STATUS_SUCCESS, "anonymous session setup")
+    expect_eq(sess.flags, SESSION_FLAG_IS_NULL, "SessionFlags")
+    expect(not r.flags & FLAG_SIGNED, "null session response signed")
+    expect_eq(c.tree_connect(sess, "share").status, STATUS_ACCESS_DENIED,
+              "share without guest ok")
+    r = c.tree_connect(sess, "IPC$")
+    expect_eq(r.status, STATUS_SUCCESS, "IPC$")
+    expect(not r.flags & FLAG_SIGNED, "null session response signed")
+    expect_eq(c.logoff(sess).status, STATUS_SUCCESS, "logoff")
+    c.close()
+
+
+@case
+def case_unknown_user_not_guest(env):
+    """Default "map to guest = never"."""
+    c = AuthConn(env.host, env.port, 0x0311)
+    st, _, _ = c.login("nosuchuser", "whatever")
+    expect_eq(st, STATUS_LOGON_FAILURE, "unknown user")
     c.close()
 
 
@@ -652,6 +783,109 @@ def case_half_done_setups_bounded(env):
     c.close()
 
 
+# ---- cases for the configuration of smb2-guest.sh (--config) -------------
+
+CONFIG_CASES = {}
+
+
+def config_case(fn):
+    CONFIG_CASES[fn.__name__.replace("case_", "")] = fn
+    return fn
+
+
+@config_case
+def case_bad_user_is_guest(env):
+    for dialect in (0x0210, 0x0311):
+        c = AuthConn(env.host, env.port, dialect)
+        st, sess, r = c.login("nosuchuser", "whatever")
+        expect_eq(st, STATUS_SUCCESS, "unknown user, map to guest")
+        expect_eq(sess.flags, SESSION_FLAG_IS_GUEST, "SessionFlags")
+        expect(not r.flags & FLAG_SIGNED, "guest session response signed")
+        expect_eq(c.tree_connect(sess, "share").status, STATUS_ACCESS_DENIED,
+                  "guest on a share without guest ok")
+        r = c.tree_connect(sess, "public")
+        expect_eq(r.status, STATUS_SUCCESS, "guest on the guest ok share")
+        expect(not r.flags & FLAG_SIGNED, "guest response signed")
+        expect_eq(c.tree_connect(sess, "IPC$").status, STATUS_SUCCESS, "IPC$")
+        c.close()
+
+
+@config_case
+def case_bad_password_not_guest(env):
+    c = AuthConn(env.host, env.port, 0x0311)
+    st, _, _ = c.login(env.user, "wrong")
+    expect_eq(st, STATUS_LOGON_FAILURE, "known user, wrong password")
+    c.close()
+
+
+@config_case
+def case_anonymous_refused(env):
+    """restrict anonymous = 2."""
+    c = AuthConn(env.host, env.port, 0x0311)
+    st, sess, _ = c.login(None, None)
+    expect_eq(st, STATUS_LOGON_FAILURE, "anonymous logon")
+    expect_eq(c.tree_connect(sess, "IPC$").status,
+              STATUS_USER_SESSION_DELETED, "refused session is gone")
+    c.close()
+
+
+@config_case
+def case_user_on_guest_share(env):
+    c, sess, _ = logged_on(env)
+    expect_eq(sess.flags, 0, "SessionFlags of a real user")
+    expect_eq(c.tree_connect(sess, "public", signed=True).status,
+              STATUS_SUCCESS, "user on the guest ok share")
+    c.close()
+
+
+@config_case
+def case_max_sessions_per_connection(env):
+    c = AuthConn(env.host, env.port, 0x0311)
+    sessions = []
+    for i in range(env.max_sessions):
+        st, sess, _ = c.login(env.user, env.password)
+        expect_eq(st, STATUS_SUCCESS, "session %d of %d" % (i + 1, env.max_sessions))
+        sessions.append(sess)
+    _, _, r = c.setup_leg(Session(), ntlm_negotiate())
+    expect_eq(r.status, STATUS_INSUFFICIENT_RESOURCES, "one session too many")
+    for sess in sessions:
+        expect_eq(c.echo(sess, signed=True).status, STATUS_SUCCESS,
+                  "earlier sessions still valid")
+    expect_eq(c.logoff(sessions[0], signed=True).status, STATUS_SUCCESS,
+              "logoff")
+    st, _, _ = c.login(env.user, env.password)
+    expect_eq(st, STATUS_SUCCESS, "a session after a logoff made room")
+    # The limit is per connection.
+    d = AuthConn(env.host, env.port, 0x0311)
+    st, _, _ = d.login(env.user, env.password)
+    expect_eq(st, STATUS_SUCCESS, "another connection")
+    d.close()
+    c.close()
+
+
+@config_case
+def case_reauth_other_user_denied(env):
+    expect(env.user2, "--user2 not given")
+    c, sess, _ = logged_on(env)
+    st, _, _ = c.login(env.user2, env.password2, reauth=sess)
+    expect_eq(st, STATUS_ACCESS_DENIED, "re-authentication as another user")
+    expect_eq(c.tree_connect(sess, "share").status,
+              STATUS_USER_SESSION_DELETED, "session after the refusal")
+    c.close()
+
+
+@config_case
+def case_reauth_guest_as_user_denied(env):
+    c = AuthConn(env.host, env.port, 0x0311)
+    st, sess, _ = c.login("nosuchuser", "whatever")
+    expect_eq(st, STATUS_SUCCESS, "guest session")
+    st, _, _ = c.login("nosuchuser", "other", reauth=sess)
+    expect_eq(st, STATUS_SUCCESS, "guest re-authenticates as guest")
+    st, _, _ = c.login(env.user, env.password, reauth=sess)
+    expect_eq(st, STATUS_ACCESS_DENIED, "guest re-authenticates as a user")
+    c.close()
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawTextHelpFormatter)
@@ -662,13 +896,19 @@ def main():
     ap.add_argument("--password", default="tester")
     ap.add_argument("--hold", type=float, default=0,
                     help="half_done_setups_bounded: keep them this long")
+    ap.add_argument("--user2", default="")
+    ap.add_argument("--password2", default="")
+    ap.add_argument("--max-sessions", type=int, default=3)
+    ap.add_argument("--config", action="store_true",
+                    help="the cases for smb2-guest.sh's configuration")
     ap.add_argument("--list", action="store_true")
     ap.add_argument("cases", nargs="*")
     env = ap.parse_args()
+    cases = CONFIG_CASES if env.config else CASES
     if env.list:
-        print("\n".join(CASES))
+        print("\n".join(cases))
         return 0
-    return smb2raw.run_cases(env, CASES)
+    return smb2raw.run_cases(env, cases)
 
 
 if __name__ == "__main__":
