@@ -127,8 +127,5 @@ bool ndr_sid_in_domain(const struct ndr_sid *sid, const struct ndr_sid *domain,
 		       uint32_t *rid);
 void ndr_sid_compose(struct ndr_sid *out, const struct ndr_sid *domain,
 		     uint32_t rid);
-/* UTF-8 <-> UTF-16LE; return -EINVAL on malformed input, -ENOMEM. */
-int ndr_utf8_to_utf16(const char *s, uint16_t **out, size_t *units);
-int ndr_utf16_to_utf8(const uint8_t *le, size_t units, char **out);
 
 #endif
