@@ -450,6 +450,42 @@ char *ndr_get_ustr_body(struct ndr_dec *d, const struct ndr_ustr *u)
 	return s;
 }
 
+void ndr_free_strings(char **s, uint32_t n)
+{
+	uint32_t i;
+
+	for (i = 0; s && i < n; i++)
+		free(s[i]);
+	free(s);
+}
+
+char **ndr_get_ustr_array(struct ndr_dec *d, uint32_t n)
+{
+	struct ndr_ustr *hdr;
+	char **s;
+	uint32_t i;
+
+	if (d->err)
+		return NULL;
+	hdr = calloc((size_t)n + 1, sizeof(*hdr));
+	s = calloc((size_t)n + 1, sizeof(*s));
+	if (!hdr || !s)
+		goto fail;
+	for (i = 0; i < n; i++)
+		ndr_get_ustr_hdr(d, &hdr[i]);
+	for (i = 0; i < n && !d->err; i++)
+		s[i] = ndr_get_ustr_body(d, &hdr[i]);
+	if (d->err)
+		goto fail;
+	free(hdr);
+	return s;
+fail:
+	ndr_dec_fail(d);
+	ndr_free_strings(s, n);
+	free(hdr);
+	return NULL;
+}
+
 void ndr_get_sid(struct ndr_dec *d, struct ndr_sid *sid)
 {
 	uint32_t max = ndr_get_u32(d);
