@@ -99,8 +99,11 @@ class Samba:
 '''.format(d=d, share=SHARE))
         sh('id %s >/dev/null 2>&1 || useradd -M %s' % (USER, USER))
         sh("(echo %s; echo %s) | smbpasswd -c %s -s -a %s" % (PASS, PASS, self.conf, USER))
+        # its own session: smbd ends by signalling its process group, which
+        # must not be ours (that ended a whole run with SIGTERM)
         self.proc = subprocess.Popen(['smbd', '-F', '--no-process-group', '-s', self.conf],
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                     start_new_session=True)
         for _ in range(200):
             if sh("ss -ltnH 'sport = :445' | grep -q LISTEN", check=False, quiet=True).returncode == 0:
                 return
