@@ -36,7 +36,8 @@ chmod 0644 $mnt/adv_rootfile
 python3 "$adv/run.py" --share ext4 --share-path $mnt --no-legit \
 	query-ea-output-sweep query-ea-bad-input set-ea-malformed \
 	create-bad-sd-ea-contexts set-security-malformed query-security-tiny \
-	query-info-tiny-output chmod-chown-not-owner 2>&1 | tee /tmp/adv-ext4.log
+	query-info-tiny-output chmod-chown-not-owner compound-response-room \
+	compound-response-room-mixed 2>&1 | tee /tmp/adv-ext4.log
 [ "${PIPESTATUS[0]}" = 0 ] || CHECK_FAILED=1
 # every case above ran (no SKIP: the file system stores EAs)
 check no-skips sh -c "! grep -q '^SKIP: adversarial/' /tmp/adv-ext4.log"
