@@ -6,8 +6,6 @@
  */
 #include <ctype.h>
 #include <errno.h>
-#include <getopt.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,18 +15,16 @@
 #include "confedit.h"
 #include "config.h"
 #include "fileio.h"
+#include "tool.h"
 
 #define PROG	"ksmbd.addshare"
 
-enum share_op { OP_NONE, OP_ADD, OP_UPDATE, OP_DELETE };
+#define fail(...)	ksmbd_tool_fail(PROG, __VA_ARGS__)
 
 struct addshare_opts {
-	enum share_op op;
-	const char *share;
-	const char *conf_path;
+	struct ksmbd_tool t;	/* first: own_opt() gets &o->t */
 	const char **options;	/* each "key = value", possibly several lines */
 	size_t noptions;
-	bool verbose;
 };
 
 static void usage(FILE *out)
@@ -58,19 +54,6 @@ static void usage(FILE *out)
 	      "  " PROG " -a data -o 'path = /srv/data' -o 'read only = no'\n"
 	      "  " PROG " -u data -o 'valid users = alice, @staff'\n"
 	      "  " PROG " -d data -c /tmp/test.conf\n", out);
-}
-
-static int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int fail(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs(PROG ": ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return 1;
 }
 
 static char *trim(char *s)
@@ -120,7 +103,7 @@ static int apply_options(struct ksmbd_confedit *ce, const struct addshare_opts *
 			return fail("out of memory");
 		for (line = strtok_r(copy, "\n", &save); line && !rc;
 		     line = strtok_r(NULL, "\n", &save))
-			rc = apply_option(ce, o->share, line);
+			rc = apply_option(ce, o->t.name, line);
 		free(copy);
 		if (rc)
 			return rc;
@@ -130,29 +113,29 @@ static int apply_options(struct ksmbd_confedit *ce, const struct addshare_opts *
 
 static int edit(struct ksmbd_confedit *ce, const struct addshare_opts *o)
 {
-	bool exists = ksmbd_confedit_has_section(ce, o->share);
+	bool exists = ksmbd_confedit_has_section(ce, o->t.name);
 	int err;
 
-	if (!strcasecmp(o->share, "global") || !strcasecmp(o->share, KSMBD_IPC_SHARE))
-		return fail("[%s] is not a share that can be edited", o->share);
-	switch (o->op) {
-	case OP_ADD:
+	if (!strcasecmp(o->t.name, "global") || !strcasecmp(o->t.name, KSMBD_IPC_SHARE))
+		return fail("[%s] is not a share that can be edited", o->t.name);
+	switch (o->t.op) {
+	case KSMBD_TOOL_ADD:
 		if (exists)
-			return fail("share '%s' already exists (use -u to change it)", o->share);
-		err = ksmbd_confedit_add_section(ce, o->share);
+			return fail("share '%s' already exists (use -u to change it)", o->t.name);
+		err = ksmbd_confedit_add_section(ce, o->t.name);
 		if (err)
-			return fail("cannot add share '%s': %s", o->share,
+			return fail("cannot add share '%s': %s", o->t.name,
 				    err == -EINVAL ? "bad name" : strerror(-err));
 		return apply_options(ce, o);
-	case OP_UPDATE:
+	case KSMBD_TOOL_UPDATE:
 		if (!exists)
-			return fail("share '%s' does not exist", o->share);
+			return fail("share '%s' does not exist", o->t.name);
 		return apply_options(ce, o);
-	case OP_DELETE:
-		if (ksmbd_confedit_delete_section(ce, o->share))
-			return fail("share '%s' does not exist", o->share);
+	case KSMBD_TOOL_DELETE:
+		if (ksmbd_confedit_delete_section(ce, o->t.name))
+			return fail("share '%s' does not exist", o->t.name);
 		return 0;
-	case OP_NONE:
+	case KSMBD_TOOL_NONE:
 		break;
 	}
 	return 1;
@@ -167,17 +150,17 @@ static int validate(const char *text, size_t len, const struct addshare_opts *o)
 
 	if (!diag)
 		return fail("out of memory");
-	cfg = ksmbd_config_parse(text, len, o->conf_path, diag);
+	cfg = ksmbd_config_parse(text, len, o->t.conf_path, diag);
 	for (i = 0; i < ksmbd_diag_count(diag); i++) {
 		const char *line = ksmbd_diag_line(diag, i);
 
-		if (!cfg || o->verbose)
+		if (!cfg || o->t.verbose)
 			fprintf(stderr, "%s\n", line);
 	}
 	ksmbd_diag_free(diag);
 	if (!cfg)
 		return fail("the changed configuration would not be valid; %s is unchanged",
-			    o->conf_path);
+			    o->t.conf_path);
 	ksmbd_config_free(cfg);
 	return 0;
 }
@@ -193,59 +176,30 @@ static int add_option(struct addshare_opts *o, const char *opt)
 	return 0;
 }
 
+static int own_opt(struct ksmbd_tool *t, int c, const char *arg)
+{
+	(void)c;	/* only -o */
+	return add_option((struct addshare_opts *)t, arg);
+}
+
 static int parse_args(int argc, char **argv, struct addshare_opts *o)
 {
-	static const struct option longopts[] = {
-		{ "add-share", required_argument, NULL, 'a' },
-		{ "update-share", required_argument, NULL, 'u' },
-		{ "del-share", required_argument, NULL, 'd' },
+	static const struct option own_long[] = {
 		{ "options", required_argument, NULL, 'o' },
-		{ "config", required_argument, NULL, 'c' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "version", no_argument, NULL, 'V' },
-		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int c;
 
-	opterr = 0;	/* one error line, ours */
-	while ((c = getopt_long(argc, argv, "a:u:d:o:c:vVh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'a':
-		case 'u':
-		case 'd':
-			if (o->op != OP_NONE)
-				return fail("give only one of -a, -u and -d");
-			o->op = c == 'a' ? OP_ADD : c == 'u' ? OP_UPDATE : OP_DELETE;
-			o->share = optarg;
-			break;
-		case 'o':
-			if (add_option(o, optarg))
-				return 1;
-			break;
-		case 'c':
-			o->conf_path = optarg;
-			break;
-		case 'v':
-			o->verbose = true;
-			break;
-		case 'V':
-			printf(PROG " (ksmbd) 0.1\n");
-			exit(0);
-		case 'h':
-			usage(stdout);
-			exit(0);
-		default:
-			return fail("bad option '%s' (see --help)", argv[optind - 1]);
-		}
-	}
-	if (optind < argc)
-		return fail("unexpected argument '%s'", argv[optind]);
-	if (o->op == OP_NONE)
-		return fail("one of -a, -u or -d is needed (see --help)");
-	if (o->op == OP_DELETE && o->noptions)
+	o->t.prog = PROG;
+	o->t.noun = "share";
+	o->t.usage = usage;
+	o->t.own_short = "o:";
+	o->t.own_long = own_long;
+	o->t.own = own_opt;
+	if (ksmbd_tool_parse(&o->t, argc, argv))
+		return 1;
+	if (o->t.op == KSMBD_TOOL_DELETE && o->noptions)
 		return fail("-o makes no sense with -d");
-	if (o->op != OP_DELETE && !o->noptions)
+	if (o->t.op != KSMBD_TOOL_DELETE && !o->noptions)
 		return fail("-a and -u need parameters given with -o");
 	return 0;
 }
@@ -258,26 +212,26 @@ static int read_conf(const struct addshare_opts *o, char **text, size_t *len,
 	int err;
 
 	*mode = 0644;
-	err = ksmbd_read_file(o->conf_path, KSMBD_CONFIG_MAX_BYTES, text, len);
-	if (err == -ENOENT && o->op == OP_ADD) {
+	err = ksmbd_read_file(o->t.conf_path, KSMBD_CONFIG_MAX_BYTES, text, len);
+	if (err == -ENOENT && o->t.op == KSMBD_TOOL_ADD) {
 		*text = strdup("");
 		*len = 0;
 		return *text ? 0 : fail("out of memory");
 	}
 	if (err)
-		return fail("cannot read %s: %s", o->conf_path, strerror(-err));
+		return fail("cannot read %s: %s", o->t.conf_path, strerror(-err));
 	if (memchr(*text, '\0', *len)) {
 		free(*text);
-		return fail("%s contains NUL bytes; not editing it", o->conf_path);
+		return fail("%s contains NUL bytes; not editing it", o->t.conf_path);
 	}
-	if (!stat(o->conf_path, &st))
+	if (!stat(o->t.conf_path, &st))
 		*mode = st.st_mode & 07777;
 	return 0;
 }
 
 int main(int argc, char **argv)
 {
-	struct addshare_opts o = { .conf_path = KSMBD_CONFIG_PATH };
+	struct addshare_opts o = { .t.conf_path = KSMBD_CONFIG_PATH };
 	struct ksmbd_confedit *ce = NULL;
 	char *text = NULL, *out = NULL;
 	size_t len, out_len;
@@ -300,14 +254,14 @@ int main(int argc, char **argv)
 	}
 	if (validate(out, out_len, &o))
 		goto out;
-	err = ksmbd_write_file_atomic(o.conf_path, out, out_len, mode);
+	err = ksmbd_write_file_atomic(o.t.conf_path, out, out_len, mode);
 	if (err) {
-		fail("cannot write %s: %s", o.conf_path, strerror(-err));
+		fail("cannot write %s: %s", o.t.conf_path, strerror(-err));
 		goto out;
 	}
-	if (o.verbose)
-		printf("%s share '%s' in %s\n", o.op == OP_ADD ? "added" :
-		       o.op == OP_UPDATE ? "updated" : "deleted", o.share, o.conf_path);
+	if (o.t.verbose)
+		printf("%s share '%s' in %s\n", ksmbd_tool_done(o.t.op), o.t.name,
+		       o.t.conf_path);
 	rc = 0;
 out:
 	free(out);

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* ksmbd.adduser: add, update or delete users of ksmbdpwd.db. */
 #include <errno.h>
-#include <getopt.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,20 +8,18 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "tool.h"
 #include "userdb.h"
 
 #define PROG		"ksmbd.adduser"
 #define PASSWORD_MAX	128	/* bytes, as ksmbd-tools allows */
 
-enum user_op { OP_NONE, OP_ADD, OP_UPDATE, OP_DELETE };
+#define fail(...)	ksmbd_tool_fail(PROG, __VA_ARGS__)
 
 struct adduser_opts {
-	enum user_op op;
-	const char *user;
+	struct ksmbd_tool t;	/* first: own_opt() gets &o->t */
 	const char *password;
 	const char *db_path;
-	const char *conf_path;
-	bool verbose;
 };
 
 static void usage(FILE *out)
@@ -54,19 +50,6 @@ static void usage(FILE *out)
 		"Examples:\n"
 		"  " PROG " -a alice -p 'secret'\n"
 		"  " PROG " -d alice -i /tmp/test.db\n", PASSWORD_MAX);
-}
-
-static int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int fail(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs(PROG ": ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return 1;
 }
 
 /* Reads one line, without echo when @fd is a terminal. NULL on EOF. */
@@ -164,72 +147,38 @@ static void warn_references(const char *conf_path, const char *user)
 	ksmbd_config_free(cfg);
 }
 
-static int set_op(struct adduser_opts *o, enum user_op op, const char *user)
+static int own_opt(struct ksmbd_tool *t, int c, const char *arg)
 {
-	if (o->op != OP_NONE)
-		return fail("give only one of -a, -u and -d");
-	o->op = op;
-	o->user = user;
+	struct adduser_opts *o = (struct adduser_opts *)t;
+
+	if (c == 'p')
+		o->password = arg;
+	else
+		o->db_path = arg;
 	return 0;
 }
 
 static int parse_args(int argc, char **argv, struct adduser_opts *o)
 {
-	static const struct option longopts[] = {
-		{ "add-user", required_argument, NULL, 'a' },
-		{ "update-user", required_argument, NULL, 'u' },
-		{ "del-user", required_argument, NULL, 'd' },
+	static const struct option own_long[] = {
 		{ "password", required_argument, NULL, 'p' },
 		{ "import-users", required_argument, NULL, 'i' },
-		{ "config", required_argument, NULL, 'c' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "version", no_argument, NULL, 'V' },
-		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int c;
 
-	opterr = 0;	/* one error line, ours */
-	while ((c = getopt_long(argc, argv, "a:u:d:p:i:c:vVh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'a':
-		case 'u':
-		case 'd':
-			if (set_op(o, c == 'a' ? OP_ADD : c == 'u' ? OP_UPDATE : OP_DELETE,
-				   optarg))
-				return 1;
-			break;
-		case 'p':
-			o->password = optarg;
-			break;
-		case 'i':
-			o->db_path = optarg;
-			break;
-		case 'c':
-			o->conf_path = optarg;
-			break;
-		case 'v':
-			o->verbose = true;
-			break;
-		case 'V':
-			printf(PROG " (ksmbd) 0.1\n");
-			exit(0);
-		case 'h':
-			usage(stdout);
-			exit(0);
-		default:
-			return fail("bad option '%s' (see --help)", argv[optind - 1]);
-		}
-	}
-	if (optind < argc)
-		return fail("unexpected argument '%s'", argv[optind]);
-	if (o->op == OP_NONE)
-		return fail("one of -a, -u or -d is needed (see --help)");
-	if (o->op == OP_DELETE && o->password)
+	o->t.prog = PROG;
+	o->t.noun = "user";
+	o->t.usage = usage;
+	o->t.own_short = "p:i:";
+	o->t.own_long = own_long;
+	o->t.own = own_opt;
+	if (ksmbd_tool_parse(&o->t, argc, argv))
+		return 1;
+	if (o->t.op == KSMBD_TOOL_DELETE && o->password)
 		return fail("-p makes no sense with -d");
-	if (!ksmbd_user_name_valid(o->user))
+	if (!ksmbd_user_name_valid(o->t.name))
 		return fail("bad user name '%s': 1 to %d bytes, no ':' or control characters",
-			    o->user, KSMBD_ACCOUNT_NAME_SZ - 1);
+			    o->t.name, KSMBD_ACCOUNT_NAME_SZ - 1);
 	return 0;
 }
 
@@ -250,7 +199,7 @@ static int change_password(struct ksmbd_userdb *db, const struct adduser_opts *o
 		return fail("password longer than %d bytes or has a line break",
 			    PASSWORD_MAX);
 	}
-	err = ksmbd_userdb_set(db, o->user, pw);
+	err = ksmbd_userdb_set(db, o->t.name, pw);
 	free_secret(asked);
 	if (err == -EILSEQ)
 		return fail("password is not valid UTF-8");
@@ -261,24 +210,24 @@ static int change_password(struct ksmbd_userdb *db, const struct adduser_opts *o
 
 static int apply(struct ksmbd_userdb *db, const struct adduser_opts *o)
 {
-	bool exists = ksmbd_userdb_find(db, o->user) != NULL;
+	bool exists = ksmbd_userdb_find(db, o->t.name) != NULL;
 
-	switch (o->op) {
-	case OP_ADD:
+	switch (o->t.op) {
+	case KSMBD_TOOL_ADD:
 		if (exists)
 			return fail("user '%s' already exists (use -u to change the password)",
-				    o->user);
+				    o->t.name);
 		return change_password(db, o);
-	case OP_UPDATE:
+	case KSMBD_TOOL_UPDATE:
 		if (!exists)
-			return fail("user '%s' does not exist", o->user);
+			return fail("user '%s' does not exist", o->t.name);
 		return change_password(db, o);
-	case OP_DELETE:
-		if (ksmbd_userdb_delete(db, o->user))
-			return fail("user '%s' does not exist", o->user);
-		warn_references(o->conf_path, o->user);
+	case KSMBD_TOOL_DELETE:
+		if (ksmbd_userdb_delete(db, o->t.name))
+			return fail("user '%s' does not exist", o->t.name);
+		warn_references(o->t.conf_path, o->t.name);
 		return 0;
-	case OP_NONE:
+	case KSMBD_TOOL_NONE:
 		break;
 	}
 	return 1;
@@ -287,8 +236,8 @@ static int apply(struct ksmbd_userdb *db, const struct adduser_opts *o)
 int main(int argc, char **argv)
 {
 	struct adduser_opts o = {
+		.t.conf_path = KSMBD_CONFIG_PATH,
 		.db_path = KSMBD_USERDB_PATH,
-		.conf_path = KSMBD_CONFIG_PATH,
 	};
 	struct ksmbd_diag *diag = ksmbd_diag_new();
 	struct ksmbd_userdb *db = NULL;
@@ -311,9 +260,9 @@ int main(int argc, char **argv)
 		fail("cannot write %s: %s", o.db_path, strerror(-err));
 		goto out;
 	}
-	if (o.verbose)
-		printf("%s user '%s' in %s\n", o.op == OP_ADD ? "added" :
-		       o.op == OP_UPDATE ? "updated" : "deleted", o.user, o.db_path);
+	if (o.t.verbose)
+		printf("%s user '%s' in %s\n", ksmbd_tool_done(o.t.op), o.t.name,
+		       o.db_path);
 	rc = 0;
 out:
 	ksmbd_userdb_free(db);

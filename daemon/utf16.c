@@ -1,84 +1,62 @@
 // SPDX-License-Identifier: GPL-2.0
-/* UTF-8 to UTF-16LE conversion with full validation (RFC 3629). */
+/*
+ * Allocating wrappers over module/proto/utf16.c (see utf16.h). That file is
+ * compiled into this object with the protocol library's user-space shim,
+ * so every daemon build (libraries, tools, unit tests, fuzz targets) that
+ * takes this file gets the one converter without a rule of its own.
+ */
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "utf16.h"
 
-/* Decodes one code point at *s; returns its length or 0 when invalid. */
-static size_t utf8_decode(const uint8_t *s, size_t left, uint32_t *cp)
-{
-	static const uint32_t min_cp[5] = { 0, 0, 0x80, 0x800, 0x10000 };
-	size_t n, i;
-	uint32_t c = s[0];
+#define KSMBD_USERSPACE 1
+#include "../module/proto/utf16.c"
 
-	if (c < 0x80) {
-		*cp = c;
-		return 1;
-	}
-	if ((c & 0xe0) == 0xc0) {
-		n = 2;
-		c &= 0x1f;
-	} else if ((c & 0xf0) == 0xe0) {
-		n = 3;
-		c &= 0x0f;
-	} else if ((c & 0xf8) == 0xf0) {
-		n = 4;
-		c &= 0x07;
-	} else {
-		return 0;
-	}
-	if (n > left)
-		return 0;
-	for (i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		c = c << 6 | (s[i] & 0x3f);
-	}
-	/* Overlong forms, surrogates and values past Unicode are refused. */
-	if (c < min_cp[n] || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
-		return 0;
-	*cp = c;
-	return n;
-}
-
-static void put_le16(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)v;
-	p[1] = (uint8_t)(v >> 8);
-}
+/* Both directions stay far below this; larger input is refused. */
+#define UTF16_MAX_IN (1u << 28)
 
 int ksmbd_utf8_to_utf16le(const char *in, size_t len, uint8_t **out,
 			  size_t *out_len)
 {
-	const uint8_t *s = (const uint8_t *)in;
-	size_t pos = 0, n = 0;
 	uint8_t *buf;
+	int n;
 
+	if (len > UTF16_MAX_IN)
+		return -ENOMEM;
 	/* Each input byte yields at most one UTF-16 unit (4 bytes -> 2 units). */
 	buf = malloc(len * 2 + 1);
 	if (!buf)
 		return -ENOMEM;
-	while (pos < len) {
-		uint32_t cp;
-		size_t step = utf8_decode(s + pos, len - pos, &cp);
-
-		if (!step) {
-			free(buf);
-			return -EILSEQ;
-		}
-		pos += step;
-		if (cp >= 0x10000) {
-			cp -= 0x10000;
-			put_le16(buf + n, 0xd800 | (cp >> 10));
-			put_le16(buf + n + 2, 0xdc00 | (cp & 0x3ff));
-			n += 4;
-		} else {
-			put_le16(buf + n, cp);
-			n += 2;
-		}
+	n = ksmbd_utf8_to_utf16(in, (uint32_t)len, buf, (uint32_t)len * 2);
+	if (n < 0) {
+		free(buf);
+		return n == -ENAMETOOLONG ? -ENOMEM : n;
 	}
 	*out = buf;
-	*out_len = n;
+	*out_len = (size_t)n;
+	return 0;
+}
+
+int ksmbd_utf16le_to_utf8(const uint8_t *le, size_t units, char **out)
+{
+	uint32_t cap;
+	char *s;
+	int n;
+
+	if (units > UTF16_MAX_IN)
+		return -ENOMEM;
+	/* One unit is at most 3 bytes of UTF-8, a surrogate pair 4. */
+	cap = (uint32_t)units * 3 + 1;
+	s = malloc(cap);
+	if (!s)
+		return -ENOMEM;
+	n = ksmbd_utf16_to_utf8(le, (uint32_t)units * 2, s, cap);
+	if (n < 0) {
+		free(s);
+		return n == -ENAMETOOLONG ? -ENOMEM : -EILSEQ;
+	}
+	*out = s;
 	return 0;
 }

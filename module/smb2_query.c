@@ -301,10 +301,12 @@ static int ea_put_fn(void *arg, const char *name, const void *v, u32 vlen)
 
 	if (nlen > 255 || vlen > U16_MAX || !ea_wanted(o->want, name))
 		return 0;
-	size = ea_entry_size(nlen, vlen);
+	/* only the entries before another are padded: a list whose last
+	 * entry fits is whole (not BUFFER_OVERFLOW) */
+	size = 8 + nlen + 1 + vlen;
 	at = ALIGN(w->len, 4);
 	o->q->need = max(o->q->need, at + size);
-	if (o->cut || !ksmbd_range_ok(w->cap, at, 8 + nlen + 1 + vlen)) {
+	if (o->cut || !ksmbd_range_ok(w->cap, at, size)) {
 		o->cut = true;
 		return 0;
 	}

@@ -209,9 +209,14 @@ static uint32_t mapped_status(uint32_t mapped, uint32_t count)
 }
 
 /* LsarClose, opnum 0. */
+static bool lsa_kind(enum rpc_handle_kind k)
+{
+	return k == RPC_HANDLE_LSA_POLICY;
+}
+
 static uint32_t lsa_close(struct rpc_call *c)
 {
-	return rpc_close_handle(c, RPC_HANDLE_LSA_POLICY);
+	return rpc_close_handle(c, lsa_kind);
 }
 
 /*
@@ -418,46 +423,22 @@ static uint32_t lsa_lookup_sids2(struct rpc_call *c)
 	return 0;
 }
 
+/* [size_is(Count)] PRPC_UNICODE_STRING Names */
 static char **get_name_array(struct ndr_dec *d, uint32_t *count)
 {
-	struct ndr_ustr *hdr = NULL;
-	char **names = NULL;
-	uint32_t n, i;
+	char **names;
+	uint32_t n;
 
 	n = ndr_get_u32(d);
 	*count = 0;
-	if (n > RPC_MAX_LOOKUP || ndr_get_count(d, 8) != n || d->err)
-		goto fail;
-	hdr = calloc(n + 1, sizeof(*hdr));
-	names = calloc(n + 1, sizeof(*names));
-	if (!hdr || !names)
-		goto fail;
-	for (i = 0; i < n; i++)
-		ndr_get_ustr_hdr(d, &hdr[i]);
-	for (i = 0; i < n && !d->err; i++)
-		names[i] = ndr_get_ustr_body(d, &hdr[i]);
-	if (d->err)
-		goto fail;
-	free(hdr);
-	*count = n;
-	return names;
-fail:
-	ndr_dec_fail(d);
+	if (n > RPC_MAX_LOOKUP || ndr_get_count(d, 8) != n || d->err) {
+		ndr_dec_fail(d);
+		return NULL;
+	}
+	names = ndr_get_ustr_array(d, n);
 	if (names)
-		for (i = 0; i < n; i++)
-			free(names[i]);
-	free(names);
-	free(hdr);
-	return NULL;
-}
-
-static void free_names(char **names, uint32_t n)
-{
-	uint32_t i;
-
-	for (i = 0; names && i < n; i++)
-		free(names[i]);
-	free(names);
+		*count = n;
+	return names;
 }
 
 /* LsarLookupNames3, opnum 68. */
@@ -474,13 +455,13 @@ static uint32_t lsa_lookup_names3(struct rpc_call *c)
 	names = get_name_array(d, &n);
 	get_lookup_tail(d);
 	if (d->err || !names) {
-		free_names(names, n);
+		ndr_free_strings(names, n);
 		return NCA_S_FAULT_NDR;
 	}
 	status = lookup_prepare(c, wire, n, &x, &t);
 	if (status) {
 		put_lookup_failure(c->out, status);
-		free_names(names, n);
+		ndr_free_strings(names, n);
 		return 0;
 	}
 	for (i = 0; i < n; i++) {
@@ -507,7 +488,7 @@ static uint32_t lsa_lookup_names3(struct rpc_call *c)
 	ndr_put_u32(c->out, mapped);
 	ndr_put_u32(c->out, mapped_status(mapped, n));
 	free(t);
-	free_names(names, n);
+	ndr_free_strings(names, n);
 	return 0;
 }
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "ndr.h"
+#include "../utf16.h"
 
 /* MIDL starts referent ids here; clients do not care, but it reads well. */
 #define NDR_FIRST_REF	0x00020000u
@@ -124,23 +125,34 @@ void ndr_put_ptr(struct ndr_enc *e, bool present)
 	e->next_ref += 4;
 }
 
-static void put_utf16(struct ndr_enc *e, const uint16_t *u, size_t n)
+/* UTF-16LE bytes as NDR uint16s (little-endian on our wire). */
+static void put_utf16(struct ndr_enc *e, const uint8_t *le, size_t units)
 {
 	size_t i;
 
-	for (i = 0; i < n; i++)
-		ndr_put_u16(e, u[i]);
+	for (i = 0; i < units; i++)
+		ndr_put_u16(e, (uint16_t)(le[2 * i] | le[2 * i + 1] << 8));
+}
+
+/* utf8 as UTF-16LE in *u (units in *n); 0 or a negative errno. */
+static int to_utf16(const char *utf8, uint8_t **u, size_t *n)
+{
+	size_t bytes = 0;
+	int rc = ksmbd_utf8_to_utf16le(utf8, strlen(utf8), u, &bytes);
+
+	*n = bytes / 2;
+	return rc;
 }
 
 void ndr_put_string(struct ndr_enc *e, const char *utf8)
 {
-	uint16_t *u = NULL;
+	uint8_t *u = NULL;
 	size_t n = 0;
 	int rc;
 
 	if (e->err)
 		return;
-	rc = ndr_utf8_to_utf16(utf8 ? utf8 : "", &u, &n);
+	rc = to_utf16(utf8 ? utf8 : "", &u, &n);
 	if (rc) {
 		e->err = rc;
 		return;
@@ -162,7 +174,7 @@ void ndr_put_string_ptr(struct ndr_enc *e, const char *utf8)
 
 void ndr_put_ustr_hdr(struct ndr_enc *e, const char *utf8)
 {
-	uint16_t *u = NULL;
+	uint8_t *u = NULL;
 	size_t n = 0;
 	int rc;
 
@@ -176,7 +188,7 @@ void ndr_put_ustr_hdr(struct ndr_enc *e, const char *utf8)
 		ndr_put_ptr(e, false);
 		return;
 	}
-	rc = ndr_utf8_to_utf16(utf8, &u, &n);
+	rc = to_utf16(utf8, &u, &n);
 	free(u);
 	if (rc || n > 0x7fff) {
 		e->err = rc ? rc : -E2BIG;
@@ -189,13 +201,13 @@ void ndr_put_ustr_hdr(struct ndr_enc *e, const char *utf8)
 
 void ndr_put_ustr_body(struct ndr_enc *e, const char *utf8)
 {
-	uint16_t *u = NULL;
+	uint8_t *u = NULL;
 	size_t n = 0;
 	int rc;
 
 	if (e->err || !utf8)
 		return;
-	rc = ndr_utf8_to_utf16(utf8, &u, &n);
+	rc = to_utf16(utf8, &u, &n);
 	if (rc) {
 		e->err = rc;
 		return;
@@ -377,7 +389,7 @@ char *ndr_get_string(struct ndr_dec *d)
 			return NULL;
 		}
 	}
-	if (ndr_utf16_to_utf8(p, n - 1, &s)) {
+	if (ksmbd_utf16le_to_utf8(p, n - 1, &s)) {
 		ndr_dec_fail(d);
 		return NULL;
 	}
@@ -431,11 +443,47 @@ char *ndr_get_ustr_body(struct ndr_dec *d, const struct ndr_ustr *u)
 	p = dec_take(d, (size_t)n * 2);
 	if (!p)
 		return NULL;
-	if (ndr_utf16_to_utf8(p, n, &s)) {
+	if (ksmbd_utf16le_to_utf8(p, n, &s)) {
 		ndr_dec_fail(d);
 		return NULL;
 	}
 	return s;
+}
+
+void ndr_free_strings(char **s, uint32_t n)
+{
+	uint32_t i;
+
+	for (i = 0; s && i < n; i++)
+		free(s[i]);
+	free(s);
+}
+
+char **ndr_get_ustr_array(struct ndr_dec *d, uint32_t n)
+{
+	struct ndr_ustr *hdr;
+	char **s;
+	uint32_t i;
+
+	if (d->err)
+		return NULL;
+	hdr = calloc((size_t)n + 1, sizeof(*hdr));
+	s = calloc((size_t)n + 1, sizeof(*s));
+	if (!hdr || !s)
+		goto fail;
+	for (i = 0; i < n; i++)
+		ndr_get_ustr_hdr(d, &hdr[i]);
+	for (i = 0; i < n && !d->err; i++)
+		s[i] = ndr_get_ustr_body(d, &hdr[i]);
+	if (d->err)
+		goto fail;
+	free(hdr);
+	return s;
+fail:
+	ndr_dec_fail(d);
+	ndr_free_strings(s, n);
+	free(hdr);
+	return NULL;
 }
 
 void ndr_get_sid(struct ndr_dec *d, struct ndr_sid *sid)
@@ -542,117 +590,4 @@ void ndr_sid_compose(struct ndr_sid *out, const struct ndr_sid *domain,
 	*out = *domain;
 	if (out->num_auths < NDR_SID_MAX_SUBAUTH)
 		out->sub_auths[out->num_auths++] = rid;
-}
-
-/* Unicode */
-
-static int utf8_decode(const unsigned char **sp, uint32_t *cp)
-{
-	const unsigned char *s = *sp;
-	uint32_t c = s[0], min;
-	int len, i;
-
-	if (c < 0x80) {
-		*cp = c;
-		*sp = s + 1;
-		return 0;
-	}
-	if ((c & 0xe0) == 0xc0) {
-		len = 2; c &= 0x1f; min = 0x80;
-	} else if ((c & 0xf0) == 0xe0) {
-		len = 3; c &= 0x0f; min = 0x800;
-	} else if ((c & 0xf8) == 0xf0) {
-		len = 4; c &= 0x07; min = 0x10000;
-	} else {
-		return -EINVAL;
-	}
-	for (i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return -EINVAL;
-		c = c << 6 | (s[i] & 0x3f);
-	}
-	if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
-		return -EINVAL;
-	*cp = c;
-	*sp = s + len;
-	return 0;
-}
-
-int ndr_utf8_to_utf16(const char *str, uint16_t **out, size_t *units)
-{
-	const unsigned char *s = (const unsigned char *)str;
-	size_t cap = strlen(str) + 1, n = 0;
-	uint16_t *u;
-	uint32_t c;
-
-	/* A UTF-8 sequence never yields more code units than it has bytes. */
-	u = malloc(cap * sizeof(*u));
-	if (!u)
-		return -ENOMEM;
-	while (*s) {
-		if (utf8_decode(&s, &c)) {
-			free(u);
-			return -EINVAL;
-		}
-		if (c >= 0x10000) {
-			c -= 0x10000;
-			u[n++] = 0xd800 | (c >> 10);
-			u[n++] = 0xdc00 | (c & 0x3ff);
-		} else {
-			u[n++] = c;
-		}
-	}
-	u[n] = 0;
-	*out = u;
-	*units = n;
-	return 0;
-}
-
-int ndr_utf16_to_utf8(const uint8_t *le, size_t units, char **out)
-{
-	char *s, *p;
-	size_t i;
-	uint32_t c, lo;
-
-	s = malloc(units * 3 + 1);
-	if (!s)
-		return -ENOMEM;
-	p = s;
-	for (i = 0; i < units; i++) {
-		c = le[2 * i] | le[2 * i + 1] << 8;
-		if (c >= 0xdc00 && c <= 0xdfff)
-			goto bad;
-		if (c >= 0xd800 && c <= 0xdbff) {
-			if (i + 1 >= units)
-				goto bad;
-			lo = le[2 * i + 2] | le[2 * i + 3] << 8;
-			if (lo < 0xdc00 || lo > 0xdfff)
-				goto bad;
-			c = 0x10000 + ((c - 0xd800) << 10) + (lo - 0xdc00);
-			i++;
-		}
-		if (c == 0)
-			goto bad;
-		if (c < 0x80) {
-			*p++ = c;
-		} else if (c < 0x800) {
-			*p++ = 0xc0 | c >> 6;
-			*p++ = 0x80 | (c & 0x3f);
-		} else if (c < 0x10000) {
-			*p++ = 0xe0 | c >> 12;
-			*p++ = 0x80 | ((c >> 6) & 0x3f);
-			*p++ = 0x80 | (c & 0x3f);
-		} else {
-			*p++ = 0xf0 | c >> 18;
-			*p++ = 0x80 | ((c >> 12) & 0x3f);
-			*p++ = 0x80 | ((c >> 6) & 0x3f);
-			*p++ = 0x80 | (c & 0x3f);
-		}
-	}
-	*p = '\0';
-	*out = s;
-	return 0;
-bad:
-	free(s);
-	return -EINVAL;
 }

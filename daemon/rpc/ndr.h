@@ -108,6 +108,14 @@ char *ndr_get_string_ptr(struct ndr_dec *d, bool *present);
 void ndr_get_ustr_hdr(struct ndr_dec *d, struct ndr_ustr *u);
 /* Deferred body of a header with a non-NULL pointer; "" for NULL. */
 char *ndr_get_ustr_body(struct ndr_dec *d, const struct ndr_ustr *u);
+/*
+ * The elements of an RPC_UNICODE_STRING array whose count @n the caller has
+ * read and bounded: @n headers, then their deferred bodies. A malloc'ed
+ * array of @n strings (plus a NULL), or NULL with the decoder failed.
+ */
+char **ndr_get_ustr_array(struct ndr_dec *d, uint32_t n);
+/* Frees what ndr_get_ustr_array returned (NULL is fine). */
+void ndr_free_strings(char **s, uint32_t n);
 void ndr_get_sid(struct ndr_dec *d, struct ndr_sid *sid);
 void ndr_get_handle(struct ndr_dec *d, uint8_t h[NDR_HANDLE_SIZE]);
 
@@ -127,8 +135,5 @@ bool ndr_sid_in_domain(const struct ndr_sid *sid, const struct ndr_sid *domain,
 		       uint32_t *rid);
 void ndr_sid_compose(struct ndr_sid *out, const struct ndr_sid *domain,
 		     uint32_t rid);
-/* UTF-8 <-> UTF-16LE; return -EINVAL on malformed input, -ENOMEM. */
-int ndr_utf8_to_utf16(const char *s, uint16_t **out, size_t *units);
-int ndr_utf16_to_utf8(const uint8_t *le, size_t units, char **out);
 
 #endif

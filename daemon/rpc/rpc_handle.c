@@ -93,7 +93,8 @@ void rpc_handle_free(struct rpc_handle *h)
 	memset(h, 0, sizeof(*h));
 }
 
-uint32_t rpc_close_handle(struct rpc_call *c, enum rpc_handle_kind kind)
+uint32_t rpc_close_handle(struct rpc_call *c,
+			  bool (*ours)(enum rpc_handle_kind kind))
 {
 	static const uint8_t zero[NDR_HANDLE_SIZE];
 	uint8_t wire[NDR_HANDLE_SIZE];
@@ -102,8 +103,8 @@ uint32_t rpc_close_handle(struct rpc_call *c, enum rpc_handle_kind kind)
 	ndr_get_handle(&c->in, wire);
 	if (c->in.err)
 		return NCA_S_FAULT_NDR;
-	h = rpc_handle_find(c->handles, wire, kind);
-	if (!h) {
+	h = rpc_handle_find(c->handles, wire, RPC_HANDLE_FREE);
+	if (!h || !ours(h->kind)) {
 		/* The handle goes back unchanged, as it came in. */
 		ndr_put_handle(c->out, wire);
 		ndr_put_u32(c->out, NT_STATUS_INVALID_HANDLE);

@@ -112,8 +112,12 @@ const char *rpc_builtin_alias_name(uint32_t rid);
 bool rpc_builtin_alias_rid(const char *name, uint32_t *rid);
 /* ASCII case-insensitive compare, enough for NetBIOS-style names. */
 bool rpc_name_eq(const char *a, const char *b);
-/* Closes the handle decoded from the input and writes a zeroed one back. */
-uint32_t rpc_close_handle(struct rpc_call *c, enum rpc_handle_kind kind);
+/*
+ * Closes the handle decoded from the input when @ours accepts its kind and
+ * writes a zeroed one back; INVALID_HANDLE (handle echoed) otherwise.
+ */
+uint32_t rpc_close_handle(struct rpc_call *c,
+			  bool (*ours)(enum rpc_handle_kind kind));
 /* Opens a handle of @kind and writes it; zeros + status on failure. */
 uint32_t rpc_put_new_handle(struct rpc_call *c, enum rpc_handle_kind kind,
 			    struct rpc_handle **out);

@@ -109,23 +109,7 @@ static uint32_t samr_connect5(struct rpc_call *c)
 /* SamrCloseHandle, opnum 1: any samr handle. */
 static uint32_t samr_close(struct rpc_call *c)
 {
-	static const uint8_t zero[NDR_HANDLE_SIZE];
-	uint8_t wire[NDR_HANDLE_SIZE];
-	struct rpc_handle *h;
-
-	ndr_get_handle(&c->in, wire);
-	if (c->in.err)
-		return NCA_S_FAULT_NDR;
-	h = rpc_handle_find(c->handles, wire, RPC_HANDLE_FREE);
-	if (!h || !samr_kind(h->kind)) {
-		ndr_put_handle(c->out, wire);
-		ndr_put_u32(c->out, NT_STATUS_INVALID_HANDLE);
-		return 0;
-	}
-	rpc_handle_free(h);
-	ndr_put_handle(c->out, zero);
-	ndr_put_u32(c->out, NT_STATUS_OK);
-	return 0;
+	return rpc_close_handle(c, samr_kind);
 }
 
 static size_t put_sd_sid(uint8_t *p, const struct ndr_sid *sid)
@@ -418,42 +402,17 @@ static void put_ulong_array(struct ndr_enc *e, const uint32_t *v, uint32_t n)
 		ndr_put_u32(e, v[i]);
 }
 
-static void free_names(char **names, uint32_t n)
-{
-	uint32_t i;
-
-	for (i = 0; names && i < n; i++)
-		free(names[i]);
-	free(names);
-}
-
 /* [size_is(1000), length_is(Count)] RPC_UNICODE_STRING Names[*] */
 static char **get_names(struct ndr_dec *d, uint32_t count)
 {
-	struct ndr_ustr *hdr = NULL;
-	char **names = NULL;
-	uint32_t n, max, i;
+	uint32_t n, max;
 
 	n = ndr_get_varying(d, 8, &max);
-	if (d->err || n != count || n > RPC_MAX_LOOKUP)
-		goto fail;
-	hdr = calloc((size_t)n + 1, sizeof(*hdr));
-	names = calloc((size_t)n + 1, sizeof(*names));
-	if (!hdr || !names)
-		goto fail;
-	for (i = 0; i < n; i++)
-		ndr_get_ustr_hdr(d, &hdr[i]);
-	for (i = 0; i < n && !d->err; i++)
-		names[i] = ndr_get_ustr_body(d, &hdr[i]);
-	if (d->err)
-		goto fail;
-	free(hdr);
-	return names;
-fail:
-	ndr_dec_fail(d);
-	free_names(names, n);
-	free(hdr);
-	return NULL;
+	if (d->err || n != count || n > RPC_MAX_LOOKUP) {
+		ndr_dec_fail(d);
+		return NULL;
+	}
+	return ndr_get_ustr_array(d, n);
 }
 
 /* SamrLookupNamesInDomain, opnum 17. */
@@ -472,7 +431,7 @@ static uint32_t samr_lookup_names(struct rpc_call *c)
 		put_ulong_array(c->out, NULL, 0);
 		put_ulong_array(c->out, NULL, 0);
 		ndr_put_u32(c->out, NT_STATUS_INVALID_HANDLE);
-		free_names(names, count);
+		ndr_free_strings(names, count);
 		return 0;
 	}
 	rids = calloc((size_t)count + 1, sizeof(*rids));
@@ -480,7 +439,7 @@ static uint32_t samr_lookup_names(struct rpc_call *c)
 	if (!rids || !uses) {
 		free(rids);
 		free(uses);
-		free_names(names, count);
+		ndr_free_strings(names, count);
 		return NCA_S_FAULT_REMOTE_NO_MEMORY;
 	}
 	for (i = 0; i < count; i++) {
@@ -497,7 +456,7 @@ static uint32_t samr_lookup_names(struct rpc_call *c)
 	ndr_put_u32(c->out, status);
 	free(rids);
 	free(uses);
-	free_names(names, count);
+	ndr_free_strings(names, count);
 	return 0;
 }
 

@@ -230,6 +230,38 @@ def case_compound_response_room(env):
     expect(c.alive(), "connection unusable")
 
 
+@case("compound", "unrelated compound READ 60 KiB, QUERY_DIRECTORY 64 KiB, "
+      "then QUERY_INFO security (64 KiB out) and FileAllInformation, ten "
+      "each: every element answered, SUCCESS or a clean shortage status "
+      "(INSUFFICIENT_RESOURCES, BUFFER_OVERFLOW, BUFFER_TOO_SMALL), never "
+      "a write past the response (row 60: CVE-2026-31432/31433)")
+def case_compound_response_room_mixed(env):
+    env.need("file")
+    c = env.client("file", name="adv_room2.txt")
+    r = c.call(WRITE, body_write(c.fid, b"m" * 61440))
+    env.not_impl(c, r, "WRITE")
+    d = c.create("", disposition=advlib.FILE_OPEN,
+                 options=advlib.OPT_DIRECTORY, access=0x00120089)
+    expect_status(d, SUCCESS, "open the share root")
+    items = [(READ, body_read(c.fid, 61440), {}),
+             (advlib.QUERY_DIRECTORY,
+              advlib.body_query_directory(d.fid, out_len=65536), {})]
+    for _ in range(10):
+        items.append((QUERY_INFO, body_query_info(
+            c.fid, info_type=advlib.INFO_SECURITY, info_class=0,
+            out_len=65536, add_info=0x7), {}))
+        items.append((QUERY_INFO, body_query_info(c.fid, info_class=0x12,
+                                                  out_len=65536), {}))
+    parts = c.call_compound(items, related=False)
+    expect(len(parts) == len(items), "%d answers to %d" % (len(parts), len(items)))
+    for p in parts:
+        expect(p.status in (SUCCESS, INSUFFICIENT_RESOURCES,
+                            advlib.BUFFER_OVERFLOW, advlib.BUFFER_TOO_SMALL,
+                            advlib.NO_MORE_FILES, NOT_IMPLEMENTED),
+               "command %d: %s" % (p.command, sname(p.status)))
+    expect(c.alive(), "connection unusable")
+
+
 @case("compound", "WRITE whose Length runs past its element into the next "
       "(NextCommand shorter than DataOffset+Length, row 24): "
       "INVALID_PARAMETER; the next element still answered")

@@ -8,6 +8,7 @@ import time
 
 import advlib
 from advlib import (expect, expect_status, sname, is_error, SUCCESS,
+                    INFO_LENGTH_MISMATCH,
                     INVALID_PARAMETER, NOT_IMPLEMENTED, FILE_CLOSED,
                     INVALID_HANDLE, CREATE, CLOSE, READ, WRITE, LOCK, IOCTL,
                     QUERY_INFO, SET_INFO, QUERY_DIRECTORY, FLUSH, INFO_FILE,
@@ -241,6 +242,79 @@ def case_set_ea_malformed(env):
         r = c.call(SET_INFO, body_set_info(c.fid, INFO_FILE, 0x0F, buf))
         expect(is_error(r.status) or r.status == advlib.EA_LIST_INCONSISTENT,
                "%s: %s" % (what, sname(r.status)))
+    expect(c.alive(), "connection unusable")
+
+
+def ea_query(c, out_len):
+    return c.call(QUERY_INFO, body_query_info(c.fid, info_class=0x0F,
+                                              out_len=out_len))
+
+
+def ea_answer(r, out_len):
+    """The output buffer of a QUERY_INFO answer, checked to be inside the
+    frame and no longer than asked."""
+    off, n = struct.unpack_from("<HI", r.body, 2)
+    expect(n <= out_len, "%d bytes into %d" % (n, out_len))
+    expect(off + n <= len(r.raw), "output %d+%d past the frame" % (off, n))
+    return r.raw[off:off + n]
+
+
+def parse_ea_chain(buf):
+    """(name, value) pairs of a FILE_FULL_EA_INFORMATION chain; raises
+    CaseFailure when an entry or a NextEntryOffset leaves the buffer."""
+    out, pos = [], 0
+    while True:
+        expect(pos + 8 <= len(buf), "entry header at %d past %d" % (pos, len(buf)))
+        nxt, _flags, nlen, vlen = struct.unpack_from("<IBBH", buf, pos)
+        end = pos + 8 + nlen + 1 + vlen
+        expect(end <= len(buf), "entry at %d ends at %d past %d" % (pos, end, len(buf)))
+        expect(buf[pos + 8 + nlen] == 0, "EA name at %d without its NUL" % pos)
+        out.append((buf[pos + 8:pos + 8 + nlen], buf[pos + 9 + nlen:end]))
+        if not nxt:
+            return out
+        expect(nxt % 4 == 0 and nxt >= end - pos, "NextEntryOffset %d at %d" % (nxt, pos))
+        pos += nxt
+
+
+@case("files", "FileFullEaInformation of three EAs whose entries are not "
+      "4-byte multiples, for every OutputBufferLength from 0 to the whole "
+      "list + 8: never more bytes than asked; SUCCESS exactly when every "
+      "EA fits (and then all three come back), else BUFFER_OVERFLOW with "
+      "whole entries or INFO_LENGTH_MISMATCH; every answer's chain stays "
+      "inside it (row 60: CVE-2026-31705, CVE-2026-31612). SKIP where the "
+      "share's file system stores no EAs")
+def case_query_ea_output_sweep(env):
+    c = file_client(env, "adv_easweep.txt", disposition=advlib.FILE_OVERWRITE_IF)
+    eas = [(b"A", b"1"), (b"BCDEF", b"xyz12"), (b"GH", b"0123456")]
+    chain = b""
+    for i, (n, v) in enumerate(eas):
+        e = ea(n, v)
+        if i + 1 < len(eas):
+            e += b"\0" * (-len(e) % 4)
+            e = struct.pack("<I", len(e)) + e[4:]
+        chain += e
+    r = call(env, c, SET_INFO, body_set_info(c.fid, INFO_FILE, 0x0F, chain),
+             "SET_INFO")
+    if r.status == advlib.NOT_SUPPORTED:
+        raise advlib.Skip("the share's file system stores no EAs")
+    expect_status(r, SUCCESS, "SET_INFO of three EAs")
+    whole = ea_query(c, 4096)
+    expect_status(whole, SUCCESS, "all EAs into 4096 bytes")
+    full = ea_answer(whole, 4096)
+    got = sorted(n.upper() for n, _ in parse_ea_chain(full))
+    expect(got == sorted(n for n, _ in eas), "EAs %r" % got)
+    for out_len in range(0, len(full) + 9):
+        r = ea_query(c, out_len)
+        if out_len >= len(full):
+            expect_status(r, SUCCESS, "OutputBufferLength %d (the list is %d)"
+                          % (out_len, len(full)))
+            expect(ea_answer(r, out_len) == full, "a different list into %d" % out_len)
+        elif r.status == advlib.BUFFER_OVERFLOW:
+            part = parse_ea_chain(ea_answer(r, out_len))
+            expect(len(part) < len(eas), "all EAs in %d bytes" % out_len)
+        else:
+            expect_status(r, (INFO_LENGTH_MISMATCH, advlib.BUFFER_TOO_SMALL),
+                          "OutputBufferLength %d" % out_len)
     expect(c.alive(), "connection unusable")
 
 
