@@ -480,6 +480,12 @@ int ksmbd_vfs_remove(struct ksmbd_file *fp)
 	ret = mnt_want_write(fp->filp->f_path.mnt);
 	if (ret)
 		goto out_revert;
+	/*
+	 * Our own reference besides the handle's: with the file's the only
+	 * one, d_delete() would turn the dentry negative under the still
+	 * open file, and its __fput() then finds no inode.
+	 */
+	dget(dentry);
 	parent = dget_parent(dentry);
 	inode_lock_nested(d_inode(parent), I_MUTEX_PARENT);
 	/* Renamed or removed since: nothing of ours to delete at this place. */
@@ -491,6 +497,7 @@ int ksmbd_vfs_remove(struct ksmbd_file *fp)
 		ret = vfs_unlink(userns, d_inode(parent), dentry, NULL);
 	inode_unlock(d_inode(parent));
 	dput(parent);
+	dput(dentry);
 	mnt_drop_write(fp->filp->f_path.mnt);
 out_revert:
 	revert_creds(old);
