@@ -8,5 +8,5 @@ if ! command -v smbtorture >/dev/null; then
 	skip smbtorture "smbtorture not installed (Debian package samba-testsuite)"
 	finish
 fi
-TORTURE_OUT=/tmp/torture "$t/run" -t 600 "$t/full.list" || CHECK_FAILED=1
+TORTURE_OUT=$VM_OUT/torture "$t/run" -t 600 "$t/full.list" || CHECK_FAILED=1
 finish

@@ -38,8 +38,7 @@ python3 "$VM_TOP/tests/vm/clients/smb2notify.py" --prefix "$CASE/notify" \
 # ---- fcntl locks through two mounts ----
 # lk FILE CMD START LEN: one fcntl lock; CMD ex (wait), nb (fail if held),
 # hold (take, print "held", keep until stdin closes).
-lk() {
-	python3 - "$@" <<'EOF'
+cat > /tmp/lk.py <<'EOF'
 import fcntl, os, sys
 path, cmd, start, length = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 fd = os.open(path, os.O_RDWR)
@@ -50,7 +49,7 @@ if cmd == "hold":
     sys.stdin.read()
 os.close(fd)
 EOF
-}
+lk() { python3 /tmp/lk.py "$@"; }
 
 rm -rf "$w"
 mkdir -p "$w" $m1 $m2
@@ -65,14 +64,15 @@ else
 	chown tester:tester "$w/f"
 
 	coproc HOLD { lk "$m1/lock-case/f" hold 0 100; }
+	hold_pid=$HOLD_PID hold_in=${HOLD[1]}
 	read -r -t 30 line <&"${HOLD[0]}"
 	check fcntl-hold test "$line" = held
-	check_not fcntl-conflict-other-mount timeout 20 bash -c "$(declare -f lk); lk $m2/lock-case/f nb 50 10"
-	check fcntl-beside-other-mount timeout 20 bash -c "$(declare -f lk); lk $m2/lock-case/f nb 100 10"
+	check_not fcntl-conflict-other-mount timeout 20 python3 /tmp/lk.py $m2/lock-case/f nb 50 10
+	check fcntl-beside-other-mount timeout 20 python3 /tmp/lk.py $m2/lock-case/f nb 100 10
 
 	# a blocking lock that a signal ends: cifs sends CANCEL (its wait is
 	# killable, not interruptible)
-	timeout -s KILL 3 bash -c "$(declare -f lk); lk $m2/lock-case/f ex 10 10"
+	timeout -s KILL 3 python3 /tmp/lk.py $m2/lock-case/f ex 10 10
 	check fcntl-interrupted test $? -ne 0
 
 	# a blocking lock woken by the unlock
@@ -81,11 +81,11 @@ else
 	waiter=$!
 	sleep 2
 	check fcntl-blocked test ! -e /tmp/lock-woken
-	exec {HOLD[1]}>&-		# the holder closes its file: unlock
-	wait "$HOLD_PID" 2>/dev/null
+	exec {hold_in}>&-		# the holder's stdin ends: it unlocks
+	wait "$hold_pid" 2>/dev/null
 	check fcntl-woken wait_for 20 test -e /tmp/lock-woken
 	wait "$waiter" 2>/dev/null
-	check fcntl-free-after timeout 20 bash -c "$(declare -f lk); lk $m1/lock-case/f nb 0 100"
+	check fcntl-free-after timeout 20 python3 /tmp/lk.py $m1/lock-case/f nb 0 100
 	umount $m1
 	umount $m2
 fi

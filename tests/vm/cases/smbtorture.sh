@@ -12,5 +12,5 @@ if ! command -v smbtorture >/dev/null; then
 	skip smbtorture "smbtorture not installed (Debian package samba-testsuite)"
 	finish
 fi
-TORTURE_OUT=/tmp/torture "$t/run" -t 240 "$t/quick.list" || CHECK_FAILED=1
+TORTURE_OUT=$VM_OUT/torture "$t/run" -t 240 "$t/quick.list" || CHECK_FAILED=1
 finish

@@ -106,9 +106,9 @@ class LockTree(Tree):
                           for m, rs in self.stash.items() if rs}, e))
             for r in smb2raw.split_compound(raw):
                 r = smb2auth.Rsp(r.raw)
-                if r.mid == mid:
-                    return r
                 self.stash.setdefault(r.mid, []).append(r)
+            if self.stash.get(mid):
+                return self.stash[mid].pop(0)
 
     def nothing_for(self, mid, wait=1.0):
         """True when no response for mid arrives within wait seconds."""
