@@ -78,6 +78,12 @@ struct notify_watch {
 	bool overflow;			/* changes were lost: ENUM_DIR */
 	bool tree;
 	u32 filter;
+	/*
+	 * The first request's OutputBufferLength sizes the watch's buffer,
+	 * as on Windows: when that was too small, every later request of
+	 * the handle gets STATUS_NOTIFY_ENUM_DIR too.
+	 */
+	u32 cap;
 	struct dentry *dir;		/* counted */
 	struct list_head changes;	/* struct notify_change */
 	u32 bytes;			/* encoded size of changes */
@@ -200,7 +206,7 @@ static void record(struct notify_watch *w, struct notify_change *c)
 		return;
 	}
 	if (IS_ERR(c) || w->overflow ||
-	    w->bytes + entry_size(c->name_len) > NOTIFY_BUF_MAX) {
+	    w->bytes + entry_size(c->name_len) > w->cap) {
 		/* Lost a change: the client must re-read the directory. */
 		w->overflow = true;
 		drop_changes(w);
@@ -443,7 +449,7 @@ static const struct ksmbd_async_ops req_ops = {
 };
 
 static struct notify_watch *watch_new(struct ksmbd_file *fp, bool tree,
-				      u32 filter)
+				      u32 filter, u32 out_len)
 {
 	struct fsnotify_group *g = get_group();
 	struct dentry *dir = fp->filp->f_path.dentry;
@@ -467,6 +473,7 @@ static struct notify_watch *watch_new(struct ksmbd_file *fp, bool tree,
 	INIT_WORK(&w->work, watch_work);
 	w->tree = tree;
 	w->filter = filter;
+	w->cap = min_t(u32, out_len, NOTIFY_BUF_MAX);
 	w->dir = dget(dir);
 	w->mark = m;
 	m->w = w;
@@ -488,7 +495,7 @@ static struct notify_watch *watch_new(struct ksmbd_file *fp, bool tree,
 
 /* The handle's watch, made on first use (under fp->dir_lock). */
 static struct notify_watch *watch_of(struct ksmbd_file *fp, bool tree,
-				     u32 filter)
+				     u32 filter, u32 out_len)
 {
 	struct notify_watch *w = fp->notify;
 
@@ -498,7 +505,7 @@ static struct notify_watch *watch_of(struct ksmbd_file *fp, bool tree,
 	}
 	if (fp->notify_closed)
 		return ERR_PTR(-EBADF);
-	w = watch_new(fp, tree, filter);
+	w = watch_new(fp, tree, filter, out_len);
 	if (!IS_ERR(w))
 		fp->notify = w;
 	return w;
@@ -574,7 +581,7 @@ static u32 do_notify(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
 	if (!(fp->daccess & FILE_READ_DATA))	/* FILE_LIST_DIRECTORY */
 		return STATUS_ACCESS_DENIED;
 	mutex_lock(&fp->dir_lock);
-	w = watch_of(fp, in->flags & SMB2_WATCH_TREE, in->filter);
+	w = watch_of(fp, in->flags & SMB2_WATCH_TREE, in->filter, in->out_len);
 	if (IS_ERR(w)) {
 		mutex_unlock(&fp->dir_lock);
 		return notify_status(PTR_ERR(w));

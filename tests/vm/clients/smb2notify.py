@@ -165,7 +165,17 @@ def case_overflow(env):
     touch(local(env, "a-name-longer-than-sixteen-bytes.txt"))
     r = t.final(mid, interim, "small buffer")
     want(r, "NOTIFY_ENUM_DIR", "change larger than OutputBufferLength")
+    # the first request sized the handle's buffer: later ones overflow too
+    mid, interim = t.pending(d, F_FILE_NAME, out_len=4096)
+    touch(local(env, "another-name-longer-than-sixteen.txt"))
+    want(t.final(mid, interim, "later"), "NOTIFY_ENUM_DIR",
+         "buffer sized by the first request")
+    t.close(d)
     # many changes while nobody asks: the watch's buffer overflows
+    d = t.open_dir()
+    mid, interim = t.pending(d, F_FILE_NAME, out_len=65536)
+    t.cancel(mid, async_id(interim))
+    want(t.final(mid, interim, "cancel"), "CANCELLED", "cancel")
     for i in range(3000):
         touch(local(env, "many-%04d-%s.txt" % (i, "x" * 20)))
     r = t.recv_mid(t.notify(d, F_FILE_NAME, out_len=65536))
