@@ -14,6 +14,7 @@
 #include <linux/sched/task.h>
 #include <linux/slab.h>
 #include <net/sock.h>
+#include "async.h"
 #include "connection.h"
 #include "debug.h"
 #include "proto/smb2.h"
@@ -114,6 +115,8 @@ struct ksmbd_conn *ksmbd_conn_create(struct socket *sock)
 	conn->accepted_at = jiffies;
 	conn->last_rx = conn->accepted_at;
 	credits_init(&conn->credits);
+	atomic_set(&conn->nr_async, 0);
+	spin_lock_init(&conn->cancel_lock);
 	if (kernel_getpeername(sock, (struct sockaddr *)&conn->peer) < 0)
 		conn->peer.ss_family = AF_UNSPEC;
 	conn->local_port = local_port(sock);
@@ -179,7 +182,8 @@ static void conn_release_work(struct work_struct *w)
 	kthread_stop(conn->recv_task);
 	put_task_struct(conn->recv_task);
 	conn->recv_task = NULL;
-	/* Sessions hold connection references: end them before ours goes. */
+	/* Pending requests hold connection references; so do sessions. */
+	ksmbd_async_conn_closed(conn);
 	ksmbd_session_conn_closed(conn);
 	conn_unlist(conn);
 	ksmbd_conn_put(conn);

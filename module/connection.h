@@ -33,6 +33,8 @@
 #define KSMBD_SEQ_WINDOW_BITS		(2 * KSMBD_CONN_MAX_CREDITS)
 /* Frames before authentication: a NEGOTIATE or a Kerberos SESSION_SETUP. */
 #define KSMBD_PREAUTH_MAX_FRAME		((64 << 10) + 256)
+/* Sync-form CANCELs remembered until their request goes async (async.c). */
+#define KSMBD_CONN_EARLY_CANCELS	8
 /* Headers and a compound's small elements on top of the largest payload. */
 #define KSMBD_FRAME_HEADROOM		(64 << 10)
 
@@ -90,6 +92,12 @@ struct ksmbd_conn {
 	atomic64_t nr_requests;
 	atomic64_t bytes_in;
 	atomic64_t bytes_out;
+
+	/* Asynchronous requests (async.c): count, and CANCELs seen too early. */
+	atomic_t nr_async;
+	spinlock_t cancel_lock;
+	u64 early_cancel[KSMBD_CONN_EARLY_CANCELS];	/* MessageId + 1, 0 = empty */
+	u32 early_pos;
 
 	struct ksmbd_conn_neg neg;	/* valid once NEGOTIATED is set */
 	struct ksmbd_conn_credits credits;

@@ -19,6 +19,8 @@
 #include "create_rules.h"
 #include "file.h"
 #include "ipc.h"
+#include "lock.h"
+#include "smb2_notify.h"
 #include "server.h"
 #include "session.h"
 #include "share.h"
@@ -310,8 +312,11 @@ struct ksmbd_file *ksmbd_file_unpublish(struct ksmbd_smb2_ctx *ctx,
 	else
 		fp = NULL;
 	xa_unlock(&files);
-	if (fp)
+	if (fp) {
 		atomic_dec(&nr_files);
+		ksmbd_lock_file_closed(fp);
+		ksmbd_notify_file_closed(fp);
+	}
 	return fp;
 }
 
@@ -351,6 +356,8 @@ static void close_by_key(const struct close_key *k)
 		if (!fp)
 			return;
 		atomic_dec(&nr_files);
+		ksmbd_lock_file_closed(fp);
+		ksmbd_notify_file_closed(fp);
 		ksmbd_file_put(fp);
 		index++;
 	}

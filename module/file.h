@@ -37,6 +37,7 @@
 struct ksmbd_smb2_ctx;
 struct ksmbd_inode;
 struct ksmbd_tree;
+struct notify_watch;
 
 /* MS-SMB2 2.2.14.1: the FileId a related compound element inherits. */
 #define KSMBD_FILE_ID_COMPOUND	0xffffffffffffffffULL
@@ -94,6 +95,10 @@ struct ksmbd_file {
 	struct ksmbd_inode *ino;
 	struct list_head ino_node;
 	bool delete_on_close;		/* this handle asks for it (under file.c's lock) */
+	bool brl_closed;		/* lock.c: takes no more byte-range locks */
+	/* smb2_notify.c's CHANGE_NOTIFY watch, under dir_lock. */
+	struct notify_watch *notify;
+	bool notify_closed;
 };
 
 /* ksmbd_file.tree_flags */

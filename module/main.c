@@ -12,6 +12,7 @@
 #include "session.h"
 #include "share.h"
 #include "smb2_dispatch.h"
+#include "smb2_notify.h"
 #include "stats.h"
 #include "transport_tcp.h"
 #include "work.h"
@@ -62,6 +63,7 @@ static void __exit ksmbd_exit(void)
 	ksmbd_ipc_exit();
 	ksmbd_control_exit();
 	ksmbd_work_exit();
+	ksmbd_notify_exit();
 	ksmbd_session_exit();
 	ksmbd_share_exit();
 	if (ksmbd_stats_live_sum())

@@ -114,11 +114,20 @@ static u32 maximal_existing(const struct ksmbd_vfs_scope *s,
 			    struct ksmbd_vfs_lookup *res)
 {
 	struct dentry *d = res->dentry;
+	bool may_read = !ksmbd_vfs_permission(s, d, MAY_READ);
+	bool may_exec = !ksmbd_vfs_permission(s, d, MAY_EXEC);
 
-	return ksmbd_access_from_perms(!ksmbd_vfs_permission(s, d, MAY_READ),
+	/*
+	 * The server never executes a file: FILE_EXECUTE on one only reads
+	 * its data, which the read permission already covers (as Samba's
+	 * "acl allow execute always"). Without it SEC_RIGHTS_FILE_ALL opens
+	 * of the owner's own 0644 files fail (smbtorture's testfile helper).
+	 */
+	if (!d_is_dir(d) && may_read)
+		may_exec = true;
+	return ksmbd_access_from_perms(may_read,
 				       !ksmbd_vfs_permission(s, d, MAY_WRITE),
-				       !ksmbd_vfs_permission(s, d, MAY_EXEC),
-				       !ksmbd_vfs_may_delete(s, res));
+				       may_exec, !ksmbd_vfs_may_delete(s, res));
 }
 
 /*

@@ -7,6 +7,7 @@
 
 #include <linux/kernel.h>
 #include <linux/ktime.h>
+#include "async.h"
 #include "connection.h"
 #include "debug.h"
 #include "ksmbd_trace.h"
@@ -47,6 +48,8 @@ static const ksmbd_smb2_handler_t handlers[SMB2_COMMAND_COUNT] = {
 	[SMB2_QUERY_DIRECTORY]	= ksmbd_smb2_query_dir,
 	[SMB2_QUERY_INFO]	= ksmbd_smb2_query_info,
 	[SMB2_SET_INFO]		= ksmbd_smb2_set_info,
+	[SMB2_LOCK]		= ksmbd_smb2_lock,
+	[SMB2_CHANGE_NOTIFY]	= ksmbd_smb2_change_notify,
 };
 
 /* The response being assembled for one frame. */
@@ -63,6 +66,9 @@ struct frame_rsp {
 	u32 tree_id;
 	/* Signs the previous element once its padding is known (counted). */
 	struct ksmbd_session *sign_sess;
+	/* Elements that went async: armed once the frame is out (async.h). */
+	struct ksmbd_async *asyncs[KSMBD_MAX_COMPOUND];
+	u32 nr_asyncs;
 };
 
 void ksmbd_smb2_put_hdr(u8 *rsp, const struct ksmbd_req_hdr *rq, u32 status,
@@ -188,6 +194,31 @@ static enum ksmbd_smb2_verdict run_element(struct ksmbd_smb2_ctx *ctx,
 	return verdict;
 }
 
+/*
+ * MS-SMB2 3.3.4.2: the interim response is the request's header in async
+ * form with STATUS_PENDING; it grants credits and is not signed.
+ */
+static void put_interim(struct frame_rsp *fr, u8 *rsp, struct ksmbd_async *a)
+{
+	struct smb2_hdr *h = (struct smb2_hdr *)rsp;
+
+	h->flags |= cpu_to_le32(SMB2_FLAGS_ASYNC_COMMAND);
+	h->id.async_id = cpu_to_le64(a->id);
+	fr->asyncs[fr->nr_asyncs++] = a;
+}
+
+/* The frame went out (or never will): async elements may complete now. */
+static void arm_asyncs(struct frame_rsp *fr)
+{
+	u32 i;
+
+	for (i = 0; i < fr->nr_asyncs; i++) {
+		ksmbd_async_armed(fr->asyncs[i]);
+		ksmbd_async_put(fr->asyncs[i]);
+	}
+	fr->nr_asyncs = 0;
+}
+
 /* Handle element i; false when the connection must be dropped. */
 static bool process_element(struct ksmbd_work *work, struct frame_rsp *fr,
 			    const struct ksmbd_elem *el, u32 i, u32 n)
@@ -213,8 +244,11 @@ static bool process_element(struct ksmbd_work *work, struct frame_rsp *fr,
 		return false;
 	}
 	/* MS-SMB2 3.3.5.2.3: CANCEL takes no sequence number and gets no reply. */
-	if (hdr.command == SMB2_CANCEL)
+	if (hdr.command == SMB2_CANCEL) {
+		ksmbd_async_cancel_request(conn, hdr.flags, hdr.message_id,
+					   hdr.async_id);
 		return true;
+	}
 	if (!ksmbd_conn_seq_consume(conn, hdr.message_id, hdr.credit_charge)) {
 		reject(conn, "message id outside the sequence window");
 		return false;
@@ -272,6 +306,8 @@ static bool process_element(struct ksmbd_work *work, struct frame_rsp *fr,
 	fr->sess_id = ctx.session_id;
 	fr->tree_id = ctx.tree_id;
 	ksmbd_smb2_put_hdr(rsp, &hdr, ctx.status, credits);
+	if (ctx.async)
+		put_interim(fr, rsp, ctx.async);
 	fr->prev = start;
 	fr->len = start + SMB2_HEADER_SIZE + ctx.body.len;
 	fr->any = true;
@@ -379,6 +415,7 @@ static void process_smb2(struct ksmbd_work *work)
 		ksmbd_conn_send(conn, &iov, 1);
 	}
 out_free:
+	arm_asyncs(&fr);
 	if (fr.sign_sess)
 		ksmbd_session_put(fr.sign_sess);
 	ksmbd_work_buf_free(fr.buf);

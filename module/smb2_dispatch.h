@@ -14,6 +14,7 @@ struct ksmbd_conn;
 struct ksmbd_work;
 struct ksmbd_session;
 struct ksmbd_tree;
+struct ksmbd_async;
 
 /*
  * MS-SMB2 3.3.5.2.7.2: the FileId of the last CREATE in a compound, which
@@ -66,6 +67,12 @@ struct ksmbd_smb2_ctx {
 	u32 tree_id;
 	bool sign_rsp;			/* sign the response with sess */
 	struct ksmbd_compound_fid *cfid;	/* the frame's; see file.h */
+	/*
+	 * Set by a handler that went async (status STATUS_PENDING): the
+	 * dispatcher answers with the interim response and takes over the
+	 * handler's reference (see async.h).
+	 */
+	struct ksmbd_async *async;
 };
 
 typedef enum ksmbd_smb2_verdict (*ksmbd_smb2_handler_t)(struct ksmbd_smb2_ctx *ctx);
@@ -108,6 +115,10 @@ void ksmbd_smb2_sign_rsp(struct ksmbd_session *sess, u8 *rsp, u32 len);
 /* smb2_tree.c */
 enum ksmbd_smb2_verdict ksmbd_smb2_tree_connect(struct ksmbd_smb2_ctx *ctx);
 enum ksmbd_smb2_verdict ksmbd_smb2_tree_disconnect(struct ksmbd_smb2_ctx *ctx);
+
+/* smb2_lock.c, smb2_notify.c */
+enum ksmbd_smb2_verdict ksmbd_smb2_lock(struct ksmbd_smb2_ctx *ctx);
+enum ksmbd_smb2_verdict ksmbd_smb2_change_notify(struct ksmbd_smb2_ctx *ctx);
 
 /* smb2_create.c, smb2_rw.c, smb2_ioctl.c */
 enum ksmbd_smb2_verdict ksmbd_smb2_create(struct ksmbd_smb2_ctx *ctx);

@@ -12,6 +12,7 @@
 #include <linux/fs.h>
 #include "create_rules.h"
 #include "file.h"
+#include "lock.h"
 #include "proto/validate.h"
 #include "smb2_dispatch.h"
 #include "smb2_files.h"
@@ -81,6 +82,8 @@ static u32 read_file(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
 		return STATUS_ACCESS_DENIED;
 	if (rq->offset > LLONG_MAX || rq->length > LLONG_MAX - rq->offset)
 		return STATUS_INVALID_PARAMETER;
+	if (ksmbd_lock_check_io(fp, rq->offset, rq->length, false))
+		return STATUS_FILE_LOCK_CONFLICT;
 	dst = ksmbd_wbuf_reserve(&ctx->body, rq->length);
 	if (!dst)
 		return STATUS_INSUFFICIENT_RESOURCES;
@@ -155,6 +158,8 @@ static u32 write_file(struct ksmbd_file *fp, const struct rw_req *rq,
 	}
 	if (pos < 0 || data->len > LLONG_MAX - pos)
 		return STATUS_INVALID_PARAMETER;
+	if (ksmbd_lock_check_io(fp, pos, data->len, true))
+		return STATUS_FILE_LOCK_CONFLICT;
 	n = ksmbd_vfs_write(fp, data->p, data->len, pos);
 	if (n < 0)
 		return ksmbd_ntstatus_from_errno(n);

@@ -480,6 +480,12 @@ int ksmbd_vfs_remove(struct ksmbd_file *fp)
 	ret = mnt_want_write(fp->filp->f_path.mnt);
 	if (ret)
 		goto out_revert;
+	/*
+	 * Our own reference besides the handle's: with the file's the only
+	 * one, d_delete() would turn the dentry negative under the still
+	 * open file, and its __fput() then finds no inode.
+	 */
+	dget(dentry);
 	parent = dget_parent(dentry);
 	/*
 	 * A reference of our own, as unlinkat() holds its lookup's: with only
@@ -499,6 +505,7 @@ int ksmbd_vfs_remove(struct ksmbd_file *fp)
 	inode_unlock(d_inode(parent));
 	dput(dentry);
 	dput(parent);
+	dput(dentry);
 	mnt_drop_write(fp->filp->f_path.mnt);
 out_revert:
 	revert_creds(old);

@@ -8,7 +8,9 @@
 #include <linux/mm.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
+#include <asm/unaligned.h>
 #include "connection.h"
+#include "proto/smb2.h"
 #include "smb2_dispatch.h"
 #include "stats.h"
 #include "work.h"
@@ -72,8 +74,29 @@ struct ksmbd_work *ksmbd_work_alloc(struct ksmbd_conn *conn, u8 *frame,
 	return work;
 }
 
+/*
+ * A lone CHANGE_NOTIFY runs in the receive thread, before the next frame
+ * is read: its watch must exist before a change the client sends right
+ * behind it (without waiting for the interim) is made, as clients and
+ * smbtorture expect. It does not block: it answers at once or goes async.
+ */
+static bool run_inline(const struct ksmbd_work *work)
+{
+	const u8 *f = work->frame;
+
+	return work->frame_len >= SMB2_HEADER_SIZE &&
+	       get_unaligned_le32(f) == le32_to_cpu(SMB2_PROTO_NUMBER) &&
+	       get_unaligned_le16(f + offsetof(struct smb2_hdr, command)) ==
+	       SMB2_CHANGE_NOTIFY &&
+	       !get_unaligned_le32(f + offsetof(struct smb2_hdr, next_command));
+}
+
 void ksmbd_work_queue(struct ksmbd_work *work)
 {
+	if (run_inline(work)) {
+		work_run(&work->work);
+		return;
+	}
 	queue_work(io_wq, &work->work);
 }
 

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Byte-range locks (MS-SMB2 3.3.5.14, MS-FSA 2.1.5.7): per inode, shared
+ * by every open of the file, owned by one open each.
+ *
+ * Semantics, as Windows does them and smbtorture checks them:
+ *  - a lock is [off, off + len); len 0 is a zero-byte lock at off, which
+ *    conflicts only with a lock strictly containing off (s < off < e) and
+ *    never with another zero-byte lock;
+ *  - shared locks stack with shared locks; an open may stack a shared lock
+ *    on its own exclusive one, never an exclusive on anything overlapping;
+ *  - unlock needs the exact off/len of a lock of the same open; it takes
+ *    an exclusive lock before a shared one;
+ *  - READ conflicts with other opens' exclusive locks, WRITE with those
+ *    and with every shared lock, the writer's own included.
+ *
+ * Granted locks also become POSIX record locks on the backing file, owned
+ * by the open (rebuilt from its SMB locks after every change, since POSIX
+ * merges one owner's ranges), so local processes and NFS see them, and SMB
+ * locks fail against local ones. Not mapped: zero-byte locks (l_len 0
+ * means "to EOF" in POSIX), bytes past OFFSET_MAX, and handles opened
+ * without data access (O_PATH files carry no locks).
+ *
+ * Every lock and every waiter goes when its open closes
+ * (ksmbd_lock_file_closed(), called from the file table on CLOSE, tree
+ * disconnect, logoff and connection loss); waiters on other opens are
+ * retried whenever a lock goes away.
+ */
+#ifndef KSMBD_LOCK_H
+#define KSMBD_LOCK_H
+
+#include <linux/types.h>
+
+struct ksmbd_async;
+struct ksmbd_file;
+struct ksmbd_smb2_ctx;
+
+struct ksmbd_lock_range {
+	u64 off;
+	u64 len;
+	bool excl;
+};
+
+/* MS-SMB2 3.3.5.14.2: the last byte must fit in 64 bits. */
+static inline bool ksmbd_lock_range_valid(u64 off, u64 len)
+{
+	return !len || off + (len - 1) >= off;
+}
+
+/*
+ * Take all n locks or none: 0, -EAGAIN on a conflict (with an SMB lock or
+ * a local POSIX lock), -EBADF when fp was closed meanwhile, -ENOMEM.
+ */
+int ksmbd_lock_acquire(struct ksmbd_file *fp, const struct ksmbd_lock_range *r,
+		       u32 n);
+/*
+ * One lock that may wait: 0 when granted now; -EINPROGRESS when it waits,
+ * with *async published (the caller answers STATUS_PENDING with it and owns
+ * the reference); other errors as ksmbd_lock_acquire().
+ */
+int ksmbd_lock_acquire_wait(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
+			    const struct ksmbd_lock_range *r,
+			    struct ksmbd_async **async);
+/* Remove one lock of fp with exactly this range: 0 or -ENOENT. */
+int ksmbd_lock_release(struct ksmbd_file *fp, u64 off, u64 len);
+/* May fp read (or write) [off, off + len)? 0 or -EAGAIN. */
+int ksmbd_lock_check_io(struct ksmbd_file *fp, u64 off, u64 len, bool write);
+/*
+ * fp left the file table: fail its waiters with STATUS_RANGE_NOT_LOCKED,
+ * drop its locks, wake waiters of other opens. Idempotent.
+ */
+void ksmbd_lock_file_closed(struct ksmbd_file *fp);
+
+/* vfs_lock.c: a POSIX record lock (F_RDLCK/F_WRLCK/F_UNLCK) for owner. */
+int ksmbd_vfs_posix_lock(struct ksmbd_file *fp, void *owner, u64 start,
+			 u64 end, int type);
+
+#endif

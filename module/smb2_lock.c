@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * LOCK (MS-SMB2 3.3.5.14): decode the elements the gate bounded, apply
+ * them through lock.c, answer; a single blocking lock may go async.
+ *
+ * Rules (3.3.5.14.1, .2, and what smbtorture's smb2.lock expects):
+ *  - the first element decides: UNLOCK means every element must be a plain
+ *    UNLOCK, processed in order, stopping at the first failure without
+ *    rolling back (STATUS_RANGE_NOT_LOCKED);
+ *  - otherwise each element is SHARED or EXCLUSIVE, optionally with
+ *    FAIL_IMMEDIATELY, which every element of a multi-element request must
+ *    carry; the locks are taken all or none (STATUS_LOCK_NOT_GRANTED);
+ *  - any other flag combination is STATUS_INVALID_PARAMETER, a range whose
+ *    last byte passes 2^64 - 1 STATUS_INVALID_LOCK_RANGE.
+ */
+#define pr_fmt(fmt) "ksmbd: " fmt
+
+#include <linux/slab.h>
+#include "async.h"
+#include "file.h"
+#include "lock.h"
+#include "proto/validate.h"
+#include "smb2_dispatch.h"
+
+/* Elements one request may carry; Windows' own limit is far lower. */
+#define KSMBD_LOCK_MAX_ELEMENTS	1024
+
+#define LOCK_KIND_MASK	(SMB2_LOCKFLAG_SHARED_LOCK | \
+			 SMB2_LOCKFLAG_EXCLUSIVE_LOCK | SMB2_LOCKFLAG_UNLOCK)
+
+struct lock_elem {
+	u64 off, len;
+	u32 flags;
+};
+
+static void get_elem(const struct ksmbd_buf *b, u32 i, struct lock_elem *e)
+{
+	u32 at = i * SMB2_LOCK_ELEMENT_SIZE;
+
+	/* The gate sized the buffer for every element: these cannot fail. */
+	e->off = e->len = 0;
+	e->flags = 0;
+	ksmbd_buf_get_le64(b, at, &e->off);
+	ksmbd_buf_get_le64(b, at + 8, &e->len);
+	ksmbd_buf_get_le32(b, at + 16, &e->flags);
+}
+
+static u32 status_of(int err)
+{
+	switch (err) {
+	case 0:
+		return STATUS_SUCCESS;
+	case -EAGAIN:
+		return STATUS_LOCK_NOT_GRANTED;
+	case -EBADF:
+		return STATUS_FILE_CLOSED;
+	case -ENOENT:
+		return STATUS_RANGE_NOT_LOCKED;
+	case -ENOMEM:
+		return STATUS_INSUFFICIENT_RESOURCES;
+	default:
+		return ksmbd_ntstatus_from_errno(err);
+	}
+}
+
+static u32 do_unlocks(struct ksmbd_file *fp, const struct ksmbd_buf *b,
+		      u32 count)
+{
+	struct lock_elem e;
+	u32 i;
+	int ret;
+
+	for (i = 0; i < count; i++) {
+		get_elem(b, i, &e);
+		if (e.flags != SMB2_LOCKFLAG_UNLOCK)
+			return STATUS_INVALID_PARAMETER;
+		ret = ksmbd_lock_release(fp, e.off, e.len);
+		if (ret)
+			return status_of(ret);
+	}
+	return STATUS_SUCCESS;
+}
+
+/* Decode and check every lock element; STATUS_SUCCESS with r[] filled. */
+static u32 decode_locks(const struct ksmbd_buf *b, u32 count,
+			struct ksmbd_lock_range *r, bool *wait)
+{
+	struct lock_elem e;
+	u32 i, kind;
+
+	*wait = false;
+	for (i = 0; i < count; i++) {
+		get_elem(b, i, &e);
+		if (e.flags & ~(LOCK_KIND_MASK | SMB2_LOCKFLAG_FAIL_IMMEDIATELY))
+			return STATUS_INVALID_PARAMETER;
+		kind = e.flags & LOCK_KIND_MASK;
+		if (kind != SMB2_LOCKFLAG_SHARED_LOCK &&
+		    kind != SMB2_LOCKFLAG_EXCLUSIVE_LOCK)
+			return STATUS_INVALID_PARAMETER;
+		if (!(e.flags & SMB2_LOCKFLAG_FAIL_IMMEDIATELY)) {
+			if (count > 1)
+				return STATUS_INVALID_PARAMETER;
+			*wait = true;
+		}
+	}
+	for (i = 0; i < count; i++) {
+		get_elem(b, i, &e);
+		if (!ksmbd_lock_range_valid(e.off, e.len))
+			return STATUS_INVALID_LOCK_RANGE;
+		r[i].off = e.off;
+		r[i].len = e.len;
+		r[i].excl = e.flags & SMB2_LOCKFLAG_EXCLUSIVE_LOCK;
+	}
+	return STATUS_SUCCESS;
+}
+
+static u32 do_locks(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
+		    const struct ksmbd_buf *b, u32 count)
+{
+	struct ksmbd_lock_range *r;
+	struct ksmbd_async *a = NULL;
+	bool wait;
+	u32 st;
+	int ret;
+
+	r = kmalloc_array(count, sizeof(*r), GFP_KERNEL);
+	if (!r)
+		return STATUS_INSUFFICIENT_RESOURCES;
+	st = decode_locks(b, count, r, &wait);
+	if (st != STATUS_SUCCESS)
+		goto out_free;
+	if (!wait) {
+		st = status_of(ksmbd_lock_acquire(fp, r, count));
+		goto out_free;
+	}
+	ret = ksmbd_lock_acquire_wait(ctx, fp, r, &a);
+	if (ret == -EINPROGRESS) {
+		ctx->async = a;
+		st = STATUS_PENDING;
+	} else {
+		st = status_of(ret);
+	}
+out_free:
+	kfree(r);
+	return st;
+}
+
+enum ksmbd_smb2_verdict ksmbd_smb2_lock(struct ksmbd_smb2_ctx *ctx)
+{
+	const struct ksmbd_req *req = ctx->req;
+	const struct ksmbd_buf *elems = &req->buf[KSMBD_LOCK_ELEMENTS];
+	struct ksmbd_file *fp;
+	u64 pid = 0, vid = 0;
+	u16 count = 0;
+	struct lock_elem first;
+
+	ksmbd_buf_get_le16(&req->body, 2, &count);
+	ksmbd_buf_get_le64(&req->body, 8, &pid);
+	ksmbd_buf_get_le64(&req->body, 16, &vid);
+	if (!count || count > KSMBD_LOCK_MAX_ELEMENTS ||
+	    elems->len < (u32)count * SMB2_LOCK_ELEMENT_SIZE) {
+		ctx->status = STATUS_INVALID_PARAMETER;
+		return KSMBD_SMB2_REPLY;
+	}
+	fp = ksmbd_file_lookup(ctx, pid, vid);
+	if (!fp) {
+		ctx->status = STATUS_FILE_CLOSED;
+		return KSMBD_SMB2_REPLY;
+	}
+	get_elem(elems, 0, &first);
+	if (fp->kind == KSMBD_FILE_PIPE)
+		ctx->status = STATUS_INVALID_DEVICE_REQUEST;
+	else if (fp->kind == KSMBD_FILE_DIRECTORY)
+		ctx->status = STATUS_INVALID_PARAMETER;
+	else if (first.flags & SMB2_LOCKFLAG_UNLOCK)
+		ctx->status = do_unlocks(fp, elems, count);
+	else
+		ctx->status = do_locks(ctx, fp, elems, count);
+	ksmbd_file_put(fp);
+	if (ctx->status != STATUS_SUCCESS)
+		return KSMBD_SMB2_REPLY;
+	ksmbd_wbuf_put_le16(&ctx->body, SMB2_SIMPLE_SIZE);
+	ksmbd_wbuf_put_le16(&ctx->body, 0);
+	return KSMBD_SMB2_REPLY;
+}

@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * CHANGE_NOTIFY watches (smb2_notify.c): the file table's close hook and
+ * module exit. The handler itself is declared in smb2_dispatch.h.
+ */
+#ifndef KSMBD_SMB2_NOTIFY_H
+#define KSMBD_SMB2_NOTIFY_H
+
+struct ksmbd_file;
+
+/*
+ * fp left the file table: its waiting CHANGE_NOTIFYs end with
+ * STATUS_NOTIFY_CLEANUP and its watch goes. Idempotent.
+ */
+void ksmbd_notify_file_closed(struct ksmbd_file *fp);
+/* Module exit, after every connection is gone. */
+void ksmbd_notify_exit(void);
+
+#endif

@@ -1,0 +1,12 @@
+#!/bin/bash
+# vm: --server --timeout 5400
+# Long: every smbtorture suite issue 12 names (tests/torture/full.list),
+# against tests/torture/expected; too slow under TCG for make check.
+. "$VM_TOP/tests/vm/lib/check.sh"
+t=$VM_TOP/tests/torture
+if ! command -v smbtorture >/dev/null; then
+	skip smbtorture "smbtorture not installed (Debian package samba-testsuite)"
+	finish
+fi
+TORTURE_OUT=$VM_OUT/torture "$t/run" -t 600 "$t/full.list" || CHECK_FAILED=1
+finish

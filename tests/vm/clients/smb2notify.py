@@ -1,0 +1,247 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""CHANGE_NOTIFY against the server, on top of smb2locks.py's LockTree.
+
+Changes are made in the share's backing directory by this process (the
+client runs in the guest), so they reach the server through fsnotify as
+a local program's would. Cases: a pending notify completed by a create,
+changes buffered between requests, rename and modify actions, the
+completion filter, WATCH_TREE against a plain watch, OutputBufferLength
+overflow (STATUS_NOTIFY_ENUM_DIR), CANCEL, close and disconnect of a
+watching handle, notify on a file and on a closed handle.
+
+CLI: smb2notify.py [--host H] [--port P] [--prefix NAME] [--user U]
+                   [--password PW] [--share-dir DIR] [--list] [CASE ...]
+"""
+import argparse
+import os
+import shutil
+import struct
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import smb2files  # noqa: E402
+import smb2raw  # noqa: E402
+from smb2locks import LockTree, async_id, want, ST  # noqa: E402
+from smb2raw import expect, expect_eq  # noqa: E402
+
+CHANGE_NOTIFY = 0xF
+WATCH_TREE = 0x1
+F_FILE_NAME, F_DIR_NAME, F_ATTRIBUTES, F_SIZE, F_LAST_WRITE = 1, 2, 4, 8, 0x10
+ADDED, REMOVED, MODIFIED, OLD_NAME, NEW_NAME = 1, 2, 3, 4, 5
+ST.update(NOTIFY_CLEANUP=0x10B, NOTIFY_ENUM_DIR=0x10C)
+DIR = "notify-case"
+
+
+def notify_body(fid, filt, out_len=4096, flags=0):
+    return struct.pack("<HHIQQII", 32, flags, out_len, fid[0], fid[1], filt, 0)
+
+
+def entries(r):
+    """[(action, name)] from a CHANGE_NOTIFY response."""
+    if r.status != 0:
+        return []
+    off, length = struct.unpack_from("<HI", r.body, 2)
+    data = r.raw[off:off + length]
+    out, pos = [], 0
+    while True:
+        nxt, action, nlen = struct.unpack_from("<III", data, pos)
+        out.append((action, data[pos + 12:pos + 12 + nlen].decode("utf-16-le")))
+        if not nxt:
+            return out
+        pos += nxt
+
+
+class NotifyTree(LockTree):
+    def open_dir(self, name=DIR):
+        return self.must_create(name, options=smb2files.DIRECTORY_FILE,
+                                access=smb2files.GENERIC_READ).fid
+
+    def notify(self, fid, filt, **kw):
+        return self.send(CHANGE_NOTIFY, notify_body(fid, filt, **kw))
+
+    def pending(self, fid, filt, **kw):
+        mid = self.notify(fid, filt, **kw)
+        r = self.recv_mid(mid)
+        want(r, "PENDING", "notify interim")
+        expect(async_id(r) != 0, "notify interim without AsyncId")
+        return mid, r
+
+
+def local(env, *parts):
+    return os.path.join(env.share_dir, DIR, *parts)
+
+
+def touch(path, data=b""):
+    with open(path, "wb") as f:
+        f.write(data)
+
+
+def fresh_dir(env):
+    d = local(env)
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(os.path.join(d, "sub"))
+    return d
+
+
+CASES = {}
+
+
+def case(fn):
+    CASES[fn.__name__.replace("case_", "")] = fn
+    return fn
+
+
+@case
+def case_create_wakes(env):
+    fresh_dir(env)
+    t = NotifyTree(env)
+    d = t.open_dir()
+    mid, interim = t.pending(d, F_FILE_NAME | F_DIR_NAME)
+    expect(t.nothing_for(mid, 1.0), "notify completed with nothing changed")
+    touch(local(env, "n1.txt"))
+    r = t.final(mid, interim, "notify")
+    want(r, "SUCCESS", "notify after create")
+    expect_eq(entries(r)[0], (ADDED, "n1.txt"), "first change")
+    # changes between requests are kept for the next one, which needs no wait
+    touch(local(env, "n2.txt"))
+    os.mkdir(local(env, "d3"))
+    os.unlink(local(env, "n1.txt"))
+    r = t.recv_mid(t.notify(d, F_FILE_NAME | F_DIR_NAME))
+    want(r, "SUCCESS", "buffered changes")
+    expect_eq(entries(r), [(ADDED, "n2.txt"), (ADDED, "d3"),
+                           (REMOVED, "n1.txt")], "buffered changes")
+    # rename, and a filter that wants only writes
+    os.rename(local(env, "n2.txt"), local(env, "n2b.txt"))
+    r = t.recv_mid(t.notify(d, F_FILE_NAME))
+    expect_eq(entries(r), [(OLD_NAME, "n2.txt"), (NEW_NAME, "n2b.txt")],
+              "rename")
+    mid, interim = t.pending(d, F_LAST_WRITE)
+    touch(local(env, "ignored.txt"))
+    expect(t.nothing_for(mid, 1.0), "a create woke a LAST_WRITE-only notify")
+    with open(local(env, "n2b.txt"), "ab") as f:
+        f.write(b"more")
+    r = t.final(mid, interim, "modify")
+    expect_eq(entries(r)[0], (MODIFIED, "n2b.txt"), "modify")
+    t.close(d)
+    t.bye()
+
+
+@case
+def case_watch_tree(env):
+    fresh_dir(env)
+    t = NotifyTree(env)
+    flat = t.open_dir()
+    tree = t.open_dir()
+    mf, inf = t.pending(flat, F_FILE_NAME)
+    mt, itr = t.pending(tree, F_FILE_NAME, flags=WATCH_TREE)
+    touch(local(env, "sub", "deep.txt"))
+    r = t.final(mt, itr, "tree notify")
+    expect_eq(entries(r), [(ADDED, "sub\\deep.txt")], "tree notify")
+    expect(t.nothing_for(mf, 1.0), "plain watch saw a change in a subdirectory")
+    touch(local(env, "top.txt"))
+    r = t.final(mf, inf, "plain notify")
+    expect_eq(entries(r), [(ADDED, "top.txt")], "plain notify")
+    # the tree watch buffered top.txt meanwhile; outside the share: nothing
+    r = t.recv_mid(t.notify(tree, F_FILE_NAME, flags=WATCH_TREE))
+    expect_eq(entries(r), [(ADDED, "top.txt")], "tree watch, top level")
+    mt, itr = t.pending(tree, F_FILE_NAME, flags=WATCH_TREE)
+    touch(os.path.join(env.share_dir, "notify-outside.txt"))
+    expect(t.nothing_for(mt, 1.0), "tree watch saw a change outside it")
+    os.unlink(os.path.join(env.share_dir, "notify-outside.txt"))
+    t.cancel(mt, async_id(itr))
+    want(t.final(mt, itr, "cancel"), "CANCELLED", "cancel tree notify")
+    t.close(flat)
+    t.close(tree)
+    t.bye()
+
+
+@case
+def case_overflow(env):
+    fresh_dir(env)
+    t = NotifyTree(env)
+    d = t.open_dir()
+    mid, interim = t.pending(d, F_FILE_NAME, out_len=16)
+    touch(local(env, "a-name-longer-than-sixteen-bytes.txt"))
+    r = t.final(mid, interim, "small buffer")
+    want(r, "NOTIFY_ENUM_DIR", "change larger than OutputBufferLength")
+    # the first request sized the handle's buffer: later ones overflow too
+    mid, interim = t.pending(d, F_FILE_NAME, out_len=4096)
+    touch(local(env, "another-name-longer-than-sixteen.txt"))
+    want(t.final(mid, interim, "later"), "NOTIFY_ENUM_DIR",
+         "buffer sized by the first request")
+    t.close(d)
+    # many changes while nobody asks: the watch's buffer overflows
+    d = t.open_dir()
+    mid, interim = t.pending(d, F_FILE_NAME, out_len=65536)
+    t.cancel(mid, async_id(interim))
+    want(t.final(mid, interim, "cancel"), "CANCELLED", "cancel")
+    for i in range(3000):
+        touch(local(env, "many-%04d-%s.txt" % (i, "x" * 20)))
+    r = t.recv_mid(t.notify(d, F_FILE_NAME, out_len=65536))
+    want(r, "NOTIFY_ENUM_DIR", "watch buffer overflow")
+    # and then it works normally again
+    mid, interim = t.pending(d, F_FILE_NAME)
+    touch(local(env, "after.txt"))
+    expect_eq(entries(t.final(mid, interim, "after"))[0], (ADDED, "after.txt"),
+              "after an overflow")
+    t.close(d)
+    t.bye()
+
+
+@case
+def case_close_and_errors(env):
+    fresh_dir(env)
+    t = NotifyTree(env)
+    d = t.open_dir()
+    mid, interim = t.pending(d, F_FILE_NAME)
+    m2, i2 = t.pending(d, F_FILE_NAME)
+    want(t.close(d), "SUCCESS", "close the watching handle")
+    want(t.final(mid, interim, "close"), "NOTIFY_CLEANUP", "notify 1 at close")
+    want(t.final(m2, i2, "close"), "NOTIFY_CLEANUP", "notify 2 at close")
+    want(t.recv_mid(t.notify(d, F_FILE_NAME)), "FILE_CLOSED",
+         "notify on a closed handle")
+    touch(local(env, "f.txt"))
+    f = t.must_create(DIR + "\\f.txt", access=smb2files.GENERIC_READ).fid
+    want(t.recv_mid(t.notify(f, F_FILE_NAME)), "INVALID_PARAMETER",
+         "notify on a file")
+    d = t.open_dir()
+    want(t.recv_mid(t.notify(d, 0)), "INVALID_PARAMETER", "empty filter")
+    # CANCEL by MessageId, then the connection drops with one pending
+    mid, interim = t.pending(d, F_FILE_NAME)
+    t.cancel(mid)
+    want(t.final(mid, interim, "cancel"), "CANCELLED", "cancel by MessageId")
+    t.pending(d, F_FILE_NAME | F_DIR_NAME, flags=WATCH_TREE)
+    t.bye()
+    touch(local(env, "after-drop.txt"))
+    # a logoff with one pending
+    t = NotifyTree(env)
+    d = t.open_dir()
+    mid, interim = t.pending(d, F_FILE_NAME)
+    lo = t.send(smb2raw.LOGOFF, struct.pack("<HH", 4, 0))
+    want(t.final(mid, interim, "logoff"), "NOTIFY_CLEANUP", "notify at logoff")
+    want(t.recv_mid(lo), "SUCCESS", "logoff")
+    t.bye()
+    shutil.rmtree(local(env), ignore_errors=True)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--host", default="127.0.0.1")
+    ap.add_argument("--port", type=int, default=445)
+    ap.add_argument("--prefix", default="smb2notify")
+    ap.add_argument("--user", default="tester")
+    ap.add_argument("--password", default="tester")
+    ap.add_argument("--share-dir", default="/srv/share")
+    ap.add_argument("--list", action="store_true")
+    ap.add_argument("cases", nargs="*")
+    env = ap.parse_args()
+    if env.list:
+        print("\n".join(CASES))
+        return 0
+    return smb2raw.run_cases(env, CASES)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
