@@ -83,6 +83,7 @@ struct ksmbd_strlist {
  *   map to guest    never         guest account "nobody"
  *   restrict anonymous 0          bind interfaces only no
  *   interfaces      empty (all)   max connections 0 (unlimited)
+ *   oplock break timeout 35 s (MS-SMB2's default; 1 .. 3600)
  */
 struct ksmbd_global {
 	char netbios_name[KSMBD_NETBIOS_NAME_SZ];
@@ -111,6 +112,7 @@ struct ksmbd_global {
 	bool bind_interfaces_only;
 	struct ksmbd_strlist interfaces;	/* names or addresses */
 	uint32_t max_connections;		/* whole server, 0 = unlimited */
+	unsigned int oplock_break_timeout;	/* seconds, 1..3600 */
 };
 
 /*

@@ -125,6 +125,7 @@ static const struct key_def key_table[] = {
 	{ "bindinterfacesonly", G(bind_interfaces_only), .type = T_BOOL },
 	{ "interfaces", G(interfaces), .type = T_WORDS },
 	{ "maxconnections", G(max_connections), .type = T_UINT, .max = 0xffffffffUL },
+	{ "oplockbreaktimeout", G(oplock_break_timeout), .type = T_UINT, .min = 1, .max = 3600 },
 
 	/* shares */
 	{ "path", S(path), .type = T_PATH },

@@ -19,6 +19,7 @@
 #include "create_rules.h"
 #include "file.h"
 #include "ipc.h"
+#include "oplock.h"
 #include "server.h"
 #include "session.h"
 #include "share.h"
@@ -131,6 +132,7 @@ static void file_release(struct ksmbd_file *fp)
 			kvfree(r);
 		ksmbd_ipc_pipe_id_free(fp->pipe_id);
 	}
+	ksmbd_oplock_release(fp);
 	if (share_leave(fp)) {
 		err = ksmbd_vfs_remove(fp);
 		if (err)

@@ -36,6 +36,7 @@
 
 struct ksmbd_smb2_ctx;
 struct ksmbd_inode;
+struct ksmbd_oplock;
 struct ksmbd_tree;
 
 /* MS-SMB2 2.2.14.1: the FileId a related compound element inherits. */
@@ -94,6 +95,9 @@ struct ksmbd_file {
 	struct ksmbd_inode *ino;
 	struct list_head ino_node;
 	bool delete_on_close;		/* this handle asks for it (under file.c's lock) */
+
+	/* Its oplock or lease owner, or NULL; oplock.c's lock (oplock.h). */
+	struct ksmbd_oplock *oplock;
 };
 
 /* ksmbd_file.tree_flags */

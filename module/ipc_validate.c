@@ -100,6 +100,8 @@ static int check_startup(const unsigned char *data, size_t len,
 	/* The module keeps it in seconds. */
 	if (r.deadtime > 0xffffffffu / 60)
 		return bad(why, "deadtime too large");
+	if (r.oplock_break_timeout > 3600)
+		return bad(why, "oplock break timeout above an hour");
 	if (r.signing < KSMBD_CONFIG_OPT_DISABLED ||
 	    r.signing > KSMBD_CONFIG_OPT_MANDATORY)
 		return bad(why, "signing option out of range");

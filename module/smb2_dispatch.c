@@ -10,6 +10,7 @@
 #include "connection.h"
 #include "debug.h"
 #include "ksmbd_trace.h"
+#include "oplock.h"
 #include "server.h"
 #include "session.h"
 #include "smb2_dispatch.h"
@@ -47,6 +48,7 @@ static const ksmbd_smb2_handler_t handlers[SMB2_COMMAND_COUNT] = {
 	[SMB2_QUERY_DIRECTORY]	= ksmbd_smb2_query_dir,
 	[SMB2_QUERY_INFO]	= ksmbd_smb2_query_info,
 	[SMB2_SET_INFO]		= ksmbd_smb2_set_info,
+	[SMB2_OPLOCK_BREAK]	= ksmbd_smb2_oplock_break,
 };
 
 /* The response being assembled for one frame. */

@@ -12,6 +12,7 @@
 #include <linux/fs.h>
 #include "create_rules.h"
 #include "file.h"
+#include "oplock.h"
 #include "proto/validate.h"
 #include "smb2_dispatch.h"
 #include "smb2_files.h"
@@ -155,6 +156,7 @@ static u32 write_file(struct ksmbd_file *fp, const struct rw_req *rq,
 	}
 	if (pos < 0 || data->len > LLONG_MAX - pos)
 		return STATUS_INVALID_PARAMETER;
+	ksmbd_oplock_break_for_write(fp);
 	n = ksmbd_vfs_write(fp, data->p, data->len, pos);
 	if (n < 0)
 		return ksmbd_ntstatus_from_errno(n);

@@ -38,7 +38,7 @@
 /* 'KSMB': tells our daemon apart from one speaking the historical layout. */
 #define KSMBD_ABI_MAGIC		0x4b534d42
 /* Bump on any change to this file that alters a layout or a meaning. */
-#define KSMBD_ABI_VERSION	1
+#define KSMBD_ABI_VERSION	2
 
 /* Sizes include the terminating NUL. */
 #define KSMBD_REQ_MAX_ACCOUNT_NAME_SZ	48
@@ -134,7 +134,7 @@ struct ksmbd_startup_request {
 	__u32 sub_auth[3];		/* server SID S-1-5-21-a-b-c */
 	__u32 max_connections;		/* 0: unlimited */
 	__u32 ifc_list_sz;		/* bytes of payload[] */
-	__u32 reserved;
+	__u32 oplock_break_timeout;	/* seconds; 0: 35 (MS-SMB2 default) */
 	__u8 payload[];			/* interface list */
 };
 
