@@ -39,7 +39,7 @@ static atomic_t nr_waiters;
 /* What an operation through one handle demands of the other owners. */
 enum break_kind {
 	BREAK_OPEN,		/* another open: no write caching */
-	BREAK_OVERWRITE,	/* open that truncates: no read or write caching */
+	BREAK_OVERWRITE,	/* open that truncates: no caching at all */
 	BREAK_WRITE,		/* data changed: no read (or write) caching */
 	BREAK_NAMESPACE,	/* rename, delete: no handle caching */
 };
@@ -153,7 +153,12 @@ static u32 allowed(const struct ksmbd_oplock *o, const struct breaker *b)
 			keep &= ~KSMBD_LEASE_H;
 		break;
 	case BREAK_OVERWRITE:
-		keep = KSMBD_LEASE_H;
+		/*
+		 * The data is replaced under the holder: nothing cached stays
+		 * valid, and handles it keeps open (cifs' deferred closes)
+		 * would keep a stale size; break to none.
+		 */
+		keep = 0;
 		break;
 	case BREAK_WRITE:
 		keep = KSMBD_LEASE_H;
@@ -523,8 +528,11 @@ static void fill_grant(const struct ksmbd_oplock *o,
 	memcpy(out->parent_key, o->parent_key, 16);
 	out->state = o->state;
 	out->flags = o->lflags;
-	if (o->breaking)
+	if (o->breaking) {
+		/* Don't let the new handle cache what is being taken away. */
+		out->state = o->break_to;
 		out->flags |= KSMBD_LEASE_FLAG_BREAK_IN_PROGRESS;
+	}
 	out->epoch = o->epoch;
 }
 

@@ -103,8 +103,9 @@ void ksmbd_oplock_decode(const struct ksmbd_smb2_ctx *ctx, u8 level,
 /*
  * CREATE, before the share-mode check and any truncation: break the
  * caching rights other owners hold that this open conflicts with (write
- * caching always; handle caching when the share modes conflict; read
- * caching on overwrite) and wait for the acknowledgements.
+ * caching always; handle caching when the share modes conflict; all of
+ * it on overwrite) and wait for the acknowledgements. Opens for
+ * attributes only break nothing.
  */
 void ksmbd_oplock_break_for_open(struct ksmbd_smb2_ctx *ctx,
 				 struct ksmbd_file *fp,

@@ -107,7 +107,7 @@ def parse_break(r):
     expect_eq(r.mid, NOTIFY_MID, "notification MessageId")
     ss = struct.unpack_from("<H", r.body, 0)[0]
     if ss == 24:
-        level, pid, vid = struct.unpack_from("<B3xQQ", r.body, 2)
+        level, pid, vid = struct.unpack_from("<B5xQQ", r.body, 2)
         return dict(kind="oplock", level=level, fid=(pid, vid))
     expect_eq(ss, 44, "lease break StructureSize")
     epoch, flags, key, cur, new = struct.unpack_from("<HI16sII", r.body, 2)
@@ -162,18 +162,30 @@ def case(fn):
 
 
 @case
-def case_batch_granted_alone(env):
-    a, b = two_peers(env)
+def case_oplock_is_per_handle(env):
+    """Batch alone; a second open by the same client breaks it too."""
+    a = Peer(env, next(GUIDS))
     fresh(a, "op-alone.txt")
     r, cr = a.open("op-alone.txt", level=LEVEL_BATCH)
     expect_status(r, "SUCCESS", "open")
     expect_eq(oplock_level(r), LEVEL_BATCH, "granted level")
-    r2, cr2 = a.open("op-alone.txt", level=LEVEL_EXCL, disp=OPEN)
-    expect_status(r2, "SUCCESS", "second open")
-    a.close(cr2.fid)
+    body = bytearray(create_body("op-alone.txt", disp=OPEN))
+    body[3] = LEVEL_EXCL
+    a.send(smb2files.CREATE, bytes(body))
+    n = parse_break(a.next_frame(10))
+    expect_eq((n["level"], n["fid"]), (LEVEL_II, cr.fid), "break of handle 1")
+    a.send(OPLOCK_BREAK, struct.pack("<HBBIQQ", 24, LEVEL_II, 0, 0, *cr.fid))
+    got = {}
+    for _ in range(2):
+        x = a.next_frame(10)
+        got[struct.unpack_from("<H", x.body, 0)[0]] = x
+    expect(24 in got and 89 in got, "ack and create responses")
+    expect_eq(got[24].status, 0, "ack status")
+    expect_eq(got[89].status, 0, "second open status")
+    expect_eq(oplock_level(got[89]), LEVEL_II, "second handle's level")
+    a.close(Created(got[89]).fid)
     a.close(cr.fid)
     a.bye()
-    b.bye()
 
 
 @case
