@@ -53,6 +53,7 @@ struct breaker {
 	const u8 *key;
 	u32 access, share;		/* the opening handle's modes (BREAK_OPEN) */
 	bool check_share;
+	struct ksmbd_conn *waiter;	/* the opener's connection, if known */
 };
 
 /* A break notification to send once owner_lock is dropped. */
@@ -307,6 +308,9 @@ static void break_and_wait(const struct breaker *b, bool wait)
 		send_notes(&notes);
 		if (!pending || !wait)
 			break;
+		/* The opener's own client is gone: nobody waits for the answer. */
+		if (b->waiter && ksmbd_conn_exiting(b->waiter))
+			break;
 		if (!counted) {
 			counted = true;
 			if (atomic_inc_return(&nr_waiters) > KSMBD_OPLOCK_MAX_WAITERS) {
@@ -347,6 +351,7 @@ void ksmbd_oplock_break_for_open(struct ksmbd_smb2_ctx *ctx,
 		.access = fp->daccess,
 		.share = fp->share_access,
 		.check_share = true,
+		.waiter = ctx->conn,
 	};
 
 	if (!breakable(fp) || !open_breaks(fp, overwrite))
@@ -589,7 +594,7 @@ void ksmbd_oplock_grant(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
 			const struct ksmbd_oplock_req *rq,
 			struct ksmbd_oplock_grant *out)
 {
-	struct breaker b = { .kind = BREAK_OPEN, .check_share = false };
+	struct breaker b = { .kind = BREAK_OPEN, .waiter = ctx->conn };
 	struct ksmbd_conn *old_conn = NULL;
 	struct ksmbd_oplock *fresh;
 	int tries;
@@ -642,6 +647,13 @@ void ksmbd_oplock_release(struct ksmbd_file *fp)
 {
 	struct ksmbd_oplock *o, *dead = NULL;
 
+	/*
+	 * Only the CREATE that made fp sets fp->oplock, holding a reference;
+	 * at the last put nothing can set it any more, so a handle without
+	 * an owner (pipes, directories, most opens) skips the lock.
+	 */
+	if (!READ_ONCE(fp->oplock))
+		return;
 	mutex_lock(&ksmbd_owner_lock);
 	o = fp->oplock;
 	fp->oplock = NULL;
