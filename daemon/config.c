@@ -109,6 +109,7 @@ void cfg_global_defaults(struct ksmbd_global *g)
 	g->smb2_leases = true;
 	g->smb3_encryption = KSMBD_ENCRYPTION_OFF;
 	g->ipc_timeout = 10;
+	g->oplock_break_timeout = 35;
 	g->max_open_files = 10000;
 	g->smb2_max_read = 4u << 20;
 	g->smb2_max_write = 4u << 20;

@@ -91,6 +91,7 @@ struct ksmbd_strlist {
  * session), 2 refuses them. Guest and anonymous sessions reach IPC$ and
  * shares with "guest ok" only; "server signing = mandatory" refuses
  * both (they have no key to sign with).
+ *   oplock break timeout 35 s (MS-SMB2's default; 1 .. 3600)
  */
 struct ksmbd_global {
 	char netbios_name[KSMBD_NETBIOS_NAME_SZ];
@@ -120,6 +121,7 @@ struct ksmbd_global {
 	struct ksmbd_strlist interfaces;	/* names or addresses */
 	uint32_t max_connections;		/* whole server, 0 = unlimited */
 	uint32_t max_sessions_per_conn;		/* sessions on one connection */
+	unsigned int oplock_break_timeout;	/* seconds, 1..3600 */
 };
 
 /*

@@ -127,6 +127,7 @@ static const struct key_def key_table[] = {
 	{ "maxconnections", G(max_connections), .type = T_UINT, .max = 0xffffffffUL },
 	{ "maxsessionsperconnection", G(max_sessions_per_conn), .type = T_UINT,
 	  .min = 1, .max = 1024 },
+	{ "oplockbreaktimeout", G(oplock_break_timeout), .type = T_UINT, .min = 1, .max = 3600 },
 
 	/* shares */
 	{ "path", S(path), .type = T_PATH },

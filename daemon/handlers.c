@@ -210,6 +210,7 @@ int mountd_build_startup(const struct ksmbd_config *cfg,
 	mountd_server_sid(g, r->sub_auth);
 	r->max_connections = g->max_connections;
 	r->max_sessions_per_conn = g->max_sessions_per_conn;
+	r->oplock_break_timeout = g->oplock_break_timeout;
 	r->ifc_list_sz = ifc;
 	for (i = 0; ifc && i < g->interfaces.count; i++) {
 		size_t n = strlen(g->interfaces.items[i]) + 1;

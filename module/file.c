@@ -21,6 +21,7 @@
 #include "ipc.h"
 #include "lock.h"
 #include "smb2_notify.h"
+#include "oplock.h"
 #include "server.h"
 #include "session.h"
 #include "share.h"
@@ -133,6 +134,7 @@ static void file_release(struct ksmbd_file *fp)
 			kvfree(r);
 		ksmbd_ipc_pipe_id_free(fp->pipe_id);
 	}
+	ksmbd_oplock_release(fp);
 	if (share_leave(fp)) {
 		err = ksmbd_vfs_remove(fp);
 		if (err)

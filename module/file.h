@@ -36,6 +36,7 @@
 
 struct ksmbd_smb2_ctx;
 struct ksmbd_inode;
+struct ksmbd_oplock;
 struct ksmbd_tree;
 struct notify_watch;
 
@@ -99,6 +100,9 @@ struct ksmbd_file {
 	/* smb2_notify.c's CHANGE_NOTIFY watch, under dir_lock. */
 	struct notify_watch *notify;
 	bool notify_closed;
+
+	/* Its oplock or lease owner, or NULL; oplock.c's lock (oplock.h). */
+	struct ksmbd_oplock *oplock;
 };
 
 /* ksmbd_file.tree_flags */

@@ -389,6 +389,7 @@ static void ipc_config_from_startup(struct ksmbd_server_config *c,
 	c->max_connections = r->max_connections;
 	c->max_sessions_per_conn = r->max_sessions_per_conn ?:
 				   KSMBD_DEFAULT_SESSIONS_PER_CONN;
+	c->oplock_break_timeout_s = r->oplock_break_timeout;
 	/* The validator bounded ifc_list_sz by KSMBD_IFC_LIST_MAX. */
 	BUILD_BUG_ON(KSMBD_IFC_LIST_MAX > KSMBD_IFACES_MAX_LEN);
 	memcpy(c->interfaces, r->payload, r->ifc_list_sz);

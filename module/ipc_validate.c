@@ -102,6 +102,8 @@ static int check_startup(const unsigned char *data, size_t len,
 		return bad(why, "deadtime too large");
 	if (r.max_sessions_per_conn > KSMBD_MAX_SESSIONS_PER_CONN)
 		return bad(why, "max sessions per connection too large");
+	if (r.oplock_break_timeout > 3600)
+		return bad(why, "oplock break timeout above an hour");
 	if (r.signing < KSMBD_CONFIG_OPT_DISABLED ||
 	    r.signing > KSMBD_CONFIG_OPT_MANDATORY)
 		return bad(why, "signing option out of range");

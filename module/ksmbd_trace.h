@@ -568,6 +568,106 @@ TRACE_EVENT(ksmbd_ipc_response,
 		  __entry->err == -ETIMEDOUT, __entry->latency_ns)
 );
 
+/* ---------------------------------------------------------------- */
+/* Oplocks and leases                                                */
+
+/*
+ * id: the handle's persistent FileId for an oplock, the first 8 bytes of
+ * the lease key (little-endian) for a lease. States are lease bits
+ * (R=1, H=2, W=4) for both: level II = R, exclusive = RW, batch = RWH.
+ */
+#define show_lease_state(s) __print_flags(s, "", { 1, "R" }, { 2, "H" }, { 4, "W" })
+
+DECLARE_EVENT_CLASS(ksmbd_oplock_class,
+	TP_PROTO(u64 conn_id, u64 id, bool lease, u32 from, u32 to),
+	TP_ARGS(conn_id, id, lease, from, to),
+	TP_STRUCT__entry(
+		__field(u64, conn_id)
+		__field(u64, id)
+		__field(u32, from)
+		__field(u32, to)
+		__field(bool, lease)
+	),
+	TP_fast_assign(
+		__entry->conn_id = conn_id;
+		__entry->id = id;
+		__entry->from = from;
+		__entry->to = to;
+		__entry->lease = lease;
+	),
+	TP_printk("conn=%llu %s=0x%016llx from=%s to=%s", __entry->conn_id,
+		  __entry->lease ? "lease" : "fid", __entry->id,
+		  show_lease_state(__entry->from), show_lease_state(__entry->to))
+);
+
+#define DEFINE_KSMBD_OPLOCK_EVENT(name)					\
+DEFINE_EVENT(ksmbd_oplock_class, name,					\
+	TP_PROTO(u64 conn_id, u64 id, bool lease, u32 from, u32 to),	\
+	TP_ARGS(conn_id, id, lease, from, to))
+
+/* A CREATE got (or a handle joined) caching rights: to = the state. */
+DEFINE_KSMBD_OPLOCK_EVENT(ksmbd_oplock_grant);
+/* A break notification went out (to = the state offered). */
+DEFINE_KSMBD_OPLOCK_EVENT(ksmbd_oplock_break_sent);
+
+/* An acknowledgement: the state acked, its status, time since the break. */
+TRACE_EVENT(ksmbd_oplock_break_ack,
+	TP_PROTO(u64 conn_id, u64 id, bool lease, u32 acked, u32 status,
+		 u64 latency_ns),
+	TP_ARGS(conn_id, id, lease, acked, status, latency_ns),
+	TP_STRUCT__entry(
+		__field(u64, conn_id)
+		__field(u64, id)
+		__field(u64, latency_ns)
+		__field(u32, acked)
+		__field(u32, status)
+		__field(bool, lease)
+	),
+	TP_fast_assign(
+		__entry->conn_id = conn_id;
+		__entry->id = id;
+		__entry->latency_ns = latency_ns;
+		__entry->acked = acked;
+		__entry->status = status;
+		__entry->lease = lease;
+	),
+	TP_printk("conn=%llu %s=0x%016llx acked=%s status=%s latency_ns=%llu",
+		  __entry->conn_id, __entry->lease ? "lease" : "fid",
+		  __entry->id, show_lease_state(__entry->acked),
+		  show_nt_status(__entry->status), __entry->latency_ns)
+);
+
+/*
+ * A break ended without an acknowledgement: "timeout" (the break timeout
+ * passed), "disconnected" (the client's connection is gone) or "waiters"
+ * (too many opens waiting; downgraded at once).
+ */
+TRACE_EVENT(ksmbd_oplock_break_timeout,
+	TP_PROTO(u64 conn_id, u64 id, bool lease, u32 from, u32 to,
+		 const char *reason),
+	TP_ARGS(conn_id, id, lease, from, to, reason),
+	TP_STRUCT__entry(
+		__field(u64, conn_id)
+		__field(u64, id)
+		__field(u32, from)
+		__field(u32, to)
+		__field(bool, lease)
+		__string(reason, reason)
+	),
+	TP_fast_assign(
+		__entry->conn_id = conn_id;
+		__entry->id = id;
+		__entry->from = from;
+		__entry->to = to;
+		__entry->lease = lease;
+		__assign_str(reason, reason);
+	),
+	TP_printk("conn=%llu %s=0x%016llx from=%s to=%s reason=%s",
+		  __entry->conn_id, __entry->lease ? "lease" : "fid",
+		  __entry->id, show_lease_state(__entry->from),
+		  show_lease_state(__entry->to), __get_str(reason))
+);
+
 #endif /* KSMBD_TRACE_H */
 
 #undef TRACE_INCLUDE_PATH

@@ -55,6 +55,7 @@ struct ksmbd_server_config {
 	u32 sub_auth[3];		/* the server's SID: S-1-5-21-a-b-c */
 	u32 max_connections;
 	u32 max_sessions_per_conn;	/* >= 1 */
+	u32 oplock_break_timeout_s;	/* 0: KSMBD_OPLOCK_BREAK_TIMEOUT_S */
 	/* NUL-separated interface names; empty: every interface */
 	char interfaces[KSMBD_IFACES_MAX_LEN];
 	u32 interfaces_len;

@@ -6,9 +6,11 @@
  * into struct create_req; act (resolve beneath the share root, decide by
  * disposition, check access, create or open, join the share modes,
  * truncate, publish the handle); encode the response and the answers to
- * MxAc and QFid. Streams are not supported yet: a name with ':' gets
- * STATUS_NOT_SUPPORTED. Leases, durable handles and security descriptors
- * in contexts are accepted and ignored.
+ * MxAc, QFid and RqLs. Streams are not supported yet: a name with ':'
+ * gets STATUS_NOT_SUPPORTED. Durable handles and security descriptors in
+ * contexts are accepted and ignored. Oplocks and leases: oplock.h; the
+ * breaks an open calls for happen before it joins the share modes, the
+ * grant once it is published.
  */
 #define pr_fmt(fmt) "ksmbd: " fmt
 
@@ -17,6 +19,7 @@
 #include <linux/slab.h>
 #include "create_rules.h"
 #include "file.h"
+#include "oplock.h"
 #include "proto/validate.h"
 #include "session.h"
 #include "share.h"
@@ -46,6 +49,10 @@ struct create_req {
 	bool want_mxac, want_qfid;
 	u64 alloc_size;			/* AlSi, 0 when absent */
 	struct ksmbd_buf ea;		/* ExtA, validated chain; len 0 when absent */
+	u8 oplock_level;		/* RequestedOplockLevel */
+	bool has_lease;
+	struct ksmbd_buf lease;		/* RqLs data */
+	struct ksmbd_oplock_req op;	/* decoded once the connection is known */
 };
 
 struct create_result {
@@ -53,6 +60,7 @@ struct create_result {
 	u32 action;
 	u32 maximal;			/* for MxAc */
 	struct kstat st;
+	struct ksmbd_oplock_grant grant;
 };
 
 static int ctx_get_le64(const struct ksmbd_create_ctx *c, u64 *v)
@@ -77,7 +85,11 @@ static u32 decode_contexts(const struct ksmbd_buf *list, struct create_req *rq)
 			return STATUS_INVALID_PARAMETER;
 		rq->ea = c.data;
 	}
-	/* SecD, RqLs, DHnQ, DH2Q, ...: accepted, not acted on yet. */
+	if (!ksmbd_create_ctx_find(list, "RqLs", 4, &c)) {
+		rq->has_lease = true;
+		rq->lease = c.data;
+	}
+	/* SecD, DHnQ, DH2Q, ...: accepted, not acted on yet. */
 	return STATUS_SUCCESS;
 }
 
@@ -88,6 +100,7 @@ static u32 decode(const struct ksmbd_req *req, struct create_req *rq)
 
 	memset(rq, 0, sizeof(*rq));
 	/* The gate checked the fixed part's length: these cannot fail. */
+	ksmbd_buf_get_u8(b, CREQ_OPLOCK, &rq->oplock_level);
 	ksmbd_buf_get_le32(b, CREQ_IMPERSONATION, &a->impersonation_level);
 	ksmbd_buf_get_le32(b, CREQ_DESIRED_ACCESS, &a->desired_access);
 	ksmbd_buf_get_le32(b, CREQ_FILE_ATTRIBUTES, &a->file_attributes);
@@ -327,6 +340,8 @@ static int act(struct create_state *cs, const char *name,
 	fp = open_handle(cs, name);
 	if (IS_ERR(fp))
 		return PTR_ERR(fp);
+	ksmbd_oplock_break_for_open(cs->ctx, fp, &rq->op,
+				    cs->step == KSMBD_STEP_TRUNCATE);
 	ret = ksmbd_file_share_join(fp);
 	if (ret)
 		goto err_put;
@@ -350,6 +365,7 @@ static int act(struct create_state *cs, const char *name,
 	}
 	out->fp = fp;
 	out->action = ksmbd_create_action(rq->args.disposition, cs->step);
+	ksmbd_oplock_grant(cs->ctx, fp, &rq->op, &out->grant);
 	return 0;
 
 err_put:
@@ -425,23 +441,46 @@ static void put_ctx_header(struct ksmbd_wbuf *w, const char *tag,
 	ksmbd_wbuf_put_le32(w, 0);			/* pad to DataOffset */
 }
 
+/* The RqLs answer (MS-SMB2 2.2.14.2.10, v1 32 bytes, v2 52 bytes). */
+static void put_lease_ctx(struct ksmbd_wbuf *w, const struct ksmbd_oplock_grant *g)
+{
+	bool v2 = g->version == 2;
+
+	put_ctx_header(w, "RqLs", v2 ? KSMBD_LEASE_V2_SIZE : KSMBD_LEASE_V1_SIZE,
+		       true);
+	ksmbd_wbuf_put(w, g->key, 16);
+	ksmbd_wbuf_put_le32(w, g->state);
+	ksmbd_wbuf_put_le32(w, v2 ? g->flags : g->flags &
+			    KSMBD_LEASE_FLAG_BREAK_IN_PROGRESS);
+	ksmbd_wbuf_put_le64(w, 0);		/* LeaseDuration */
+	if (!v2)
+		return;
+	ksmbd_wbuf_put(w, g->parent_key, 16);
+	ksmbd_wbuf_put_le16(w, g->epoch);
+	ksmbd_wbuf_put_le16(w, 0);
+	ksmbd_wbuf_put_le32(w, 0);		/* pad to 8 */
+}
+
 static u32 encode_contexts(struct ksmbd_wbuf *w, const struct create_req *rq,
 			   const struct create_result *r)
 {
+	bool lease = r->grant.lease;
 	u32 start = w->len;
 
 	if (rq->want_mxac) {
-		put_ctx_header(w, "MxAc", 8, !rq->want_qfid);
+		put_ctx_header(w, "MxAc", 8, !rq->want_qfid && !lease);
 		ksmbd_wbuf_put_le32(w, STATUS_SUCCESS);
 		ksmbd_wbuf_put_le32(w, r->maximal);
 	}
 	if (rq->want_qfid) {
-		put_ctx_header(w, "QFid", 32, true);
+		put_ctx_header(w, "QFid", 32, !lease);
 		ksmbd_wbuf_put_le64(w, r->st.ino);	/* DiskFileId */
 		ksmbd_wbuf_put_le64(w, new_encode_dev(r->st.dev));
 		ksmbd_wbuf_put_le64(w, 0);
 		ksmbd_wbuf_put_le64(w, 0);
 	}
+	if (lease)
+		put_lease_ctx(w, &r->grant);
 	return w->len - start;
 }
 
@@ -466,7 +505,7 @@ static void encode(struct ksmbd_smb2_ctx *ctx, const struct create_req *rq,
 	u32 ctx_len_at, ctx_len = 0;
 
 	ksmbd_wbuf_put_le16(w, SMB2_CREATE_RSP_SIZE);
-	ksmbd_wbuf_put_u8(w, SMB2_OPLOCK_LEVEL_NONE);
+	ksmbd_wbuf_put_u8(w, r->grant.level);
 	ksmbd_wbuf_put_u8(w, 0);
 	ksmbd_wbuf_put_le32(w, r->action);
 	if (pipe) {
@@ -562,6 +601,8 @@ enum ksmbd_smb2_verdict ksmbd_smb2_create(struct ksmbd_smb2_ctx *ctx)
 	status = decode(ctx->req, &rq);
 	if (status == STATUS_SUCCESS)
 		status = ksmbd_create_args_check(&rq.args);
+	ksmbd_oplock_decode(ctx, rq.oplock_level, rq.has_lease ? &rq.lease : NULL,
+			    &rq.op);
 	if (status == STATUS_SUCCESS) {
 		if (ksmbd_tree_is_ipc(ctx->tree))
 			status = create_pipe(ctx, &rq);

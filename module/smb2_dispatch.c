@@ -11,6 +11,7 @@
 #include "connection.h"
 #include "debug.h"
 #include "ksmbd_trace.h"
+#include "oplock.h"
 #include "server.h"
 #include "session.h"
 #include "smb2_dispatch.h"
@@ -50,6 +51,7 @@ static const ksmbd_smb2_handler_t handlers[SMB2_COMMAND_COUNT] = {
 	[SMB2_SET_INFO]		= ksmbd_smb2_set_info,
 	[SMB2_LOCK]		= ksmbd_smb2_lock,
 	[SMB2_CHANGE_NOTIFY]	= ksmbd_smb2_change_notify,
+	[SMB2_OPLOCK_BREAK]	= ksmbd_smb2_oplock_break,
 };
 
 /* The response being assembled for one frame. */

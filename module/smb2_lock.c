@@ -19,6 +19,7 @@
 #include "async.h"
 #include "file.h"
 #include "lock.h"
+#include "oplock.h"
 #include "proto/validate.h"
 #include "smb2_dispatch.h"
 
@@ -129,6 +130,8 @@ static u32 do_locks(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
 	st = decode_locks(b, count, r, &wait);
 	if (st != STATUS_SUCCESS)
 		goto out_free;
+	/* Other handles' read caching cannot survive a byte-range lock. */
+	ksmbd_oplock_break_for_write(fp);
 	if (!wait) {
 		st = status_of(ksmbd_lock_acquire(fp, r, count));
 		goto out_free;

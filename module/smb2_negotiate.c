@@ -18,6 +18,7 @@
 #include "proto/spnego.h"
 #include "server.h"
 #include "smb2_dispatch.h"
+#include "uapi/ksmbd_netlink.h"
 #include "work.h"
 
 /* MS-SMB2 3.3.5.4 leaves the caps to us; keep them sane whatever the config. */
@@ -86,6 +87,8 @@ static void fill_server_side(struct ksmbd_conn_neg *neg, u16 dialect)
 		neg->security_mode |= SMB2_NEGOTIATE_SIGNING_REQUIRED;
 	/* Multi-credit is all of 2.1 and later that we answer with. */
 	neg->capabilities = SMB2_GLOBAL_CAP_LARGE_MTU;
+	if (READ_ONCE(ksmbd_server_conf.flags) & KSMBD_GLOBAL_FLAG_SMB2_LEASES)
+		neg->capabilities |= SMB2_GLOBAL_CAP_LEASING;
 	neg->max_read = io_size(READ_ONCE(ksmbd_server_conf.max_read));
 	neg->max_write = io_size(READ_ONCE(ksmbd_server_conf.max_write));
 	neg->max_trans = io_size(READ_ONCE(ksmbd_server_conf.max_trans));

@@ -13,6 +13,7 @@
 #include "create_rules.h"
 #include "file.h"
 #include "lock.h"
+#include "oplock.h"
 #include "proto/validate.h"
 #include "smb2_dispatch.h"
 #include "smb2_files.h"
@@ -160,6 +161,7 @@ static u32 write_file(struct ksmbd_file *fp, const struct rw_req *rq,
 		return STATUS_INVALID_PARAMETER;
 	if (ksmbd_lock_check_io(fp, pos, data->len, true))
 		return STATUS_FILE_LOCK_CONFLICT;
+	ksmbd_oplock_break_for_write(fp);
 	n = ksmbd_vfs_write(fp, data->p, data->len, pos);
 	if (n < 0)
 		return ksmbd_ntstatus_from_errno(n);

@@ -20,6 +20,7 @@
 #include "dosattr.h"
 #include "file.h"
 #include "fileinfo.h"
+#include "oplock.h"
 #include "secdesc.h"
 #include "server.h"
 #include "share.h"
@@ -497,6 +498,7 @@ static u32 set_file_status(struct ksmbd_file *fp, const struct sinfo_req *s)
 		return STATUS_INFO_LENGTH_MISMATCH;
 	if (c->modifies && !(fp->tree_flags & KSMBD_FILE_TREE_WRITABLE))
 		return STATUS_ACCESS_DENIED;
+	ksmbd_oplock_break_for_setinfo(fp, s->cls);
 	ret = set_file(fp, s);
 	if (ret == -EMSGSIZE)
 		return STATUS_INFO_LENGTH_MISMATCH;

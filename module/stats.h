@@ -18,7 +18,8 @@
 	X(FILES, "open_files")		\
 	X(WORKS, "works")		\
 	X(BUFFERS, "buffers")		\
-	X(IPC_REQUESTS, "ipc_requests")
+	X(IPC_REQUESTS, "ipc_requests")	\
+	X(OPLOCKS, "oplocks")
 
 enum ksmbd_live_object {
 #define X(id, name) KSMBD_LIVE_##id,

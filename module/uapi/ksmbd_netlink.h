@@ -139,6 +139,7 @@ struct ksmbd_startup_request {
 	__u32 ifc_list_sz;		/* bytes of payload[] */
 	/* Sessions one connection may hold; 0: the module's default (16). */
 	__u32 max_sessions_per_conn;	/* <= KSMBD_MAX_SESSIONS_PER_CONN */
+	__u32 oplock_break_timeout;	/* seconds; 0: 35 (MS-SMB2 default) */
 	__u8 payload[];			/* interface list */
 };
 

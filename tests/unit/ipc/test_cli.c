@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "testlib.h"
+#include "uapi/ksmbd_netlink.h"
 
 static char dir[] = "/tmp/ksmbd-ipc-cli-XXXXXX";
 
@@ -84,7 +85,8 @@ TEST(mountd_version_and_usage)
 
 	snprintf(cmd, sizeof(cmd), "%s/daemon/ksmbd.mountd -V 2>&1", KSMBD_BUILD_DIR);
 	CHECK_EQ_INT(run(cmd, out, sizeof(out)), 0);
-	CHECK(strstr(out, "netlink ABI 2") != NULL);
+	snprintf(cmd, sizeof(cmd), "netlink ABI %d", KSMBD_ABI_VERSION);
+	CHECK(strstr(out, cmd) != NULL);
 	snprintf(cmd, sizeof(cmd), "%s/daemon/ksmbd.mountd -x 2>&1", KSMBD_BUILD_DIR);
 	CHECK_EQ_INT(run(cmd, out, sizeof(out)), 2);
 	CHECK(strstr(out, "Usage:") != NULL);

@@ -1,0 +1,671 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Oplock and lease owners, grants and breaks (see oplock.h for the model,
+ * the locking and the lifetime rules).
+ */
+#define pr_fmt(fmt) "ksmbd: " fmt
+
+#include <linux/atomic.h>
+#include <linux/fs.h>
+#include <linux/hashtable.h>
+#include <linux/jiffies.h>
+#include <linux/ktime.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/slab.h>
+#include <linux/wait.h>
+#include "connection.h"
+#include "create_rules.h"
+#include "file.h"
+#include "fileinfo.h"
+#include "ksmbd_trace.h"
+#include "oplock.h"
+#include "oplock_internal.h"
+#include "server.h"
+#include "session.h"
+#include "share.h"
+#include "smb2_dispatch.h"
+#include "stats.h"
+#include "tree.h"
+#include "uapi/ksmbd_netlink.h"
+
+DEFINE_MUTEX(ksmbd_owner_lock);
+static DEFINE_HASHTABLE(by_inode, 8);
+static DEFINE_HASHTABLE(by_key, 8);
+static DECLARE_WAIT_QUEUE_HEAD(break_wq);
+static unsigned long break_seq;		/* under owner_lock; bumped on every resolution */
+static atomic_t nr_waiters;
+
+/* What an operation through one handle demands of the other owners. */
+enum break_kind {
+	BREAK_OPEN,		/* another open: no write caching */
+	BREAK_OVERWRITE,	/* open that truncates: no caching at all */
+	BREAK_WRITE,		/* data changed: no read (or write) caching */
+	BREAK_NAMESPACE,	/* rename, delete: no handle caching */
+};
+
+/* Who is breaking, and which owner (if any) is its own. */
+struct breaker {
+	enum break_kind kind;
+	struct inode *inode;
+	struct ksmbd_oplock *self;	/* the handle's owner; may be NULL */
+	const u8 *guid;			/* with key: the requester's lease */
+	const u8 *key;
+	u32 access, share;		/* the opening handle's modes (BREAK_OPEN) */
+	bool check_share;
+	struct ksmbd_conn *waiter;	/* the opener's connection, if known */
+};
+
+/* A break notification to send once owner_lock is dropped. */
+struct break_note {
+	struct list_head node;
+	struct ksmbd_conn *conn;	/* counted */
+	bool lease;
+	bool ack_required;
+	u8 key[16];
+	u64 pid, vid, sess_id;
+	u32 from, to;
+	u16 epoch;
+};
+
+u32 ksmbd_oplock_level_to_bits(u8 level)
+{
+	switch (level) {
+	case SMB2_OPLOCK_LEVEL_II:
+		return KSMBD_LEASE_R;
+	case SMB2_OPLOCK_LEVEL_EXCLUSIVE:
+		return KSMBD_LEASE_R | KSMBD_LEASE_W;
+	case SMB2_OPLOCK_LEVEL_BATCH:
+		return KSMBD_LEASE_RWH;
+	default:
+		return 0;
+	}
+}
+
+u8 ksmbd_oplock_bits_to_level(u32 bits)
+{
+	if (!(bits & KSMBD_LEASE_R))
+		return SMB2_OPLOCK_LEVEL_NONE;
+	if ((bits & KSMBD_LEASE_RWH) == KSMBD_LEASE_RWH)
+		return SMB2_OPLOCK_LEVEL_BATCH;
+	if (bits & KSMBD_LEASE_W)
+		return SMB2_OPLOCK_LEVEL_EXCLUSIVE;
+	return SMB2_OPLOCK_LEVEL_II;
+}
+
+static unsigned long key_hash(const u8 *guid, const u8 *key)
+{
+	return get_unaligned_le64(key) ^ get_unaligned_le64(key + 8) ^
+	       get_unaligned_le64(guid);
+}
+
+static unsigned int break_timeout(void)
+{
+	u32 s = READ_ONCE(ksmbd_server_conf.oplock_break_timeout_s);
+
+	return (s ? s : KSMBD_OPLOCK_BREAK_TIMEOUT_S) * HZ;
+}
+
+struct ksmbd_oplock *ksmbd_lease_find(const u8 *guid, const u8 *key)
+{
+	struct ksmbd_oplock *o;
+
+	lockdep_assert_held(&ksmbd_owner_lock);
+	hash_for_each_possible(by_key, o, key_node, key_hash(guid, key))
+		if (!memcmp(o->key, key, 16) && !memcmp(o->guid, guid, 16))
+			return o;
+	return NULL;
+}
+
+/* Trace id of an owner: the persistent FileId, or the lease key's first half. */
+u64 ksmbd_oplock_trace_id(const struct ksmbd_oplock *o)
+{
+	return o->lease ? get_unaligned_le64(o->key) : o->pid;
+}
+
+/* An owner's break is over (ack, timeout, dead client): wake the waiters. */
+void ksmbd_oplock_resolve(struct ksmbd_oplock *o, u32 state)
+{
+	lockdep_assert_held(&ksmbd_owner_lock);
+	o->state = state;
+	o->breaking = false;
+	break_seq++;
+	wake_up_all(&break_wq);
+}
+
+static void timeout_owner(struct ksmbd_oplock *o, const char *why)
+{
+	trace_ksmbd_oplock_break_timeout(o->conn->id, ksmbd_oplock_trace_id(o),
+					 o->lease, o->state, o->break_to, why);
+	ksmbd_oplock_resolve(o, o->break_to);
+}
+
+/* What kind permits another owner o to keep. */
+static u32 allowed(const struct ksmbd_oplock *o, const struct breaker *b)
+{
+	u32 keep;
+
+	switch (b->kind) {
+	case BREAK_OPEN:
+		keep = KSMBD_LEASE_R | KSMBD_LEASE_H;
+		if (b->check_share &&
+		    ksmbd_share_conflict(o->access, o->share, b->access,
+					 b->share))
+			keep &= ~KSMBD_LEASE_H;
+		break;
+	case BREAK_OVERWRITE:
+		/*
+		 * The data is replaced under the holder: nothing cached stays
+		 * valid, and handles it keeps open (cifs' deferred closes)
+		 * would keep a stale size; break to none.
+		 */
+		keep = 0;
+		break;
+	case BREAK_WRITE:
+		keep = KSMBD_LEASE_H;
+		break;
+	default:
+		keep = KSMBD_LEASE_R | KSMBD_LEASE_W;
+		break;
+	}
+	/* An oplock without handle caching cannot keep write caching alone. */
+	if (!o->lease && !(keep & KSMBD_LEASE_H))
+		keep &= ~KSMBD_LEASE_W;
+	if (!o->lease && !(keep & KSMBD_LEASE_R))
+		keep = 0;
+	return keep;
+}
+
+static bool is_self(const struct ksmbd_oplock *o, const struct breaker *b)
+{
+	if (o == b->self)
+		return true;
+	return b->key && o->lease && !memcmp(o->key, b->key, 16) &&
+	       !memcmp(o->guid, b->guid, 16);
+}
+
+static struct break_note *note_make(struct ksmbd_oplock *o, u32 to, bool ack)
+{
+	struct break_note *n = kzalloc(sizeof(*n), GFP_KERNEL);
+
+	if (!n)
+		return NULL;
+	ksmbd_conn_get(o->conn);
+	n->conn = o->conn;
+	n->lease = o->lease;
+	n->ack_required = ack;
+	memcpy(n->key, o->key, 16);
+	n->pid = o->pid;
+	n->vid = o->vid;
+	n->sess_id = o->sess_id;
+	n->from = o->state;
+	n->to = to;
+	n->epoch = o->epoch;
+	return n;
+}
+
+/*
+ * Start o's break to "to". With an acknowledgement due (the owner caches
+ * writes or handles and its client is reachable) the owner is marked
+ * breaking until the ack or the timeout; otherwise it is downgraded now.
+ * Returns true when an acknowledgement is awaited.
+ */
+static bool start_break(struct ksmbd_oplock *o, u32 to, struct list_head *notes)
+{
+	bool ack = (o->state & (KSMBD_LEASE_W | KSMBD_LEASE_H)) &&
+		   !ksmbd_conn_exiting(o->conn);
+	struct break_note *n;
+
+	if (o->lease && o->version == 2)
+		o->epoch++;
+	if (!ksmbd_conn_exiting(o->conn)) {
+		n = note_make(o, to, ack);
+		if (n)
+			list_add_tail(&n->node, notes);
+		else
+			ack = false;	/* no way to tell the client: downgrade */
+	}
+	if (!ack) {
+		ksmbd_oplock_resolve(o, to);
+		return false;
+	}
+	o->breaking = true;
+	o->break_to = to;
+	o->break_ns = ktime_get_ns();
+	o->deadline = jiffies + break_timeout();
+	return true;
+}
+
+/*
+ * One pass over the inode's other owners: resolve expired breaks, start
+ * the breaks b calls for. True while an acknowledgement is awaited.
+ */
+static bool scan_owners(const struct breaker *b, struct list_head *notes,
+			bool force)
+{
+	struct ksmbd_oplock *o;
+	bool pending = false;
+	u32 to;
+
+	lockdep_assert_held(&ksmbd_owner_lock);
+	hash_for_each_possible(by_inode, o, inode_node, (unsigned long)b->inode) {
+		if (o->inode != b->inode || is_self(o, b))
+			continue;
+		if (o->breaking) {
+			if (ksmbd_conn_exiting(o->conn)) {
+				timeout_owner(o, "disconnected");
+			} else if (force || time_after_eq(jiffies, o->deadline)) {
+				timeout_owner(o, force ? "waiters" : "timeout");
+			} else {
+				pending = true;
+				continue;
+			}
+		}
+		to = o->state & allowed(o, b);
+		if (to == o->state)
+			continue;
+		if (start_break(o, to, notes))
+			pending = true;
+	}
+	return pending;
+}
+
+static void send_notes(struct list_head *notes)
+{
+	struct break_note *n, *tmp;
+
+	list_for_each_entry_safe(n, tmp, notes, node) {
+		list_del(&n->node);
+		ksmbd_oplock_send_break(n->conn, n->lease, n->ack_required,
+					n->key, n->pid, n->vid, n->sess_id,
+					n->from, n->to, n->epoch);
+		trace_ksmbd_oplock_break_sent(n->conn->id,
+					      n->lease ? get_unaligned_le64(n->key) :
+							 n->pid,
+					      n->lease, n->from, n->to);
+		ksmbd_conn_put(n->conn);
+		kfree(n);
+	}
+}
+
+/*
+ * Break what b calls for and, with wait, block until no other owner of
+ * the inode is breaking any more. Every slice re-scans, so closes, dead
+ * connections and timeouts end the wait as surely as acknowledgements.
+ */
+static void break_and_wait(const struct breaker *b, bool wait)
+{
+	bool force = false, counted = false;
+	unsigned long seen;
+	LIST_HEAD(notes);
+	bool pending;
+
+	for (;;) {
+		mutex_lock(&ksmbd_owner_lock);
+		pending = scan_owners(b, &notes, force);
+		seen = break_seq;
+		mutex_unlock(&ksmbd_owner_lock);
+		send_notes(&notes);
+		if (!pending || !wait)
+			break;
+		/* The opener's own client is gone: nobody waits for the answer. */
+		if (b->waiter && ksmbd_conn_exiting(b->waiter))
+			break;
+		if (!counted) {
+			counted = true;
+			if (atomic_inc_return(&nr_waiters) > KSMBD_OPLOCK_MAX_WAITERS) {
+				force = true;	/* don't hold a worker: downgrade now */
+				continue;
+			}
+		}
+		wait_event_timeout(break_wq, READ_ONCE(break_seq) != seen,
+				   HZ / 5);
+	}
+	if (counted)
+		atomic_dec(&nr_waiters);
+}
+
+static bool breakable(const struct ksmbd_file *fp)
+{
+	return fp && fp->kind == KSMBD_FILE_REGULAR && fp->filp;
+}
+
+/*
+ * Opens for attributes or security only (stat, ACL reads) leave caching
+ * alone, as MS-FSA's oplock rules do; data and delete access break.
+ */
+static bool open_breaks(const struct ksmbd_file *fp, bool overwrite)
+{
+	return overwrite || (fp->daccess & (FILE_READ_DATA | FILE_WRITE_DATA |
+					    FILE_APPEND_DATA | FILE_EXECUTE |
+					    FILE_DELETE));
+}
+
+void ksmbd_oplock_break_for_open(struct ksmbd_smb2_ctx *ctx,
+				 struct ksmbd_file *fp,
+				 const struct ksmbd_oplock_req *rq,
+				 bool overwrite)
+{
+	struct breaker b = {
+		.kind = overwrite ? BREAK_OVERWRITE : BREAK_OPEN,
+		.access = fp->daccess,
+		.share = fp->share_access,
+		.check_share = true,
+		.waiter = ctx->conn,
+	};
+
+	if (!breakable(fp) || !open_breaks(fp, overwrite))
+		return;
+	b.inode = file_inode(fp->filp);
+	if (rq->lease) {
+		b.guid = ctx->conn->neg.client_guid;
+		b.key = rq->key;
+	}
+	break_and_wait(&b, true);
+}
+
+static void break_through(struct ksmbd_file *fp, enum break_kind kind,
+			  bool wait)
+{
+	struct breaker b = { .kind = kind };
+
+	if (!breakable(fp))
+		return;
+	b.inode = file_inode(fp->filp);
+	/* The handle's own owner: read under the lock that guards the link. */
+	mutex_lock(&ksmbd_owner_lock);
+	b.self = fp->oplock;
+	if (b.self && b.self->lease) {
+		b.guid = b.self->guid;
+		b.key = b.self->key;
+	}
+	mutex_unlock(&ksmbd_owner_lock);
+	/*
+	 * b.self is only compared, never dereferenced, after the unlock: it
+	 * may be freed meanwhile only if fp was released, and fp is held.
+	 */
+	break_and_wait(&b, wait);
+}
+
+void ksmbd_oplock_break_for_write(struct ksmbd_file *fp)
+{
+	break_through(fp, BREAK_WRITE, false);
+}
+
+void ksmbd_oplock_break_for_namespace(struct ksmbd_file *fp)
+{
+	break_through(fp, BREAK_NAMESPACE, true);
+}
+
+void ksmbd_oplock_break_for_setinfo(struct ksmbd_file *fp, u8 info_class)
+{
+	switch (info_class) {
+	case FILE_END_OF_FILE_INFORMATION:
+	case FILE_ALLOCATION_INFORMATION:
+		ksmbd_oplock_break_for_write(fp);
+		break;
+	case FILE_RENAME_INFORMATION:
+	case FILE_DISPOSITION_INFORMATION:
+	case FILE_DISPOSITION_INFORMATION_EX:
+		ksmbd_oplock_break_for_namespace(fp);
+		break;
+	}
+}
+
+/* ---- Grant ---- */
+
+static bool leases_enabled(const struct ksmbd_smb2_ctx *ctx)
+{
+	return (READ_ONCE(ksmbd_server_conf.flags) &
+		KSMBD_GLOBAL_FLAG_SMB2_LEASES) &&
+	       ctx->conn->neg.dialect >= SMB21_DIALECT;
+}
+
+void ksmbd_oplock_decode(const struct ksmbd_smb2_ctx *ctx, u8 level,
+			 const struct ksmbd_buf *lease,
+			 struct ksmbd_oplock_req *rq)
+{
+	memset(rq, 0, sizeof(*rq));
+	rq->level = level;
+	if (level != SMB2_OPLOCK_LEVEL_LEASE || !lease || !leases_enabled(ctx))
+		return;
+	if (lease->len >= KSMBD_LEASE_V2_SIZE &&
+	    ctx->conn->neg.dialect >= SMB30_DIALECT) {
+		rq->version = 2;
+		ksmbd_buf_get_le32(lease, 20, &rq->flags);
+		memcpy(rq->parent_key, lease->p + 32, 16);
+		ksmbd_buf_get_le16(lease, 48, &rq->epoch);
+		rq->flags &= KSMBD_LEASE_FLAG_PARENT_KEY_SET;
+	} else if (lease->len >= KSMBD_LEASE_V1_SIZE) {
+		rq->version = 1;
+	} else {
+		return;
+	}
+	memcpy(rq->key, lease->p, 16);
+	ksmbd_buf_get_le32(lease, 16, &rq->state);
+	rq->state &= KSMBD_LEASE_RWH;
+	rq->lease = true;
+}
+
+/* The caching the request asks for, as lease bits; 0 for none. */
+static u32 wanted_bits(const struct ksmbd_oplock_req *rq)
+{
+	if (rq->lease)
+		/* Valid combinations all include R (MS-FSA 2.1.5.18). */
+		return rq->state & KSMBD_LEASE_R ? rq->state : 0;
+	return ksmbd_oplock_level_to_bits(rq->level);
+}
+
+/* Another owner whose rights this new handle cannot coexist with. */
+static bool conflicting_owner(struct inode *inode, const struct breaker *b)
+{
+	struct ksmbd_oplock *o;
+
+	hash_for_each_possible(by_inode, o, inode_node, (unsigned long)inode)
+		if (o->inode == inode && !is_self(o, b) &&
+		    (o->breaking || (o->state & ~allowed(o, b))))
+			return true;
+	return false;
+}
+
+static void owner_init(struct ksmbd_oplock *o, struct ksmbd_smb2_ctx *ctx,
+		       struct ksmbd_file *fp, const struct ksmbd_oplock_req *rq)
+{
+	o->inode = file_inode(fp->filp);
+	ksmbd_conn_get(ctx->conn);
+	o->conn = ctx->conn;
+	o->lease = rq->lease;
+	o->pid = fp->persistent_id;
+	o->vid = fp->volatile_id;
+	o->sess_id = fp->session_id;
+	o->access = fp->daccess;
+	o->share = fp->share_access;
+	o->nr_handles = 1;
+	if (rq->lease) {
+		o->version = rq->version;
+		memcpy(o->key, rq->key, 16);
+		memcpy(o->guid, ctx->conn->neg.client_guid, 16);
+		memcpy(o->parent_key, rq->parent_key, 16);
+		o->lflags = rq->flags;
+		o->epoch = rq->epoch;
+		hash_add(by_key, &o->key_node, key_hash(o->guid, o->key));
+	}
+	hash_add(by_inode, &o->inode_node, (unsigned long)o->inode);
+	ksmbd_live_inc(KSMBD_LIVE_OPLOCKS);
+}
+
+/* A handle joins its client's existing lease with the same key. */
+static void lease_join(struct ksmbd_oplock *o, struct ksmbd_smb2_ctx *ctx,
+		       struct ksmbd_file *fp, u32 want, u32 others,
+		       struct ksmbd_conn **old_conn)
+{
+	u32 grant = want;
+
+	if (others)
+		grant &= ~KSMBD_LEASE_W;
+	o->nr_handles++;
+	o->access |= fp->daccess;
+	o->share &= fp->share_access;
+	/* Upgrade only while no break is in flight (3.3.5.9.8). */
+	if (!o->breaking && (o->state | grant) != o->state) {
+		o->state |= grant;
+		if (o->version == 2)
+			o->epoch++;
+	}
+	if (ksmbd_conn_exiting(o->conn) && o->conn != ctx->conn) {
+		*old_conn = o->conn;
+		ksmbd_conn_get(ctx->conn);
+		o->conn = ctx->conn;
+	}
+}
+
+static void fill_grant(const struct ksmbd_oplock *o,
+		       struct ksmbd_oplock_grant *out)
+{
+	if (!o->lease) {
+		out->level = ksmbd_oplock_bits_to_level(o->state);
+		return;
+	}
+	out->level = SMB2_OPLOCK_LEVEL_LEASE;
+	out->lease = true;
+	out->version = o->version;
+	memcpy(out->key, o->key, 16);
+	memcpy(out->parent_key, o->parent_key, 16);
+	out->state = o->state;
+	out->flags = o->lflags;
+	if (o->breaking) {
+		/* Don't let the new handle cache what is being taken away. */
+		out->state = o->break_to;
+		out->flags |= KSMBD_LEASE_FLAG_BREAK_IN_PROGRESS;
+	}
+	out->epoch = o->epoch;
+}
+
+static bool may_cache(const struct ksmbd_file *fp)
+{
+	return breakable(fp) && fp->tree &&
+	       ksmbd_share_has(fp->tree->share, KSMBD_SHARE_FLAG_OPLOCKS);
+}
+
+/* Under owner_lock: join or create the owner; false when none is due. */
+static bool grant_locked(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
+			 const struct ksmbd_oplock_req *rq,
+			 struct ksmbd_oplock **fresh,
+			 struct ksmbd_conn **old_conn)
+{
+	struct ksmbd_oplock *same = NULL;
+	u32 want = wanted_bits(rq), opens, others;
+
+	if (rq->lease) {
+		same = ksmbd_lease_find(ctx->conn->neg.client_guid, rq->key);
+		/* A lease key names one file (3.3.5.9.8): no lease elsewhere. */
+		if (same && same->inode != file_inode(fp->filp))
+			return false;
+	}
+	if (!want && !same)
+		return false;
+	/* file.c's share lock nests inside owner_lock. */
+	opens = ksmbd_file_inode_open_count(fp);
+	others = opens - 1 - (same ? same->nr_handles : 0);
+	if (opens <= (same ? same->nr_handles : 0))
+		others = 0;
+	if (same) {
+		lease_join(same, ctx, fp, want, others, old_conn);
+		fp->oplock = same;
+		return true;
+	}
+	if (others) {
+		want &= ~KSMBD_LEASE_W;
+		if (!rq->lease)
+			want &= KSMBD_LEASE_R;	/* level II at most */
+	}
+	if (!want)
+		return false;
+	owner_init(*fresh, ctx, fp, rq);
+	(*fresh)->state = want;
+	if (rq->lease && rq->version == 2)
+		(*fresh)->epoch = rq->epoch + 1;
+	fp->oplock = *fresh;
+	*fresh = NULL;
+	return true;
+}
+
+void ksmbd_oplock_grant(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
+			const struct ksmbd_oplock_req *rq,
+			struct ksmbd_oplock_grant *out)
+{
+	struct breaker b = { .kind = BREAK_OPEN, .waiter = ctx->conn };
+	struct ksmbd_conn *old_conn = NULL;
+	struct ksmbd_oplock *fresh;
+	int tries;
+
+	memset(out, 0, sizeof(*out));
+	if (!breakable(fp))
+		return;
+	b.inode = file_inode(fp->filp);
+	if (rq->lease) {
+		b.guid = ctx->conn->neg.client_guid;
+		b.key = rq->key;
+	}
+	fresh = kzalloc(sizeof(*fresh), GFP_KERNEL);
+	/*
+	 * Owners granted between our first break and our joining the share
+	 * modes did not see us: break them now, then grant.
+	 */
+	for (tries = 0; ; tries++) {
+		mutex_lock(&ksmbd_owner_lock);
+		if (!open_breaks(fp, false) ||
+		    !conflicting_owner(b.inode, &b) || tries == 3)
+			break;
+		mutex_unlock(&ksmbd_owner_lock);
+		break_and_wait(&b, true);
+	}
+	if (fresh && may_cache(fp) &&
+	    grant_locked(ctx, fp, rq, &fresh, &old_conn)) {
+		fill_grant(fp->oplock, out);
+		trace_ksmbd_oplock_grant(ctx->conn->id,
+					 ksmbd_oplock_trace_id(fp->oplock),
+					 fp->oplock->lease, 0,
+					 fp->oplock->state);
+	}
+	mutex_unlock(&ksmbd_owner_lock);
+	if (old_conn)
+		ksmbd_conn_put(old_conn);
+	kfree(fresh);
+}
+
+/* ---- Release ---- */
+
+static void owner_free(struct ksmbd_oplock *o)
+{
+	ksmbd_conn_put(o->conn);
+	ksmbd_live_dec(KSMBD_LIVE_OPLOCKS);
+	kfree(o);
+}
+
+void ksmbd_oplock_release(struct ksmbd_file *fp)
+{
+	struct ksmbd_oplock *o, *dead = NULL;
+
+	/*
+	 * Only the CREATE that made fp sets fp->oplock, holding a reference;
+	 * at the last put nothing can set it any more, so a handle without
+	 * an owner (pipes, directories, most opens) skips the lock.
+	 */
+	if (!READ_ONCE(fp->oplock))
+		return;
+	mutex_lock(&ksmbd_owner_lock);
+	o = fp->oplock;
+	fp->oplock = NULL;
+	if (o && !--o->nr_handles) {
+		hash_del(&o->inode_node);
+		if (o->lease)
+			hash_del(&o->key_node);
+		if (o->breaking)
+			ksmbd_oplock_resolve(o, 0);
+		dead = o;
+	}
+	mutex_unlock(&ksmbd_owner_lock);
+	if (dead)
+		owner_free(dead);
+}

@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Oplocks (level II, exclusive, batch) and leases v1/v2 (MS-SMB2 3.3.1.4,
+ * 3.3.4.6, 3.3.4.7, 3.3.5.9.8, 3.3.5.9.11, 3.3.5.22).
+ *
+ * Model: an "owner" holds caching rights on one inode. An oplock owner
+ * belongs to exactly one handle; a lease owner is shared by every handle
+ * a client (ClientGuid) opened with the same lease key. Both keep their
+ * rights as lease bits (R, H, W): level II = R, exclusive = RW,
+ * batch = RWH, so one break engine serves both; the wire level is
+ * derived from the bits at the edges.
+ *
+ * Locking and lifetime, by construction:
+ *  - One mutex (oplock.c's owner_lock) guards every owner, the per-inode
+ *    hash, the lease-key hash and ksmbd_file.oplock. Owners are created,
+ *    changed, unhashed and freed only under it; nothing else points to
+ *    them. A handle's link is cut in ksmbd_oplock_release() (its last
+ *    put), under the same lock, so a break can never reach a freed
+ *    handle or owner: break notifications are built from copies of the
+ *    ids taken under the lock, and sent after it is dropped on a counted
+ *    connection reference.
+ *  - Nothing sleeps on I/O under owner_lock. The lock may be taken with
+ *    no other ksmbd lock held, and file.c's share lock nests inside it
+ *    (open counts), never the other way round.
+ *  - An open that must wait for an acknowledgement waits without any
+ *    lock, in short slices, re-checking: an acknowledgement, a close of
+ *    the handle, a dropped connection (its breaks resolve at once) or the
+ *    break timeout (the owner is downgraded as if it had acknowledged)
+ *    each end the wait. Acknowledgements arrive as ordinary requests on
+ *    another work item and take only owner_lock, so they never depend on
+ *    the waiting worker. At most KSMBD_OPLOCK_MAX_WAITERS opens wait at a
+ *    time (half of the io workqueue's concurrency): beyond that an open
+ *    downgrades the owners it waits for at once instead of holding a
+ *    worker, so waiting opens can never starve the acknowledgements.
+ *
+ * Switching the waiting open to an async (STATUS_PENDING) completion
+ * later only replaces wait_for_breaks() in oplock.c: the break state
+ * (breaking, break_to, deadline) already lives in the owner.
+ */
+#ifndef KSMBD_OPLOCK_H
+#define KSMBD_OPLOCK_H
+
+#include <linux/types.h>
+#include "proto/buf.h"
+
+struct ksmbd_file;
+struct ksmbd_smb2_ctx;
+enum ksmbd_smb2_verdict;
+
+/* Lease state bits (MS-SMB2 2.2.13.2.8). */
+#define KSMBD_LEASE_R		0x1
+#define KSMBD_LEASE_H		0x2
+#define KSMBD_LEASE_W		0x4
+#define KSMBD_LEASE_RWH		0x7
+
+/* Lease flags (2.2.13.2.8, 2.2.14.2.10). */
+#define KSMBD_LEASE_FLAG_BREAK_IN_PROGRESS	0x2
+#define KSMBD_LEASE_FLAG_PARENT_KEY_SET		0x4
+
+/* Lease break notification flag (2.2.23.2). */
+#define KSMBD_LEASE_BREAK_ACK_REQUIRED		0x1
+
+#define KSMBD_LEASE_V1_SIZE	32
+#define KSMBD_LEASE_V2_SIZE	52
+
+/* Default break acknowledgement timeout (MS-SMB2 3.3.2.1: 35 s). */
+#define KSMBD_OPLOCK_BREAK_TIMEOUT_S	35
+#define KSMBD_OPLOCK_MAX_WAITERS	64
+
+/* A CREATE's request: oplock level and/or lease context, decoded. */
+struct ksmbd_oplock_req {
+	u8 level;			/* RequestedOplockLevel */
+	bool lease;			/* a usable RqLs context */
+	u8 version;			/* 1 or 2 */
+	u8 key[16];
+	u8 parent_key[16];
+	u32 state;			/* requested lease state */
+	u32 flags;
+	u16 epoch;
+};
+
+/* What CREATE's response carries. */
+struct ksmbd_oplock_grant {
+	u8 level;			/* OplockLevel; 0xff with a lease */
+	bool lease;			/* answer with an RqLs context */
+	u8 version;
+	u8 key[16];
+	u8 parent_key[16];
+	u32 state;
+	u32 flags;
+	u16 epoch;
+};
+
+/*
+ * Decode CREATE's RequestedOplockLevel and RqLs context data (NULL when
+ * absent) for the connection's dialect. Unusable lease data is ignored
+ * as MS-SMB2 3.3.5.9.8 says (no lease granted), never an error.
+ */
+void ksmbd_oplock_decode(const struct ksmbd_smb2_ctx *ctx, u8 level,
+			 const struct ksmbd_buf *lease,
+			 struct ksmbd_oplock_req *rq);
+
+/*
+ * CREATE, before the share-mode check and any truncation: break the
+ * caching rights other owners hold that this open conflicts with (write
+ * caching always; handle caching when the share modes conflict; all of
+ * it on overwrite) and wait for the acknowledgements. Opens for
+ * attributes only break nothing.
+ */
+void ksmbd_oplock_break_for_open(struct ksmbd_smb2_ctx *ctx,
+				 struct ksmbd_file *fp,
+				 const struct ksmbd_oplock_req *rq,
+				 bool overwrite);
+/*
+ * CREATE, once the handle has joined the share modes and is published:
+ * grant what can be granted (re-checking, and breaking again, owners that
+ * appeared meanwhile) and fill the response's answer.
+ */
+void ksmbd_oplock_grant(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
+			const struct ksmbd_oplock_req *rq,
+			struct ksmbd_oplock_grant *out);
+
+/*
+ * Data changes through fp (WRITE, truncation, allocation, byte-range
+ * lock): other owners lose read caching (level II breaks to none). Does
+ * not wait (MS-FSA: level II breaks need no acknowledgement).
+ */
+void ksmbd_oplock_break_for_write(struct ksmbd_file *fp);
+/*
+ * Rename or delete through fp: other owners lose handle caching; waits
+ * for the acknowledgements.
+ */
+void ksmbd_oplock_break_for_namespace(struct ksmbd_file *fp);
+/* SET_INFO: the break the information class calls for, if any. */
+void ksmbd_oplock_break_for_setinfo(struct ksmbd_file *fp, u8 info_class);
+
+/* The handle's last put: leave its owner (freed with its last handle). */
+void ksmbd_oplock_release(struct ksmbd_file *fp);
+
+/* OPLOCK_BREAK request: an oplock or lease break acknowledgement. */
+enum ksmbd_smb2_verdict ksmbd_smb2_oplock_break(struct ksmbd_smb2_ctx *ctx);
+
+#endif

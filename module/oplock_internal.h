@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Shared by oplock.c (owners, grants, breaks) and smb2_oplock_break.c
+ * (notifications on the wire, acknowledgements). Not for other files.
+ */
+#ifndef KSMBD_OPLOCK_INTERNAL_H
+#define KSMBD_OPLOCK_INTERNAL_H
+
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/types.h>
+
+struct ksmbd_conn;
+struct inode;
+
+/* Guards every owner, both hashes and ksmbd_file.oplock (see oplock.h). */
+extern struct mutex ksmbd_owner_lock;
+
+struct ksmbd_oplock {
+	struct hlist_node inode_node;	/* by inode */
+	struct hlist_node key_node;	/* leases: by (ClientGuid, key) */
+	struct inode *inode;		/* pinned by the handles' files */
+	struct ksmbd_conn *conn;	/* counted: where breaks are sent */
+	u32 nr_handles;
+	u32 access, share;		/* union of access, common share modes */
+
+	bool lease;
+	u8 version;			/* lease 1 or 2 */
+	u8 key[16];
+	u8 guid[16];			/* the client's ClientGuid */
+	u8 parent_key[16];
+	u32 lflags;			/* PARENT_LEASE_KEY_SET */
+	u16 epoch;
+
+	/* Oplocks: the one handle, for the notification's FileId. */
+	u64 pid, vid, sess_id;
+
+	u32 state;			/* R/H/W bits, also for oplocks */
+	bool breaking;			/* waiting for an acknowledgement */
+	u32 break_to;
+	u64 break_ns;			/* ktime when the break was sent */
+	unsigned long deadline;		/* jiffies */
+};
+
+u32 ksmbd_oplock_level_to_bits(u8 level);
+u8 ksmbd_oplock_bits_to_level(u32 bits);
+u64 ksmbd_oplock_trace_id(const struct ksmbd_oplock *o);
+/* Under the lock: the client's lease with this key, or NULL. */
+struct ksmbd_oplock *ksmbd_lease_find(const u8 *guid, const u8 *key);
+/* Under the lock: end o's break with the given state, wake waiters. */
+void ksmbd_oplock_resolve(struct ksmbd_oplock *o, u32 state);
+
+/* smb2_oplock_break.c: one notification frame (no lock held). */
+void ksmbd_oplock_send_break(struct ksmbd_conn *conn, bool lease,
+			     bool ack_required, const u8 *key, u64 pid,
+			     u64 vid, u64 sess_id, u32 from, u32 to,
+			     u16 epoch);
+
+#endif

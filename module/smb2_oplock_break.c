@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * OPLOCK_BREAK on the wire: the server's break notifications (MS-SMB2
+ * 2.2.23.1, 2.2.23.2, 3.3.4.6, 3.3.4.7) and the client's
+ * acknowledgements (2.2.24, 3.3.5.22.1, 3.3.5.22.2) with their responses
+ * (2.2.25).
+ */
+#define pr_fmt(fmt) "ksmbd: " fmt
+
+#include <linux/ktime.h>
+#include <linux/mutex.h>
+#include <linux/string.h>
+#include <linux/uio.h>
+#include "connection.h"
+#include "file.h"
+#include "ksmbd_trace.h"
+#include "oplock.h"
+#include "oplock_internal.h"
+#include "smb2_dispatch.h"
+
+/* Unsolicited messages carry this MessageId (3.3.4.6, 3.3.4.7). */
+#define KSMBD_NOTIFY_MESSAGE_ID		0xffffffffffffffffULL
+
+static void put_notify_hdr(struct smb2_hdr *h, u64 sess_id)
+{
+	memset(h, 0, sizeof(*h));
+	h->protocol_id = SMB2_PROTO_NUMBER;
+	h->structure_size = cpu_to_le16(SMB2_HEADER_STRUCTURE_SIZE);
+	h->command = cpu_to_le16(SMB2_OPLOCK_BREAK);
+	h->flags = cpu_to_le32(SMB2_FLAGS_SERVER_TO_REDIR);
+	h->message_id = cpu_to_le64(KSMBD_NOTIFY_MESSAGE_ID);
+	h->session_id = cpu_to_le64(sess_id);
+}
+
+void ksmbd_oplock_send_break(struct ksmbd_conn *conn, bool lease,
+			     bool ack_required, const u8 *key, u64 pid,
+			     u64 vid, u64 sess_id, u32 from, u32 to,
+			     u16 epoch)
+{
+	struct {
+		struct smb2_hdr hdr;
+		union {
+			struct smb2_oplock_break op;
+			struct smb2_lease_break_notify ls;
+		};
+	} __packed msg;
+	struct kvec iov = { .iov_base = &msg };
+
+	if (lease) {
+		put_notify_hdr(&msg.hdr, 0);
+		memset(&msg.ls, 0, sizeof(msg.ls));
+		msg.ls.structure_size = cpu_to_le16(SMB2_LEASE_BREAK_NOTIFY_SIZE);
+		msg.ls.new_epoch = cpu_to_le16(epoch);
+		if (ack_required)
+			msg.ls.flags = cpu_to_le32(KSMBD_LEASE_BREAK_ACK_REQUIRED);
+		memcpy(msg.ls.lease_key, key, 16);
+		msg.ls.current_lease_state = cpu_to_le32(from);
+		msg.ls.new_lease_state = cpu_to_le32(to);
+		iov.iov_len = sizeof(msg.hdr) + sizeof(msg.ls);
+	} else {
+		put_notify_hdr(&msg.hdr, sess_id);
+		memset(&msg.op, 0, sizeof(msg.op));
+		msg.op.structure_size = cpu_to_le16(SMB2_OPLOCK_BREAK_SIZE);
+		msg.op.oplock_level = ksmbd_oplock_bits_to_level(to);
+		msg.op.persistent_file_id = cpu_to_le64(pid);
+		msg.op.volatile_file_id = cpu_to_le64(vid);
+		iov.iov_len = sizeof(msg.hdr) + sizeof(msg.op);
+	}
+	/* A failed send drops the connection; its break then resolves at once. */
+	ksmbd_conn_send(conn, &iov, 1);
+}
+
+/* ---- Oplock acknowledgement (3.3.5.22.1) ---- */
+
+struct ack_result {
+	u32 status;
+	u8 level;
+};
+
+static bool ack_level_valid(u8 level)
+{
+	return level == SMB2_OPLOCK_LEVEL_NONE || level == SMB2_OPLOCK_LEVEL_II;
+}
+
+/* Under the lock: judge the acknowledgement of o's break with level. */
+static struct ack_result oplock_ack_locked(struct ksmbd_conn *conn,
+					   struct ksmbd_oplock *o, u8 level)
+{
+	struct ack_result r = { .status = STATUS_SUCCESS, .level = level };
+	u32 bits = ksmbd_oplock_level_to_bits(level);
+	u64 lat;
+
+	if (!o || o->lease || !o->breaking) {
+		r.status = STATUS_INVALID_DEVICE_STATE;
+		return r;
+	}
+	lat = ktime_get_ns() - o->break_ns;
+	if (level == SMB2_OPLOCK_LEVEL_LEASE) {
+		r.status = STATUS_INVALID_PARAMETER;
+		r.level = SMB2_OPLOCK_LEVEL_NONE;
+		ksmbd_oplock_resolve(o, 0);
+	} else if (!ack_level_valid(level) || (bits & ~o->break_to)) {
+		/* More than the notification allowed: nothing is kept. */
+		r.status = STATUS_INVALID_OPLOCK_PROTOCOL;
+		r.level = SMB2_OPLOCK_LEVEL_NONE;
+		ksmbd_oplock_resolve(o, 0);
+	} else {
+		ksmbd_oplock_resolve(o, bits);
+	}
+	trace_ksmbd_oplock_break_ack(conn->id, ksmbd_oplock_trace_id(o), false,
+				     ksmbd_oplock_level_to_bits(level),
+				     r.status, lat);
+	return r;
+}
+
+static void oplock_ack(struct ksmbd_smb2_ctx *ctx)
+{
+	const struct ksmbd_buf *b = &ctx->req->body;
+	struct ksmbd_wbuf *w = &ctx->body;
+	struct ack_result r;
+	struct ksmbd_file *fp;
+	u64 pid = 0, vid = 0;
+	u8 level = 0;
+
+	ksmbd_buf_get_u8(b, 2, &level);
+	ksmbd_buf_get_le64(b, 8, &pid);
+	ksmbd_buf_get_le64(b, 16, &vid);
+	fp = ksmbd_file_lookup(ctx, pid, vid);
+	if (!fp) {
+		ctx->status = STATUS_FILE_CLOSED;
+		return;
+	}
+	mutex_lock(&ksmbd_owner_lock);
+	r = oplock_ack_locked(ctx->conn, fp->oplock, level);
+	mutex_unlock(&ksmbd_owner_lock);
+	ctx->status = r.status;
+	if (r.status == STATUS_SUCCESS) {
+		ksmbd_wbuf_put_le16(w, SMB2_OPLOCK_BREAK_SIZE);
+		ksmbd_wbuf_put_u8(w, r.level);
+		ksmbd_wbuf_put_u8(w, 0);
+		ksmbd_wbuf_put_le32(w, 0);
+		ksmbd_wbuf_put_le64(w, fp->persistent_id);
+		ksmbd_wbuf_put_le64(w, fp->volatile_id);
+	}
+	ksmbd_file_put(fp);
+}
+
+/* ---- Lease acknowledgement (3.3.5.22.2) ---- */
+
+static u32 lease_ack_locked(struct ksmbd_conn *conn, const u8 *key, u32 state)
+{
+	struct ksmbd_oplock *o = ksmbd_lease_find(conn->neg.client_guid, key);
+	u32 status = STATUS_SUCCESS;
+
+	if (!o)
+		return STATUS_OBJECT_NAME_NOT_FOUND;
+	if (!o->breaking)
+		return STATUS_UNSUCCESSFUL;
+	if (state & ~o->break_to)
+		status = STATUS_REQUEST_NOT_ACCEPTED;	/* still breaking */
+	else
+		ksmbd_oplock_resolve(o, state);
+	trace_ksmbd_oplock_break_ack(conn->id, ksmbd_oplock_trace_id(o), true,
+				     state, status, ktime_get_ns() - o->break_ns);
+	return status;
+}
+
+static void lease_ack(struct ksmbd_smb2_ctx *ctx)
+{
+	const struct ksmbd_buf *b = &ctx->req->body;
+	struct ksmbd_wbuf *w = &ctx->body;
+	u32 state = 0;
+	u8 key[16];
+
+	memcpy(key, b->p + 8, 16);	/* the gate checked 36 bytes */
+	ksmbd_buf_get_le32(b, 24, &state);
+	mutex_lock(&ksmbd_owner_lock);
+	ctx->status = lease_ack_locked(ctx->conn, key, state);
+	mutex_unlock(&ksmbd_owner_lock);
+	if (ctx->status != STATUS_SUCCESS)
+		return;
+	ksmbd_wbuf_put_le16(w, SMB2_LEASE_ACK_SIZE);
+	ksmbd_wbuf_put_le16(w, 0);
+	ksmbd_wbuf_put_le32(w, 0);		/* Flags */
+	ksmbd_wbuf_put(w, key, 16);
+	ksmbd_wbuf_put_le32(w, state);
+	ksmbd_wbuf_put_le64(w, 0);		/* LeaseDuration */
+}
+
+enum ksmbd_smb2_verdict ksmbd_smb2_oplock_break(struct ksmbd_smb2_ctx *ctx)
+{
+	u16 ss = 0;
+
+	ksmbd_buf_get_le16(&ctx->req->body, 0, &ss);
+	if (ss == SMB2_LEASE_ACK_SIZE)
+		lease_ack(ctx);
+	else
+		oplock_ack(ctx);
+	return KSMBD_SMB2_REPLY;
+}

@@ -1,0 +1,554 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Oplocks and leases against the server, with two (or more) raw
+connections: grants, break notifications, acknowledgements with right and
+wrong levels, the break timeout, and the races the in-kernel ksmbd got
+wrong (close during a break, disconnect during a break, acks for other
+clients' leases). Built on smb2files.py (Tree) and smb2raw.py.
+
+The server must run with a short "oplock break timeout" (--timeout, 2 s
+by default in the VM case) so the timeout cases finish quickly.
+
+CLI: smb2oplock.py [--host H] [--port P] [--prefix NAME] [--timeout S]
+                   [--list] [CASE ...]
+"""
+import argparse
+import os
+import struct
+import sys
+import threading
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import smb2auth  # noqa: E402
+import smb2files  # noqa: E402
+import smb2raw  # noqa: E402
+from smb2files import (OPEN, OPEN_IF, OVERWRITE_IF, SHARE_ALL,  # noqa: E402
+                       create_body, create_ctx, Created, expect_status)
+from smb2raw import expect, expect_eq  # noqa: E402
+
+OPLOCK_BREAK = 0x12
+LEVEL_NONE, LEVEL_II, LEVEL_EXCL, LEVEL_BATCH, LEVEL_LEASE = 0, 1, 8, 9, 0xFF
+R, H, W = 1, 2, 4
+NOTIFY_MID = 0xFFFFFFFFFFFFFFFF
+
+ST = dict(smb2files.ST)
+ST.update(INVALID_OPLOCK_PROTOCOL=0xC00000E3, INVALID_DEVICE_STATE=0xC0000184,
+          REQUEST_NOT_ACCEPTED=0xC00000D0, UNSUCCESSFUL=0xC0000001)
+smb2files.ST.update(ST)
+
+
+class Peer(smb2files.Tree):
+    """A logged-on connection with its own ClientGuid."""
+
+    def __init__(self, env, guid):
+        orig = smb2raw.negotiate_body
+
+        def with_guid(dialects, contexts=None, guid_=guid):
+            return orig(dialects, contexts, guid_)
+        smb2raw.negotiate_body = with_guid
+        try:
+            super().__init__(env)
+        finally:
+            smb2raw.negotiate_body = orig
+        self.lock = threading.Lock()
+
+    def send(self, cmd, body):
+        msg = self.c.build(cmd, body, session=self.sess.id, tree=self.tid)
+        self.c.send_frame(msg)
+
+    def next_frame(self, wait):
+        self.c.sock.settimeout(wait)
+        try:
+            return smb2auth.Rsp(self.c.recv_frame())
+        finally:
+            self.c.sock.settimeout(30)
+
+    def open(self, name, level=0, lease=None, **kw):
+        """CREATE with an oplock level or a lease (key, state, v2)."""
+        ctxs = b""
+        if lease:
+            ctxs = create_ctx(b"RqLs", lease_data(*lease))
+            level = LEVEL_LEASE
+        body = bytearray(create_body(name, ctxs=ctxs, **kw))
+        body[3] = level
+        r = self.call(smb2files.CREATE, bytes(body))
+        return r, (Created(r) if r.status == 0 else None)
+
+    def ack_oplock(self, fid, level):
+        body = struct.pack("<HBBIQQ", 24, level, 0, 0, *fid)
+        return self.call(OPLOCK_BREAK, body)
+
+    def ack_lease(self, key, state):
+        body = struct.pack("<HHI16sIQ", 36, 0, 0, key, state, 0)
+        return self.call(OPLOCK_BREAK, body)
+
+
+def lease_data(key, state, v2=True, epoch=0, parent=b"\0" * 16):
+    if v2:
+        return struct.pack("<16sIIQ16sHH", key, state, 0, 0, parent, epoch, 0)
+    return struct.pack("<16sIIQ", key, state, 0, 0)
+
+
+def lease_answer(cr):
+    d = cr.contexts.get(b"RqLs")
+    expect(d is not None, "no lease context in the response")
+    key, state, flags = struct.unpack_from("<16sII", d, 0)
+    epoch = struct.unpack_from("<H", d, 48)[0] if len(d) >= 52 else None
+    return key, state, flags, epoch
+
+
+def oplock_level(r):
+    return r.body[2]
+
+
+def parse_break(r):
+    expect_eq(r.command, OPLOCK_BREAK, "notification command")
+    expect_eq(r.mid, NOTIFY_MID, "notification MessageId")
+    ss = struct.unpack_from("<H", r.body, 0)[0]
+    if ss == 24:
+        level, pid, vid = struct.unpack_from("<B5xQQ", r.body, 2)
+        return dict(kind="oplock", level=level, fid=(pid, vid))
+    expect_eq(ss, 44, "lease break StructureSize")
+    epoch, flags, key, cur, new = struct.unpack_from("<HI16sII", r.body, 2)
+    return dict(kind="lease", epoch=epoch, flags=flags, key=key, cur=cur,
+                new=new)
+
+
+class Opener(threading.Thread):
+    """peer.open(...) in the background, timed."""
+
+    def __init__(self, peer, name, **kw):
+        super().__init__(daemon=True)
+        self.peer, self.name, self.kw = peer, name, kw
+        self.result = self.error = None
+        self.start_t = time.monotonic()
+        self.elapsed = None
+        self.start()
+
+    def run(self):
+        try:
+            self.result = self.peer.open(self.name, **self.kw)
+        except Exception as e:  # noqa: BLE001
+            self.error = e
+        self.elapsed = time.monotonic() - self.start_t
+
+    def finished(self, wait):
+        self.join(wait)
+        if self.error:
+            raise self.error
+        expect(not self.is_alive(), "the waiting open did not finish")
+        return self.result
+
+
+GUIDS = iter(bytes([i]) * 16 for i in range(0x60, 0xff))
+
+
+def two_peers(env):
+    return Peer(env, next(GUIDS)), Peer(env, next(GUIDS))
+
+
+def fresh(t, name):
+    t.unlink(name)
+    t.put_file(name, b"0123456789")
+
+
+CASES = {}
+
+
+def case(fn):
+    CASES[fn.__name__.replace("case_", "")] = fn
+    return fn
+
+
+@case
+def case_oplock_is_per_handle(env):
+    """Batch alone; a second open by the same client breaks it too."""
+    a = Peer(env, next(GUIDS))
+    fresh(a, "op-alone.txt")
+    r, cr = a.open("op-alone.txt", level=LEVEL_BATCH)
+    expect_status(r, "SUCCESS", "open")
+    expect_eq(oplock_level(r), LEVEL_BATCH, "granted level")
+    body = bytearray(create_body("op-alone.txt", disp=OPEN))
+    body[3] = LEVEL_EXCL
+    a.send(smb2files.CREATE, bytes(body))
+    n = parse_break(a.next_frame(10))
+    expect_eq((n["level"], n["fid"]), (LEVEL_II, cr.fid), "break of handle 1")
+    a.send(OPLOCK_BREAK, struct.pack("<HBBIQQ", 24, LEVEL_II, 0, 0, *cr.fid))
+    got = {}
+    for _ in range(2):
+        x = a.next_frame(10)
+        got[struct.unpack_from("<H", x.body, 0)[0]] = x
+    expect(24 in got and 89 in got, "ack and create responses")
+    expect_eq(got[24].status, 0, "ack status")
+    expect_eq(got[89].status, 0, "second open status")
+    expect_eq(oplock_level(got[89]), LEVEL_II, "second handle's level")
+    a.close(Created(got[89]).fid)
+    a.close(cr.fid)
+    a.bye()
+
+
+@case
+def case_batch_break_ack(env):
+    """B's open waits for A's acknowledgement, then gets level II."""
+    a, b = two_peers(env)
+    fresh(a, "op-ack.txt")
+    r, cr = a.open("op-ack.txt", level=LEVEL_BATCH)
+    expect_eq(oplock_level(r), LEVEL_BATCH, "A's level")
+    op = Opener(b, "op-ack.txt", level=LEVEL_BATCH, disp=OPEN)
+    n = parse_break(a.next_frame(10))
+    expect_eq(n["kind"], "oplock", "notification kind")
+    expect_eq(n["level"], LEVEL_II, "break to level")
+    expect_eq(n["fid"], cr.fid, "notification FileId")
+    time.sleep(0.5)
+    expect(op.is_alive(), "B's open finished before A acknowledged")
+    ra = a.ack_oplock(cr.fid, LEVEL_II)
+    expect_status(ra, "SUCCESS", "ack")
+    expect_eq(ra.body[2], LEVEL_II, "ack response level")
+    rb, crb = op.finished(10)
+    expect_status(rb, "SUCCESS", "B's open")
+    expect_eq(oplock_level(rb), LEVEL_II, "B's level")
+    # A second ack is not expected any more.
+    expect_status(a.ack_oplock(cr.fid, LEVEL_II), "INVALID_DEVICE_STATE",
+                  "ack without a break")
+    b.close(crb.fid)
+    a.close(cr.fid)
+    a.bye()
+    b.bye()
+
+
+@case
+def case_batch_break_timeout(env):
+    """No acknowledgement: B continues after the break timeout."""
+    a, b = two_peers(env)
+    fresh(a, "op-to.txt")
+    r, cr = a.open("op-to.txt", level=LEVEL_BATCH)
+    expect_eq(oplock_level(r), LEVEL_BATCH, "A's level")
+    op = Opener(b, "op-to.txt", level=LEVEL_BATCH, disp=OPEN)
+    n = parse_break(a.next_frame(10))
+    expect_eq(n["level"], LEVEL_II, "break to level")
+    rb, crb = op.finished(env.timeout + 20)
+    expect_status(rb, "SUCCESS", "B's open after the timeout")
+    expect(op.elapsed >= env.timeout * 0.8,
+           "B continued after %.1f s, before the %d s timeout" %
+           (op.elapsed, env.timeout))
+    expect(op.elapsed < env.timeout + 10, "B waited %.1f s" % op.elapsed)
+    # Too late: the break resolved without A.
+    expect_status(a.ack_oplock(cr.fid, LEVEL_II), "INVALID_DEVICE_STATE",
+                  "late ack")
+    b.close(crb.fid)
+    a.close(cr.fid)
+    a.bye()
+    b.bye()
+
+
+@case
+def case_ack_wrong_levels(env):
+    a, b = two_peers(env)
+    fresh(a, "op-wrong.txt")
+    # Not breaking at all.
+    r, cr = a.open("op-wrong.txt", level=LEVEL_BATCH)
+    expect_status(a.ack_oplock(cr.fid, LEVEL_NONE), "INVALID_DEVICE_STATE",
+                  "ack with no break")
+    expect_status(a.ack_oplock((cr.fid[0] + 99, cr.fid[1] + 99), LEVEL_NONE),
+                  "FILE_CLOSED", "ack on an unknown FileId")
+    # Acking more than the notification offered.
+    op = Opener(b, "op-wrong.txt", disp=OPEN)
+    n = parse_break(a.next_frame(10))
+    expect_eq(n["level"], LEVEL_II, "break to level")
+    expect_status(a.ack_oplock(cr.fid, LEVEL_BATCH),
+                  "INVALID_OPLOCK_PROTOCOL", "ack with batch")
+    rb, crb = op.finished(10)
+    expect_status(rb, "SUCCESS", "B's open after the bad ack")
+    b.close(crb.fid)
+    a.close(cr.fid)
+    # An ack naming a lease level on an oplock.
+    r, cr = a.open("op-wrong.txt", level=LEVEL_BATCH)
+    expect_eq(oplock_level(r), LEVEL_BATCH, "A's level again")
+    op = Opener(b, "op-wrong.txt", disp=OPEN)
+    parse_break(a.next_frame(10))
+    expect_status(a.ack_oplock(cr.fid, LEVEL_LEASE), "INVALID_PARAMETER",
+                  "ack with the lease level")
+    rb, crb = op.finished(10)
+    expect_status(rb, "SUCCESS", "B's open")
+    # Another session's FileId is not A's to acknowledge.
+    expect_status(b.ack_oplock(cr.fid, LEVEL_NONE), "FILE_CLOSED",
+                  "ack on another session's handle")
+    b.close(crb.fid)
+    a.close(cr.fid)
+    a.bye()
+    b.bye()
+
+
+@case
+def case_close_during_break(env):
+    """A closes instead of acknowledging: B continues at once."""
+    a, b = two_peers(env)
+    fresh(a, "op-close.txt")
+    r, cr = a.open("op-close.txt", level=LEVEL_BATCH)
+    expect_eq(oplock_level(r), LEVEL_BATCH, "A's level")
+    op = Opener(b, "op-close.txt", level=LEVEL_BATCH, disp=OPEN)
+    parse_break(a.next_frame(10))
+    expect_status(a.close(cr.fid), "SUCCESS", "close during the break")
+    rb, crb = op.finished(10)
+    expect_status(rb, "SUCCESS", "B's open")
+    expect(op.elapsed < env.timeout, "B waited for the timeout")
+    expect_eq(oplock_level(rb), LEVEL_BATCH, "B alone gets batch")
+    b.close(crb.fid)
+    a.bye()
+    b.bye()
+
+
+@case
+def case_disconnect_during_break(env):
+    """A's connection drops during the break: B continues at once."""
+    a, b = two_peers(env)
+    fresh(a, "op-drop.txt")
+    r, cr = a.open("op-drop.txt", level=LEVEL_BATCH)
+    expect_eq(oplock_level(r), LEVEL_BATCH, "A's level")
+    op = Opener(b, "op-drop.txt", level=LEVEL_BATCH, disp=OPEN)
+    parse_break(a.next_frame(10))
+    a.bye()
+    rb, crb = op.finished(10)
+    expect_status(rb, "SUCCESS", "B's open")
+    expect(op.elapsed < env.timeout, "B waited for the timeout")
+    b.close(crb.fid)
+    b.bye()
+
+
+@case
+def case_disconnect_before_break(env):
+    """A's connection is gone before anyone opens: no wait at all."""
+    a, b = two_peers(env)
+    fresh(a, "op-gone.txt")
+    r, cr = a.open("op-gone.txt", level=LEVEL_BATCH)
+    expect_eq(oplock_level(r), LEVEL_BATCH, "A's level")
+    a.bye()
+    t = time.monotonic()
+    rb, crb = b.open("op-gone.txt", disp=OPEN)
+    expect_status(rb, "SUCCESS", "B's open")
+    expect(time.monotonic() - t < env.timeout, "B waited")
+    b.close(crb.fid)
+    b.bye()
+
+
+@case
+def case_level2_break_on_write(env):
+    """Level II holders are told (no ack) when another handle writes."""
+    a, b = two_peers(env)
+    fresh(a, "op-l2.txt")
+    r, cra = a.open("op-l2.txt", level=LEVEL_II)
+    expect_eq(oplock_level(r), LEVEL_II, "A's level")
+    rb, crb = b.open("op-l2.txt", disp=OPEN)
+    expect_status(rb, "SUCCESS", "B's open")
+    t = time.monotonic()
+    expect_status(b.write(crb.fid, b"new data"), "SUCCESS", "B's write")
+    expect(time.monotonic() - t < env.timeout, "the write waited")
+    n = parse_break(a.next_frame(10))
+    expect_eq(n["level"], LEVEL_NONE, "break to none")
+    expect_eq(n["fid"], cra.fid, "FileId")
+    b.close(crb.fid)
+    a.close(cra.fid)
+    a.bye()
+    b.bye()
+
+
+@case
+def case_lease_break_ack(env):
+    """Lease RWH: break to RH with an epoch, ack, B continues."""
+    a, b = two_peers(env)
+    fresh(a, "ls-ack.txt")
+    key = os.urandom(16)
+    r, cr = a.open("ls-ack.txt", lease=(key, R | W | H, True, 5))
+    expect_status(r, "SUCCESS", "open")
+    expect_eq(oplock_level(r), LEVEL_LEASE, "OplockLevel")
+    k, state, _, epoch = lease_answer(cr)
+    expect_eq((k, state), (key, R | W | H), "granted lease")
+    expect_eq(epoch, 6, "epoch of a new v2 lease")
+    op = Opener(b, "ls-ack.txt", disp=OPEN)
+    n = parse_break(a.next_frame(10))
+    expect_eq(n["kind"], "lease", "notification kind")
+    expect_eq((n["key"], n["cur"], n["new"]), (key, R | W | H, R | H),
+              "lease break")
+    expect_eq(n["flags"] & 1, 1, "ACK_REQUIRED")
+    expect_eq(n["epoch"], 7, "NewEpoch")
+    time.sleep(0.3)
+    expect(op.is_alive(), "B's open finished before the ack")
+    # Acking more than offered is refused and the break goes on.
+    expect_status(a.ack_lease(key, R | W | H), "REQUEST_NOT_ACCEPTED",
+                  "ack with W")
+    ra = a.ack_lease(key, R | H)
+    expect_status(ra, "SUCCESS", "ack")
+    expect_eq(struct.unpack_from("<16sI", ra.body, 8), (key, R | H),
+              "ack response")
+    rb, crb = op.finished(10)
+    expect_status(rb, "SUCCESS", "B's open")
+    expect_status(a.ack_lease(key, R | H), "UNSUCCESSFUL", "ack w/o break")
+    b.close(crb.fid)
+    a.close(cr.fid)
+    a.bye()
+    b.bye()
+
+
+@case
+def case_lease_shared_by_handles(env):
+    """Two handles with one key from one client share one lease."""
+    a, b = two_peers(env)
+    fresh(a, "ls-share.txt")
+    key = os.urandom(16)
+    r1, c1 = a.open("ls-share.txt", lease=(key, R | W | H, False))
+    expect_eq(lease_answer(c1)[1], R | W | H, "first handle")
+    r2, c2 = a.open("ls-share.txt", lease=(key, R | W | H, False), disp=OPEN)
+    expect_status(r2, "SUCCESS", "second handle")
+    expect_eq(lease_answer(c2)[1], R | W | H, "second handle keeps RWH")
+    # No break was sent to ourselves.
+    try:
+        a.next_frame(0.5)
+        raise AssertionError("unexpected frame after our own open")
+    except (OSError, smb2raw.Dropped):
+        pass
+    # Closing one handle keeps the lease; B's open breaks it once.
+    a.close(c1.fid)
+    op = Opener(b, "ls-share.txt", disp=OPEN)
+    n = parse_break(a.next_frame(10))
+    expect_eq(n["new"], R | H, "break to RH")
+    expect_status(a.ack_lease(key, R | H), "SUCCESS", "ack")
+    rb, crb = op.finished(10)
+    expect_status(rb, "SUCCESS", "B's open")
+    b.close(crb.fid)
+    a.close(c2.fid)
+    a.bye()
+    b.bye()
+
+
+@case
+def case_lease_ack_foreign_key(env):
+    """Another client cannot acknowledge (or find) A's lease."""
+    a, b = two_peers(env)
+    fresh(a, "ls-foreign.txt")
+    key = os.urandom(16)
+    r, cr = a.open("ls-foreign.txt", lease=(key, R | W | H, True))
+    c = Peer(env, next(GUIDS))
+    op = Opener(b, "ls-foreign.txt", disp=OPEN)
+    parse_break(a.next_frame(10))
+    expect_status(c.ack_lease(key, R | H), "OBJECT_NAME_NOT_FOUND",
+                  "ack from another client")
+    c.bye()
+    expect_status(a.ack_lease(os.urandom(16), 0), "OBJECT_NAME_NOT_FOUND",
+                  "ack of an unknown key")
+    expect_status(a.ack_lease(key, R | H), "SUCCESS", "A's own ack")
+    rb, crb = op.finished(10)
+    expect_status(rb, "SUCCESS", "B's open")
+    b.close(crb.fid)
+    a.close(cr.fid)
+    a.bye()
+    b.bye()
+
+
+@case
+def case_lease_disconnect_during_break(env):
+    a, b = two_peers(env)
+    fresh(a, "ls-drop.txt")
+    key = os.urandom(16)
+    r, cr = a.open("ls-drop.txt", lease=(key, R | W | H, True))
+    op = Opener(b, "ls-drop.txt", disp=OPEN)
+    parse_break(a.next_frame(10))
+    a.bye()
+    rb, crb = op.finished(10)
+    expect_status(rb, "SUCCESS", "B's open")
+    expect(op.elapsed < env.timeout, "B waited for the timeout")
+    b.close(crb.fid)
+    b.bye()
+
+
+@case
+def case_lease_handle_break_on_sharing(env):
+    """An RH lease on a handle that denies sharing is asked to give up
+    H; closing the handle lets the conflicting open in."""
+    a, b = two_peers(env)
+    fresh(a, "ls-sv.txt")
+    key = os.urandom(16)
+    r, cr = a.open("ls-sv.txt", lease=(key, R | H, True), share=0)
+    expect_eq(lease_answer(cr)[1], R | H, "RH granted")
+    op = Opener(b, "ls-sv.txt", disp=OPEN)
+    n = parse_break(a.next_frame(10))
+    expect_eq((n["cur"], n["new"]), (R | H, R), "break H")
+    expect_status(a.close(cr.fid), "SUCCESS", "close instead of ack")
+    rb, crb = op.finished(10)
+    expect_status(rb, "SUCCESS", "B's open after the close")
+    b.close(crb.fid)
+    a.bye()
+    b.bye()
+
+
+@case
+def case_overwrite_breaks_lease_to_none(env):
+    a, b = two_peers(env)
+    fresh(a, "ls-ow.txt")
+    key = os.urandom(16)
+    r, cr = a.open("ls-ow.txt", lease=(key, R, True))
+    expect_eq(lease_answer(cr)[1], R, "R granted")
+    rb, crb = b.open("ls-ow.txt", disp=OVERWRITE_IF)
+    expect_status(rb, "SUCCESS", "overwrite open (no ack needed)")
+    n = parse_break(a.next_frame(10))
+    expect_eq((n["cur"], n["new"], n["flags"] & 1), (R, 0, 0),
+              "R to none without ack")
+    b.close(crb.fid)
+    a.close(cr.fid)
+    a.bye()
+    b.bye()
+
+
+@case
+def case_race_close_and_drop(env):
+    """Many rounds: B opens while A closes or drops during the break."""
+    for i in range(env.rounds):
+        a, b = two_peers(env)
+        name = "op-race%d.txt" % (i % 3)
+        fresh(a, name)
+        use_lease = i % 2 == 0
+        if use_lease:
+            r, cr = a.open(name, lease=(os.urandom(16), R | W | H, True))
+        else:
+            r, cr = a.open(name, level=LEVEL_BATCH)
+        op = Opener(b, name, level=LEVEL_BATCH, disp=OVERWRITE_IF)
+        if i % 3 == 0:
+            a.send(smb2files.CLOSE, struct.pack("<HHIQQ", 24, 0, 0, *cr.fid))
+        elif i % 3 == 1:
+            time.sleep(0.01 * (i % 5))
+            a.bye()
+        else:
+            try:
+                parse_break(a.next_frame(10))
+            except AssertionError:
+                pass
+            a.bye()
+        rb, crb = op.finished(env.timeout + 20)
+        expect_status(rb, "SUCCESS", "round %d: B's open" % i)
+        b.close(crb.fid)
+        a.bye()
+        b.bye()
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--host", default="127.0.0.1")
+    ap.add_argument("--port", type=int, default=445)
+    ap.add_argument("--prefix", default="smb2oplock")
+    ap.add_argument("--user", default="tester")
+    ap.add_argument("--password", default="tester")
+    ap.add_argument("--timeout", type=int, default=2,
+                    help="the server's oplock break timeout in seconds")
+    ap.add_argument("--rounds", type=int, default=30)
+    ap.add_argument("--list", action="store_true")
+    ap.add_argument("cases", nargs="*")
+    env = ap.parse_args()
+    if env.list:
+        print("\n".join(CASES))
+        return 0
+    return smb2raw.run_cases(env, CASES)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
