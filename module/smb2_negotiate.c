@@ -2,9 +2,13 @@
 /*
  * NEGOTIATE (MS-SMB2 3.3.5.4), the SMB1 upgrade (3.3.5.3.1) and ECHO.
  *
- * Not offered yet, on purpose: encryption (no cipher implemented),
- * compression, leasing, multichannel, DFS, POSIX extensions. The security
- * buffer carries the SPNEGO NegTokenInit2 hint listing NTLMSSP.
+ * Encryption is always available to a client that asks: AES-128-CCM on
+ * 3.0/3.0.2 (SMB2_GLOBAL_CAP_ENCRYPTION), the first of our_ciphers the
+ * client lists on 3.1.1; whether sessions must use it is the session's
+ * and the share's business. Signing on 3.1.1: the first of our_signing
+ * the client lists. Not offered yet, on purpose: compression, leasing,
+ * multichannel, DFS, POSIX extensions. The security buffer carries the
+ * SPNEGO NegTokenInit2 hint listing NTLMSSP.
  */
 #define pr_fmt(fmt) "ksmbd: " fmt
 
@@ -33,9 +37,15 @@ static const u16 our_dialects[] = {
 	SMB311_DIALECT, SMB302_DIALECT, SMB30_DIALECT, SMB21_DIALECT,
 };
 
-/* Signing algorithms we will implement, in order of preference. */
+/* Signing algorithms, in order of preference (3.1.1 signing context). */
 static const u16 our_signing[] = {
-	SMB2_SIGNING_AES_CMAC, SMB2_SIGNING_HMAC_SHA256,
+	SMB2_SIGNING_AES_GMAC, SMB2_SIGNING_AES_CMAC, SMB2_SIGNING_HMAC_SHA256,
+};
+
+/* Ciphers, in order of preference (Windows' and Samba's default order). */
+static const u16 our_ciphers[] = {
+	SMB2_ENCRYPTION_AES128_GCM, SMB2_ENCRYPTION_AES128_CCM,
+	SMB2_ENCRYPTION_AES256_GCM, SMB2_ENCRYPTION_AES256_CCM,
 };
 
 int ksmbd_smb2_negotiate_init(void)
@@ -184,7 +194,14 @@ static u32 put_contexts(struct ksmbd_smb2_ctx *ctx,
 						       SMB2_SIGNING_AES_CMAC);
 		neg->signing_alg = choice.signing_alg;
 	}
-	/* Encryption, compression, POSIX: not offered (see top). */
+	if (offer.has_encryption) {
+		/* MS-SMB2 3.3.5.4: no common cipher is answered with 0. */
+		choice.encryption = true;
+		choice.cipher = ksmbd_negctx_pick(&offer.ciphers, our_ciphers,
+						  ARRAY_SIZE(our_ciphers), 0);
+		neg->cipher = choice.cipher;
+	}
+	/* Compression, POSIX: not offered (see top). */
 
 	/* The header is 64 bytes, so body offsets keep 8-byte alignment. */
 	ksmbd_wbuf_pad(w, 8);
@@ -222,6 +239,11 @@ enum ksmbd_smb2_verdict ksmbd_smb2_negotiate(struct ksmbd_smb2_ctx *ctx)
 	fill_server_side(&neg, dialect);
 	neg.client_security_mode = nr.security_mode;
 	neg.client_capabilities = nr.capabilities;
+	if ((dialect == SMB30_DIALECT || dialect == SMB302_DIALECT) &&
+	    (nr.capabilities & SMB2_GLOBAL_CAP_ENCRYPTION)) {
+		neg.capabilities |= SMB2_GLOBAL_CAP_ENCRYPTION;
+		neg.cipher = SMB2_ENCRYPTION_AES128_CCM;
+	}
 	memcpy(neg.client_guid, nr.client_guid, sizeof(neg.client_guid));
 
 	st = put_negotiate_fixed(&ctx->body, &neg);
