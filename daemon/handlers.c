@@ -207,6 +207,14 @@ int mountd_build_startup(const struct ksmbd_config *cfg,
 	r->smb2_max_trans = g->smb2_max_trans;
 	mountd_server_sid(g, r->sub_auth);
 	r->max_connections = g->max_connections;
+	/* The parser keeps at most KSMBD_ALGLIST_MAX distinct known ids. */
+	_Static_assert(KSMBD_ALGLIST_MAX == KSMBD_MAX_ALGS, "alg list sizes");
+	r->nr_ciphers = (uint8_t)g->encryption_algs.count;
+	for (i = 0; i < g->encryption_algs.count; i++)
+		r->ciphers[i] = (uint8_t)g->encryption_algs.ids[i];
+	r->nr_signing_algs = (uint8_t)g->signing_algs.count;
+	for (i = 0; i < g->signing_algs.count; i++)
+		r->signing_algs[i] = (uint8_t)g->signing_algs.ids[i];
 	r->ifc_list_sz = ifc;
 	for (i = 0; ifc && i < g->interfaces.count; i++) {
 		size_t n = strlen(g->interfaces.items[i]) + 1;

@@ -369,6 +369,10 @@ static void ipc_startup_reply(u32 portid, int status)
 static void ipc_config_from_startup(struct ksmbd_server_config *c,
 				    const struct ksmbd_startup_request *r)
 {
+	unsigned int i;
+
+	BUILD_BUG_ON(ARRAY_SIZE(c->ciphers) != KSMBD_MAX_ALGS);
+	BUILD_BUG_ON(ARRAY_SIZE(c->signing_algs) != KSMBD_MAX_ALGS);
 	memset(c, 0, sizeof(*c));
 	c->flags = r->flags;
 	c->signing = r->signing;
@@ -387,6 +391,13 @@ static void ipc_config_from_startup(struct ksmbd_server_config *c,
 	c->fake_fscaps = r->share_fake_fscaps;
 	memcpy(c->sub_auth, r->sub_auth, sizeof(c->sub_auth));
 	c->max_connections = r->max_connections;
+	/* The validator bounded the counts and the ids. */
+	c->nr_ciphers = r->nr_ciphers;
+	c->nr_signing_algs = r->nr_signing_algs;
+	for (i = 0; i < r->nr_ciphers; i++)
+		c->ciphers[i] = r->ciphers[i];
+	for (i = 0; i < r->nr_signing_algs; i++)
+		c->signing_algs[i] = r->signing_algs[i];
 	/* The validator bounded ifc_list_sz by KSMBD_IFC_LIST_MAX. */
 	BUILD_BUG_ON(KSMBD_IFC_LIST_MAX > KSMBD_IFACES_MAX_LEN);
 	memcpy(c->interfaces, r->payload, r->ifc_list_sz);

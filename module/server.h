@@ -52,6 +52,10 @@ struct ksmbd_server_config {
 	u32 fake_fscaps;
 	u32 sub_auth[3];		/* the server's SID: S-1-5-21-a-b-c */
 	u32 max_connections;
+	/* Preference orders; 0 entries: the defaults (smb2_negotiate.c). */
+	u8 nr_ciphers, nr_signing_algs;
+	u16 ciphers[4];
+	u16 signing_algs[4];
 	/* NUL-separated interface names; empty: every interface */
 	char interfaces[KSMBD_IFACES_MAX_LEN];
 	u32 interfaces_len;

@@ -37,16 +37,58 @@ static const u16 our_dialects[] = {
 	SMB311_DIALECT, SMB302_DIALECT, SMB30_DIALECT, SMB21_DIALECT,
 };
 
-/* Signing algorithms, in order of preference (3.1.1 signing context). */
+/*
+ * Default preference orders; "server smb3 signing algorithms" and "server
+ * smb3 encryption algorithms" in ksmbd.conf replace them.
+ */
 static const u16 our_signing[] = {
 	SMB2_SIGNING_AES_GMAC, SMB2_SIGNING_AES_CMAC, SMB2_SIGNING_HMAC_SHA256,
 };
 
-/* Ciphers, in order of preference (Windows' and Samba's default order). */
+/* Windows' and Samba's default cipher order. */
 static const u16 our_ciphers[] = {
 	SMB2_ENCRYPTION_AES128_GCM, SMB2_ENCRYPTION_AES128_CCM,
 	SMB2_ENCRYPTION_AES256_GCM, SMB2_ENCRYPTION_AES256_CCM,
 };
+
+#define MAX_PREFS	4
+
+/* The configured order when there is one, else the default; the count. */
+static u32 prefs(const u16 *conf, u8 nconf, const u16 *def, u32 ndef,
+		 u16 out[MAX_PREFS])
+{
+	u32 i, n = nconf ? min_t(u32, nconf, MAX_PREFS) : min_t(u32, ndef, MAX_PREFS);
+
+	for (i = 0; i < n; i++)
+		out[i] = nconf ? READ_ONCE(conf[i]) : def[i];
+	return n;
+}
+
+static u32 cipher_prefs(u16 out[MAX_PREFS])
+{
+	return prefs(ksmbd_server_conf.ciphers,
+		     READ_ONCE(ksmbd_server_conf.nr_ciphers), our_ciphers,
+		     ARRAY_SIZE(our_ciphers), out);
+}
+
+static u32 signing_prefs(u16 out[MAX_PREFS])
+{
+	return prefs(ksmbd_server_conf.signing_algs,
+		     READ_ONCE(ksmbd_server_conf.nr_signing_algs), our_signing,
+		     ARRAY_SIZE(our_signing), out);
+}
+
+/* 3.0/3.0.2 encrypt with AES-128-CCM, when the order lists it. */
+static bool ccm_allowed(void)
+{
+	u16 p[MAX_PREFS];
+	u32 i, n = cipher_prefs(p);
+
+	for (i = 0; i < n; i++)
+		if (p[i] == SMB2_ENCRYPTION_AES128_CCM)
+			return true;
+	return false;
+}
 
 int ksmbd_smb2_negotiate_init(void)
 {
@@ -174,7 +216,8 @@ static u32 put_contexts(struct ksmbd_smb2_ctx *ctx,
 	struct ksmbd_negctx_offer offer;
 	u8 salt[SMB2_PREAUTH_SALT_SIZE];
 	struct ksmbd_wbuf *w = &ctx->body;
-	u32 st, len;
+	u16 order[MAX_PREFS];
+	u32 st, len, n;
 	u16 count;
 	u8 *at;
 
@@ -188,17 +231,17 @@ static u32 put_contexts(struct ksmbd_smb2_ctx *ctx,
 	choice.salt = salt;
 	if (offer.has_signing) {
 		choice.signing = true;
+		n = signing_prefs(order);
 		choice.signing_alg = ksmbd_negctx_pick(&offer.signing_algs,
-						       our_signing,
-						       ARRAY_SIZE(our_signing),
+						       order, n,
 						       SMB2_SIGNING_AES_CMAC);
 		neg->signing_alg = choice.signing_alg;
 	}
 	if (offer.has_encryption) {
 		/* MS-SMB2 3.3.5.4: no common cipher is answered with 0. */
 		choice.encryption = true;
-		choice.cipher = ksmbd_negctx_pick(&offer.ciphers, our_ciphers,
-						  ARRAY_SIZE(our_ciphers), 0);
+		n = cipher_prefs(order);
+		choice.cipher = ksmbd_negctx_pick(&offer.ciphers, order, n, 0);
 		neg->cipher = choice.cipher;
 	}
 	/* Compression, POSIX: not offered (see top). */
@@ -240,7 +283,7 @@ enum ksmbd_smb2_verdict ksmbd_smb2_negotiate(struct ksmbd_smb2_ctx *ctx)
 	neg.client_security_mode = nr.security_mode;
 	neg.client_capabilities = nr.capabilities;
 	if ((dialect == SMB30_DIALECT || dialect == SMB302_DIALECT) &&
-	    (nr.capabilities & SMB2_GLOBAL_CAP_ENCRYPTION)) {
+	    (nr.capabilities & SMB2_GLOBAL_CAP_ENCRYPTION) && ccm_allowed()) {
 		neg.capabilities |= SMB2_GLOBAL_CAP_ENCRYPTION;
 		neg.cipher = SMB2_ENCRYPTION_AES128_CCM;
 	}

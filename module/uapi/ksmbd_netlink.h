@@ -38,7 +38,7 @@
 /* 'KSMB': tells our daemon apart from one speaking the historical layout. */
 #define KSMBD_ABI_MAGIC		0x4b534d42
 /* Bump on any change to this file that alters a layout or a meaning. */
-#define KSMBD_ABI_VERSION	1
+#define KSMBD_ABI_VERSION	2
 
 /* Sizes include the terminating NUL. */
 #define KSMBD_REQ_MAX_ACCOUNT_NAME_SZ	48
@@ -48,6 +48,9 @@
 #define KSMBD_WORKGROUP_MAX		64
 #define KSMBD_SERVER_STRING_MAX		64
 #define KSMBD_PEER_ADDR_MAX		64
+
+/* Entries of the cipher and signing preference lists (startup). */
+#define KSMBD_MAX_ALGS			4
 
 /* Limits on the variable parts (a netlink attribute holds < 64 KiB). */
 #define KSMBD_IFC_LIST_MAX		1024	/* startup interface list */
@@ -134,7 +137,18 @@ struct ksmbd_startup_request {
 	__u32 sub_auth[3];		/* server SID S-1-5-21-a-b-c */
 	__u32 max_connections;		/* 0: unlimited */
 	__u32 ifc_list_sz;		/* bytes of payload[] */
-	__u32 reserved;
+	/*
+	 * Server preference orders, most preferred first: SMB2 cipher ids
+	 * (1..4) for the 3.1.1 encryption context and for 3.0/3.0.2 (which
+	 * encrypt only when AES-128-CCM, 1, is listed), signing algorithm ids
+	 * (0..2) for the 3.1.1 signing context. A count of 0 keeps the
+	 * module's default order; no id twice.
+	 */
+	__u8 nr_ciphers;		/* 0..KSMBD_MAX_ALGS */
+	__u8 nr_signing_algs;		/* 0..KSMBD_MAX_ALGS */
+	__u8 ciphers[KSMBD_MAX_ALGS];
+	__u8 signing_algs[KSMBD_MAX_ALGS];
+	__u16 reserved;
 	__u8 payload[];			/* interface list */
 };
 

@@ -84,7 +84,7 @@ TEST(mountd_version_and_usage)
 
 	snprintf(cmd, sizeof(cmd), "%s/daemon/ksmbd.mountd -V 2>&1", KSMBD_BUILD_DIR);
 	CHECK_EQ_INT(run(cmd, out, sizeof(out)), 0);
-	CHECK(strstr(out, "netlink ABI 1") != NULL);
+	CHECK(strstr(out, "netlink ABI 2") != NULL);
 	snprintf(cmd, sizeof(cmd), "%s/daemon/ksmbd.mountd -x 2>&1", KSMBD_BUILD_DIR);
 	CHECK_EQ_INT(run(cmd, out, sizeof(out)), 2);
 	CHECK(strstr(out, "Usage:") != NULL);

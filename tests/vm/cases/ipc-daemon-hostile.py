@@ -20,7 +20,7 @@ NLMSG_ERROR = 2
 NLM_F_REQUEST, NLM_F_ACK = 1, 4
 GENL_ID_CTRL, CTRL_CMD_GETFAMILY = 0x10, 3
 CTRL_ATTR_FAMILY_ID, CTRL_ATTR_FAMILY_NAME = 1, 2
-ABI_MAGIC, ABI_VERSION = 0x4B534D42, 1
+ABI_MAGIC, ABI_VERSION = 0x4B534D42, 2
 EV_HEARTBEAT, EV_STARTING_UP, EV_LOGIN_REQ, EV_LOGIN_RESP = 1, 2, 4, 5
 EV_SHARE_REQ, EV_SHARE_RESP, EV_STARTUP_RESP = 6, 7, 17
 PROBE = "/sys/kernel/debug/ksmbd/ipc_probe"
@@ -122,7 +122,9 @@ class Genl:
 def startup(magic=ABI_MAGIC, version=ABI_VERSION, port=4451, ipc_timeout=0):
     s = struct.pack("=IIIiHHHH16s64s64s", magic, version, 0, 2, 0x0210, 0x0311,
                     port, ipc_timeout, b"HOSTILE", b"WG", b"fake daemon")
-    return s + struct.pack("=IIIIIIIIIIII", 0, 1000, 0, 0, 0, 0, 1, 2, 3, 0, 0, 0)
+    # ... max_connections, ifc_list_sz, then the (empty) preference lists.
+    return s + struct.pack("=IIIIIIIIIII", 0, 1000, 0, 0, 0, 0, 1, 2, 3, 0, 0) + \
+        b"\0" * 12
 
 
 def login_resp(handle, account=b"tester", uid=4242, hash_sz=16):
