@@ -328,6 +328,8 @@ static uint32_t share_flags(const struct ksmbd_share *s)
 		f |= KSMBD_SHARE_FLAG_HIDE_DOT_FILES;
 	if (s->smb3_encryption == KSMBD_ENCRYPTION_REQUIRED)
 		f |= KSMBD_SHARE_FLAG_ENCRYPT;
+	else if (s->smb3_encryption == KSMBD_ENCRYPTION_DESIRED)
+		f |= KSMBD_SHARE_FLAG_ENCRYPT_DESIRED;
 	return f;
 }
 

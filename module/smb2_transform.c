@@ -50,10 +50,16 @@ struct ksmbd_conn_crypto {
 };
 
 static atomic64_t decrypt_failures = ATOMIC64_INIT(0);
+static atomic64_t decrypted_frames = ATOMIC64_INIT(0);
 
 u64 ksmbd_decrypt_failures(void)
 {
 	return atomic64_read(&decrypt_failures);
+}
+
+u64 ksmbd_decrypted_frames(void)
+{
+	return atomic64_read(&decrypted_frames);
 }
 
 /* ---- Per-connection buffers ---- */
@@ -389,6 +395,7 @@ int ksmbd_smb2_decrypt(struct ksmbd_work *work)
 		refuse(conn, "decryption failed");
 		return ret;
 	}
+	atomic64_inc(&decrypted_frames);
 	work->frame += t.msg_off;
 	work->frame_len = t.msg_len;
 	work->enc_sess = sess;

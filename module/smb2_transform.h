@@ -75,7 +75,8 @@ int ksmbd_gmac_sign(struct ksmbd_conn *conn, struct crypto_aead *tfm,
 int ksmbd_gmac_verify(struct ksmbd_conn *conn, struct crypto_aead *tfm,
 		      const u8 *msg, u32 len);
 
-/* Frames dropped because they did not decrypt, since load. */
+/* Frames dropped because they did not decrypt, and frames decrypted. */
 u64 ksmbd_decrypt_failures(void);
+u64 ksmbd_decrypted_frames(void);
 
 #endif

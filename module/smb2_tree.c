@@ -7,7 +7,9 @@
  * and held for the tree's life. A share with "smb3 encryption = required"
  * answers ShareFlags ENCRYPT_DATA to a client that negotiated a cipher
  * (then every request on the tree must come encrypted, see attach in
- * smb2_session.c) and STATUS_ACCESS_DENIED to one that did not.
+ * smb2_session.c) and STATUS_ACCESS_DENIED to one that did not; one with
+ * "smb3 encryption = yes" answers ENCRYPT_DATA too, but takes plain
+ * requests and clients without a cipher.
  */
 #define pr_fmt(fmt) "ksmbd: " fmt
 
@@ -134,7 +136,8 @@ static u32 ask_daemon(struct ksmbd_smb2_ctx *ctx, struct ksmbd_tree *tree,
 	return st;
 }
 
-static void encode_tcon(struct ksmbd_wbuf *w, const struct ksmbd_tree *tree)
+static void encode_tcon(struct ksmbd_wbuf *w, const struct ksmbd_tree *tree,
+			bool can_encrypt)
 {
 	bool ipc = ksmbd_tree_is_ipc(tree);
 	u32 flags = ipc ? SHAREFLAG_NO_CACHING : SHAREFLAG_MANUAL_CACHING;
@@ -142,7 +145,10 @@ static void encode_tcon(struct ksmbd_wbuf *w, const struct ksmbd_tree *tree)
 	ksmbd_wbuf_put_le16(w, SMB2_TREE_CONNECT_RSP_SIZE);
 	ksmbd_wbuf_put_u8(w, ipc ? SMB2_SHARE_TYPE_PIPE : SMB2_SHARE_TYPE_DISK);
 	ksmbd_wbuf_put_u8(w, 0);
-	if (ksmbd_share_has(tree->share, KSMBD_SHARE_FLAG_ENCRYPT))
+	/* Asked ("yes") or required: the client then encrypts on this tree. */
+	if (can_encrypt &&
+	    (ksmbd_share_has(tree->share, KSMBD_SHARE_FLAG_ENCRYPT) ||
+	     ksmbd_share_has(tree->share, KSMBD_SHARE_FLAG_ENCRYPT_DESIRED)))
 		flags |= SHAREFLAG_ENCRYPT_DATA;
 	ksmbd_wbuf_put_le32(w, flags);
 	ksmbd_wbuf_put_le32(w, 0);	/* Capabilities: none of DFS, CA, ... */
@@ -173,7 +179,7 @@ static u32 connect_share(struct ksmbd_smb2_ctx *ctx, struct ksmbd_share *share)
 					 STATUS_BAD_NETWORK_NAME;
 		goto out_teardown;
 	}
-	encode_tcon(&ctx->body, tree);
+	encode_tcon(&ctx->body, tree, ctx->conn->neg.cipher != 0);
 	ctx->tree_id = tree->id;
 	trace_ksmbd_tree_connect(ctx->conn->id, ctx->sess->id, tree->id,
 				 tree->share->name, tree->flags,

@@ -56,5 +56,7 @@ int ksmbd_stats_show(char *buf, size_t size)
 		       (unsigned long long)ksmbd_signing_failures());
 	n += scnprintf(buf + n, size - n, "decrypt_failures %llu\n",
 		       (unsigned long long)ksmbd_decrypt_failures());
+	n += scnprintf(buf + n, size - n, "decrypted_frames %llu\n",
+		       (unsigned long long)ksmbd_decrypted_frames());
 	return n;
 }

@@ -217,6 +217,7 @@ struct ksmbd_login_response {
 #define KSMBD_SHARE_FLAG_FOLLOW_SYMLINKS	0x1000	/* never honoured */
 #define KSMBD_SHARE_FLAG_ACL_XATTR		0x2000
 #define KSMBD_SHARE_FLAG_ENCRYPT		0x4000	/* smb3 encryption required */
+#define KSMBD_SHARE_FLAG_ENCRYPT_DESIRED	0x8000	/* smb3 encryption = yes */
 
 /* force_uid / force_gid when nothing is forced */
 #define KSMBD_SHARE_INVALID_ID			0xFFFFFFFFu

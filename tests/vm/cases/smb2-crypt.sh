@@ -30,13 +30,18 @@ fi
 echo 1 > $tr/events/ksmbd/enable
 echo > $tr/trace
 
-mkdir -p /srv/secure && chown tester:tester /srv/secure
+mkdir -p /srv/secure /srv/sealed && chown tester:tester /srv/secure /srv/sealed
 cat >> $conf <<CONF
 
 [secure]
 	path = /srv/secure
 	read only = no
 	smb3 encryption = required
+
+[sealed]
+	path = /srv/sealed
+	read only = no
+	smb3 encryption = yes
 CONF
 kill -HUP "$(cat /run/ksmbd.mountd.pid)"
 sleep 1
@@ -80,7 +85,11 @@ copy_and_compare() {	# NAME SHARE OPTIONS
 mkdir -p $mnt
 for v in 3.0 3.02 3.1.1; do
 	echo > $tr/trace
+	dec0=$(stat_value decrypted_frames)
 	copy_and_compare mount-seal-$v share vers=$v,seal
+	dec1=$(stat_value decrypted_frames)
+	[ "$((dec1 - dec0))" -ge 20 ] && pass mount-seal-$v-encrypted ||
+		fail mount-seal-$v-encrypted "decrypted_frames $dec0 -> $dec1"
 	case $v in
 	3.1.1) want=AES-128-GCM ;;
 	*) want=AES-128-CCM ;;
@@ -157,6 +166,18 @@ else
 fi
 check smbclient-signed-gmac trace_has 'ksmbd_negotiate: .*signing=AES-GMAC'
 check_not smbclient-signed-no-bad-signature trace_has 'reason="\?bad signature'
+
+# ---- a share with "smb3 encryption = yes": cifs encrypts unasked ----
+dec0=$(stat_value decrypted_frames)
+copy_and_compare desired-share-3.1.1 sealed vers=3.1.1
+dec1=$(stat_value decrypted_frames)
+[ "$((dec1 - dec0))" -ge 20 ] && pass desired-share-encrypted ||
+	fail desired-share-encrypted "decrypted_frames $dec0 -> $dec1"
+dec0=$dec1
+copy_and_compare desired-share-2.1 sealed vers=2.1
+dec1=$(stat_value decrypted_frames)
+[ "$dec1" = "$dec0" ] && pass desired-share-2.1-plain ||
+	fail desired-share-2.1-plain "decrypted_frames $dec0 -> $dec1"
 
 # ---- a share with "smb3 encryption = required" ----
 copy_and_compare required-share-3.1.1 secure vers=3.1.1

@@ -11,7 +11,8 @@ decrypt proves its encryption. Hostile transform headers must make the
 server drop the connection and nothing else.
 
 CLI: smb2crypt.py [--host H] [--port P] [--prefix NAME] [--user U]
-                  [--password PW] [--secure-share NAME] [CASE ...]
+                  [--password PW] [--secure-share NAME]
+                  [--sealed-share NAME] [CASE ...]
 Cases that need a server configuration (global_required, global_desired)
 are only run when named.
 """
@@ -453,6 +454,24 @@ def case_share_required(env):
 
 
 @case
+def case_share_desired(env):
+    c, sess = logged_on(env)
+    r = c.tree_connect(sess, env.sealed_share, signed=True)
+    expect_eq(r.status, STATUS_SUCCESS, "tree connect to %s" % env.sealed_share)
+    (_, _, _, sflags, _, _) = struct.unpack_from("<HBBIII", r.body, 0)
+    expect(sflags & SHAREFLAG_ENCRYPT_DATA, "ShareFlags 0x%x" % sflags)
+    r = c.call(TREE_DISCONNECT, ECHO_BODY, sess, tree=r.tree, signed=True)
+    expect_eq(r.status, STATUS_SUCCESS, "unencrypted request still accepted")
+    c.close()
+    c, sess = logged_on(env, ciphers=None)
+    r = c.tree_connect(sess, env.sealed_share, signed=True)
+    expect_eq(r.status, STATUS_SUCCESS, "no cipher, desired share")
+    (_, _, _, sflags, _, _) = struct.unpack_from("<HBBIII", r.body, 0)
+    expect_eq(sflags & SHAREFLAG_ENCRYPT_DATA, 0, "ENCRYPT_DATA without a cipher")
+    c.close()
+
+
+@case
 def case_global_required(env):
     c = CryptConn(env, ciphers=None)
     st, _, _ = c.login(env.user, env.password)
@@ -489,7 +508,10 @@ def main():
     ap.add_argument("--prefix", default="smb2crypt")
     ap.add_argument("--user", default="tester")
     ap.add_argument("--password", default="tester")
-    ap.add_argument("--secure-share", default="secure")
+    ap.add_argument("--secure-share", default="secure",
+                    help="a share with smb3 encryption = required")
+    ap.add_argument("--sealed-share", default="sealed",
+                    help="a share with smb3 encryption = yes")
     ap.add_argument("--list", action="store_true")
     ap.add_argument("cases", nargs="*")
     env = ap.parse_args()
