@@ -63,6 +63,17 @@ enum ksmbd_map_to_guest {
 	KSMBD_MAP_TO_GUEST_BAD_USER,	/* unknown user names become guest */
 };
 
+/*
+ * An algorithm preference list ("server smb3 encryption algorithms",
+ * "server smb3 signing algorithms"): SMB2 ids, most preferred first;
+ * count 0 means the module's default order.
+ */
+#define KSMBD_ALGLIST_MAX	4
+struct ksmbd_alglist {
+	unsigned int count;
+	uint16_t ids[KSMBD_ALGLIST_MAX];
+};
+
 /* An owned array of owned strings; count 0 means "not set / empty". */
 struct ksmbd_strlist {
 	size_t count;
@@ -122,6 +133,13 @@ struct ksmbd_global {
 	uint32_t max_connections;		/* whole server, 0 = unlimited */
 	uint32_t max_sessions_per_conn;		/* sessions on one connection */
 	unsigned int oplock_break_timeout;	/* seconds, 1..3600 */
+	/*
+	 * Names as Samba spells them: AES-128-GCM, AES-128-CCM, AES-256-GCM,
+	 * AES-256-CCM; AES-128-GMAC, AES-128-CMAC, HMAC-SHA256. Empty: the
+	 * module's order (the ciphers in that order; GMAC, CMAC, HMAC).
+	 */
+	struct ksmbd_alglist encryption_algs;
+	struct ksmbd_alglist signing_algs;
 };
 
 /*

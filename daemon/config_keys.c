@@ -37,6 +37,7 @@ enum key_type {
 	T_MIN_PROTO,
 	T_MAX_PROTO,
 	T_NETBIOS,
+	T_ALGS,		/* struct ksmbd_alglist; names from .words */
 };
 
 struct enum_word {
@@ -97,6 +98,21 @@ static const struct enum_word guest_map_words[] = {
 	{ NULL, 0 },
 };
 
+static const struct enum_word cipher_words[] = {
+	{ "AES-128-GCM", 2 },
+	{ "AES-128-CCM", 1 },
+	{ "AES-256-GCM", 4 },
+	{ "AES-256-CCM", 3 },
+	{ NULL, 0 },
+};
+
+static const struct enum_word signing_alg_words[] = {
+	{ "AES-128-GMAC", 2 },
+	{ "AES-128-CMAC", 1 },
+	{ "HMAC-SHA256", 0 },
+	{ NULL, 0 },
+};
+
 static const struct key_def key_table[] = {
 	/* [global] */
 	{ "netbiosname", G(netbios_name), .type = T_NETBIOS },
@@ -128,6 +144,10 @@ static const struct key_def key_table[] = {
 	{ "maxsessionsperconnection", G(max_sessions_per_conn), .type = T_UINT,
 	  .min = 1, .max = 1024 },
 	{ "oplockbreaktimeout", G(oplock_break_timeout), .type = T_UINT, .min = 1, .max = 3600 },
+	{ "serversmb3encryptionalgorithms", G(encryption_algs), .type = T_ALGS,
+	  .words = cipher_words },
+	{ "serversmb3signingalgorithms", G(signing_algs), .type = T_ALGS,
+	  .words = signing_alg_words },
 
 	/* shares */
 	{ "path", S(path), .type = T_PATH },
@@ -498,6 +518,42 @@ static void set_choice(struct cfg_parser *p, const struct key_def *k,
 		p->max_proto_line = p->line;
 }
 
+/* A list of algorithm names, most preferred first; no name twice. */
+static void set_algs(struct cfg_parser *p, const struct key_def *k,
+		     struct ksmbd_alglist *field, const char *v)
+{
+	struct ksmbd_strlist names = { 0, NULL };
+	struct ksmbd_alglist out = { 0, { 0 } };
+	char words[160];
+	size_t i, j;
+	int id;
+
+	if (split_list(v, &names, false)) {
+		p->oom = true;
+		return;
+	}
+	for (i = 0; i < names.count; i++) {
+		if (!parse_enum(k->words, names.items[i], &id)) {
+			cfg_error(p, "unknown algorithm '%s' (expected: %s)",
+				  names.items[i],
+				  word_list(k->words, words, sizeof(words)));
+			goto out_free;
+		}
+		for (j = 0; j < out.count; j++)
+			if (out.ids[j] == id)
+				break;
+		if (j < out.count)
+			continue;
+		out.ids[out.count++] = (uint16_t)id;
+	}
+	if (!out.count)
+		cfg_error(p, "'%s' lists no algorithm", p->key);
+	else
+		*field = out;
+out_free:
+	cfg_strlist_free(&names);
+}
+
 static void set_value(struct cfg_parser *p, const struct key_def *k,
 		      void *base, const char *v)
 {
@@ -544,6 +600,9 @@ static void set_value(struct cfg_parser *p, const struct key_def *k,
 	case T_MIN_PROTO:
 	case T_MAX_PROTO:
 		set_choice(p, k, field, v);
+		break;
+	case T_ALGS:
+		set_algs(p, k, field, v);
 		break;
 	}
 }

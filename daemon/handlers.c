@@ -211,6 +211,14 @@ int mountd_build_startup(const struct ksmbd_config *cfg,
 	r->max_connections = g->max_connections;
 	r->max_sessions_per_conn = g->max_sessions_per_conn;
 	r->oplock_break_timeout = g->oplock_break_timeout;
+	/* The parser keeps at most KSMBD_ALGLIST_MAX distinct known ids. */
+	_Static_assert(KSMBD_ALGLIST_MAX == KSMBD_MAX_ALGS, "alg list sizes");
+	r->nr_ciphers = (uint8_t)g->encryption_algs.count;
+	for (i = 0; i < g->encryption_algs.count; i++)
+		r->ciphers[i] = (uint8_t)g->encryption_algs.ids[i];
+	r->nr_signing_algs = (uint8_t)g->signing_algs.count;
+	for (i = 0; i < g->signing_algs.count; i++)
+		r->signing_algs[i] = (uint8_t)g->signing_algs.ids[i];
 	r->ifc_list_sz = ifc;
 	for (i = 0; ifc && i < g->interfaces.count; i++) {
 		size_t n = strlen(g->interfaces.items[i]) + 1;
@@ -351,6 +359,8 @@ static uint32_t share_flags(const struct ksmbd_share *s)
 		f |= KSMBD_SHARE_FLAG_HIDE_DOT_FILES;
 	if (s->smb3_encryption == KSMBD_ENCRYPTION_REQUIRED)
 		f |= KSMBD_SHARE_FLAG_ENCRYPT;
+	else if (s->smb3_encryption == KSMBD_ENCRYPTION_DESIRED)
+		f |= KSMBD_SHARE_FLAG_ENCRYPT_DESIRED;
 	return f;
 }
 

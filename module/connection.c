@@ -20,6 +20,7 @@
 #include "proto/smb2.h"
 #include "server.h"
 #include "session.h"
+#include "smb2_transform.h"
 #include "stats.h"
 #include "work.h"
 
@@ -142,6 +143,7 @@ void ksmbd_conn_put(struct ksmbd_conn *conn)
 	if (!refcount_dec_and_test(&conn->refs))
 		return;
 	sock_release(conn->sock);
+	ksmbd_conn_crypto_free(conn);
 	kfree(conn);
 	ksmbd_live_dec(KSMBD_LIVE_CONNECTIONS);
 	if (atomic_dec_and_test(&nr_conns))

@@ -25,6 +25,8 @@
 #include <linux/wait.h>
 #include <linux/workqueue.h>
 
+struct ksmbd_conn_crypto;
+
 /* Requests read from one connection and not yet answered. */
 #define KSMBD_CONN_MAX_OUTSTANDING	128
 /* Credits one client may hold at a time (MS-SMB2 3.3.1.2). */
@@ -100,6 +102,8 @@ struct ksmbd_conn {
 	u32 early_pos;
 
 	struct ksmbd_conn_neg neg;	/* valid once NEGOTIATED is set */
+	/* AEAD buffers, made when a session first gets a key (smb2_transform.h). */
+	struct ksmbd_conn_crypto *crypto;
 	struct ksmbd_conn_credits credits;
 };
 

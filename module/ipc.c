@@ -369,6 +369,10 @@ static void ipc_startup_reply(u32 portid, int status)
 static void ipc_config_from_startup(struct ksmbd_server_config *c,
 				    const struct ksmbd_startup_request *r)
 {
+	unsigned int i;
+
+	BUILD_BUG_ON(ARRAY_SIZE(c->ciphers) != KSMBD_MAX_ALGS);
+	BUILD_BUG_ON(ARRAY_SIZE(c->signing_algs) != KSMBD_MAX_ALGS);
 	memset(c, 0, sizeof(*c));
 	c->flags = r->flags;
 	c->signing = r->signing;
@@ -390,6 +394,13 @@ static void ipc_config_from_startup(struct ksmbd_server_config *c,
 	c->max_sessions_per_conn = r->max_sessions_per_conn ?:
 				   KSMBD_DEFAULT_SESSIONS_PER_CONN;
 	c->oplock_break_timeout_s = r->oplock_break_timeout;
+	/* The validator bounded the counts and the ids. */
+	c->nr_ciphers = r->nr_ciphers;
+	c->nr_signing_algs = r->nr_signing_algs;
+	for (i = 0; i < r->nr_ciphers; i++)
+		c->ciphers[i] = r->ciphers[i];
+	for (i = 0; i < r->nr_signing_algs; i++)
+		c->signing_algs[i] = r->signing_algs[i];
 	/* The validator bounded ifc_list_sz by KSMBD_IFC_LIST_MAX. */
 	BUILD_BUG_ON(KSMBD_IFC_LIST_MAX > KSMBD_IFACES_MAX_LEN);
 	memcpy(c->interfaces, r->payload, r->ifc_list_sz);

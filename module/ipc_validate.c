@@ -67,6 +67,23 @@ static int list_ok(const unsigned char *p, size_t len)
 	return len == 0 || p[len - 1] == '\0';
 }
 
+/* At most KSMBD_MAX_ALGS ids, each in [lo, hi], none twice. */
+static int alg_list_ok(const __u8 *ids, __u8 n, __u8 lo, __u8 hi)
+{
+	unsigned int i, j;
+
+	if (n > KSMBD_MAX_ALGS)
+		return 0;
+	for (i = 0; i < n; i++) {
+		if (ids[i] < lo || ids[i] > hi)
+			return 0;
+		for (j = 0; j < i; j++)
+			if (ids[j] == ids[i])
+				return 0;
+	}
+	return 1;
+}
+
 static int check_startup(const unsigned char *data, size_t len,
 			 const char **why)
 {
@@ -107,6 +124,10 @@ static int check_startup(const unsigned char *data, size_t len,
 	if (r.signing < KSMBD_CONFIG_OPT_DISABLED ||
 	    r.signing > KSMBD_CONFIG_OPT_MANDATORY)
 		return bad(why, "signing option out of range");
+	if (!alg_list_ok(r.ciphers, r.nr_ciphers, 1, 4))
+		return bad(why, "bad cipher list");
+	if (!alg_list_ok(r.signing_algs, r.nr_signing_algs, 0, 2))
+		return bad(why, "bad signing algorithm list");
 	return 0;
 }
 

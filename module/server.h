@@ -56,6 +56,10 @@ struct ksmbd_server_config {
 	u32 max_connections;
 	u32 max_sessions_per_conn;	/* >= 1 */
 	u32 oplock_break_timeout_s;	/* 0: KSMBD_OPLOCK_BREAK_TIMEOUT_S */
+	/* Preference orders; 0 entries: the defaults (smb2_negotiate.c). */
+	u8 nr_ciphers, nr_signing_algs;
+	u16 ciphers[4];
+	u16 signing_algs[4];
 	/* NUL-separated interface names; empty: every interface */
 	char interfaces[KSMBD_IFACES_MAX_LEN];
 	u32 interfaces_len;

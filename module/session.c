@@ -84,6 +84,7 @@ static void session_free(struct ksmbd_session *sess)
 	xa_destroy(&sess->trees);
 	ksmbd_auth_state_free(sess->auth);
 	ksmbd_signer_free(&sess->signer);
+	ksmbd_sess_crypto_free(&sess->crypto);
 	if (sess->cred)
 		put_cred(sess->cred);
 	ksmbd_conn_put(sess->conn);

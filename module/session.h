@@ -25,6 +25,7 @@
 #include <linux/types.h>
 #include <linux/xarray.h>
 #include "signing.h"
+#include "smb2_transform.h"
 #include "uapi/ksmbd_netlink.h"
 
 struct ksmbd_conn;
@@ -81,6 +82,7 @@ struct ksmbd_session {
 	/* Sign every response and demand signed requests. */
 	bool signing_required;
 	struct ksmbd_signer signer;	/* valid once VALID */
+	struct ksmbd_sess_crypto crypto;	/* cipher keys, EncryptData */
 	u8 preauth_hash[64];		/* 3.1.1 Session.PreauthIntegrityHashValue */
 
 	struct ksmbd_auth_state *auth;	/* NTLMSSP exchange; NULL when VALID */

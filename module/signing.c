@@ -2,10 +2,13 @@
 /*
  * SMB2 signatures (MS-SMB2 3.1.4.1, 3.2.4.1.1): a MAC over the whole
  * element with the 16-byte Signature field taken as zeros; HMAC-SHA256
- * truncated to 16 bytes, or AES-128-CMAC.
+ * truncated to 16 bytes, AES-128-CMAC, or AES-128-GMAC (GCM with the
+ * element as associated data and nothing to encrypt; the nonce is the
+ * MessageId and the sender's role, proto/transform.c).
  */
 #define pr_fmt(fmt) "ksmbd: " fmt
 
+#include <crypto/aead.h>
 #include <crypto/algapi.h>
 #include <crypto/hash.h>
 #include <linux/atomic.h>
@@ -13,6 +16,7 @@
 #include <linux/string.h>
 #include "proto/smb2.h"
 #include "signing.h"
+#include "smb2_transform.h"
 
 #define SIG_OFF		offsetof(struct smb2_hdr, signature)
 #define SIG_END		(SIG_OFF + SMB2_SIGNATURE_SIZE)
@@ -20,8 +24,40 @@
 
 static atomic64_t sign_failures = ATOMIC64_INIT(0);
 
+/*
+ * The synchronous gcm: the whole element is associated data, which the
+ * generic template walks in place where the x86 SIMD glue would first
+ * copy it into one kmalloc'd buffer (and fail past 4 MiB).
+ */
+static int gmac_init(struct ksmbd_signer *s,
+		     const u8 key[KSMBD_SIGNING_KEY_SIZE],
+		     struct ksmbd_conn *conn)
+{
+	struct crypto_aead *tfm;
+	int ret;
+
+	tfm = crypto_alloc_aead("gcm(aes)", 0, CRYPTO_ALG_ASYNC);
+	if (IS_ERR(tfm))
+		return PTR_ERR(tfm);
+	ret = crypto_aead_setkey(tfm, key, KSMBD_SIGNING_KEY_SIZE);
+	if (!ret)
+		ret = crypto_aead_setauthsize(tfm, SMB2_SIGNATURE_SIZE);
+	if (!ret)
+		ret = ksmbd_conn_crypto_prepare(conn, tfm);
+	if (ret) {
+		crypto_free_aead(tfm);
+		return ret;
+	}
+	ksmbd_signer_free(s);
+	s->gmac = tfm;
+	s->conn = conn;
+	s->alg = SMB2_SIGNING_AES_GMAC;
+	return 0;
+}
+
 int ksmbd_signer_init(struct ksmbd_signer *s, u16 alg,
-		      const u8 key[KSMBD_SIGNING_KEY_SIZE])
+		      const u8 key[KSMBD_SIGNING_KEY_SIZE],
+		      struct ksmbd_conn *conn)
 {
 	const char *name;
 	struct crypto_shash *tfm;
@@ -34,8 +70,9 @@ int ksmbd_signer_init(struct ksmbd_signer *s, u16 alg,
 	case SMB2_SIGNING_AES_CMAC:
 		name = "cmac(aes)";
 		break;
+	case SMB2_SIGNING_AES_GMAC:
+		return gmac_init(s, key, conn);
 	default:
-		/* AES-GMAC is never negotiated (smb2_negotiate.c). */
 		return -EOPNOTSUPP;
 	}
 	tfm = crypto_alloc_shash(name, 0, 0);
@@ -57,7 +94,10 @@ void ksmbd_signer_free(struct ksmbd_signer *s)
 	/* crypto_free_shash() wipes the key schedule with the tfm. */
 	if (s->tfm)
 		crypto_free_shash(s->tfm);
+	if (s->gmac)
+		crypto_free_aead(s->gmac);
 	s->tfm = NULL;
+	s->gmac = NULL;
 }
 
 static int compute(const struct ksmbd_signer *s, const u8 *msg, u32 len,
@@ -88,6 +128,12 @@ int ksmbd_signer_verify(const struct ksmbd_signer *s, const u8 *msg, u32 len)
 	u8 mac[MAC_MAX];
 	int ret;
 
+	if (s->gmac) {
+		ret = ksmbd_gmac_verify(s->conn, s->gmac, msg, len);
+		if (ret)
+			atomic64_inc(&sign_failures);
+		return ret;
+	}
 	if (!s->tfm)
 		return -EBADMSG;
 	ret = compute(s, msg, len, mac);
@@ -105,9 +151,11 @@ int ksmbd_signer_sign(const struct ksmbd_signer *s, u8 *msg, u32 len)
 	u8 mac[MAC_MAX];
 	int ret;
 
-	if (!s->tfm || len < SMB2_HEADER_SIZE)
+	if (!ksmbd_signer_ready(s) || len < SMB2_HEADER_SIZE)
 		return -EINVAL;
 	h->flags |= cpu_to_le32(SMB2_FLAGS_SIGNED);
+	if (s->gmac)
+		return ksmbd_gmac_sign(s->conn, s->gmac, msg, len);
 	ret = compute(s, msg, len, mac);
 	if (!ret)
 		memcpy(h->signature, mac, SMB2_SIGNATURE_SIZE);

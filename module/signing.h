@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * SMB2 message signing (MS-SMB2 3.1.4.1): HMAC-SHA256 for 2.1, AES-CMAC
- * for 3.x. A signer keeps one keyed transform for a session's life, so
- * signing a message allocates nothing; keyed shash transforms may be used
- * by several requests at once (each with its own descriptor).
+ * for 3.x, AES-GMAC when 3.1.1 negotiated it. A signer keeps one keyed
+ * transform for a session's life, so signing a message allocates nothing;
+ * keyed shash transforms may be used by several requests at once (each
+ * with its own descriptor); GMAC runs on the connection's preallocated
+ * AEAD buffers (smb2_transform.h).
  */
 #ifndef KSMBD_SIGNING_H
 #define KSMBD_SIGNING_H
@@ -11,22 +13,30 @@
 #include <linux/types.h>
 
 struct crypto_shash;
+struct crypto_aead;
+struct ksmbd_conn;
 
 #define KSMBD_SIGNING_KEY_SIZE	16
 
 struct ksmbd_signer {
-	struct crypto_shash *tfm;	/* keyed; NULL: no key yet */
+	struct crypto_shash *tfm;	/* keyed HMAC/CMAC; NULL: none */
+	struct crypto_aead *gmac;	/* keyed gcm(aes) for AES-GMAC */
+	struct ksmbd_conn *conn;	/* GMAC's buffers; the session's conn */
 	u16 alg;			/* SMB2_SIGNING_* */
 };
 
-/* Key a signer for alg (SMB2_SIGNING_HMAC_SHA256 or _AES_CMAC). */
+/*
+ * Key a signer for alg (SMB2_SIGNING_*). conn is the session's (it
+ * outlives the session), used by AES-GMAC only.
+ */
 int ksmbd_signer_init(struct ksmbd_signer *s, u16 alg,
-		      const u8 key[KSMBD_SIGNING_KEY_SIZE]);
+		      const u8 key[KSMBD_SIGNING_KEY_SIZE],
+		      struct ksmbd_conn *conn);
 void ksmbd_signer_free(struct ksmbd_signer *s);
 
 static inline bool ksmbd_signer_ready(const struct ksmbd_signer *s)
 {
-	return s->tfm != NULL;
+	return s->tfm || s->gmac;
 }
 
 /*

@@ -16,6 +16,7 @@
 #include "session.h"
 #include "smb2_dispatch.h"
 #include "smb2_info.h"
+#include "smb2_transform.h"
 #include "stats.h"
 #include "work.h"
 
@@ -315,7 +316,8 @@ static bool process_element(struct ksmbd_work *work, struct frame_rsp *fr,
 	fr->any = true;
 	if (ctx.finish)
 		ctx.finish(&ctx, rsp, SMB2_HEADER_SIZE + ctx.body.len);
-	fr->sign_sess = ksmbd_smb2_rsp_signer(&ctx);
+	/* A response that goes out encrypted is not signed (3.3.4.1.1). */
+	fr->sign_sess = work->enc_sess ? NULL : ksmbd_smb2_rsp_signer(&ctx);
 	ksmbd_smb2_detach(&ctx);
 	trace_ksmbd_request_done(conn, &hdr, i, ctx.status, credits, el->len,
 				 SMB2_HEADER_SIZE + ctx.body.len,
@@ -411,7 +413,10 @@ static void process_smb2(struct ksmbd_work *work)
 				    fr.len - fr.prev);
 		fr.sign_sess = NULL;
 	}
-	if (fr.any) {
+	if (fr.any && work->enc_sess) {
+		/* MS-SMB2 3.3.4.1.4: encrypted requests get encrypted answers. */
+		ksmbd_smb2_send_encrypted(conn, work->enc_sess, fr.buf, fr.len);
+	} else if (fr.any) {
 		iov.iov_base = fr.buf;
 		iov.iov_len = fr.len;
 		ksmbd_conn_send(conn, &iov, 1);
@@ -442,10 +447,17 @@ void ksmbd_smb2_process(struct ksmbd_work *work)
 		ksmbd_smb1_negotiate(work);
 		break;
 	case KSMBD_FRAME_TRANSFORM:
+		/* Validated, decrypted in place, or the connection dropped. */
+		if (ksmbd_smb2_decrypt(work))
+			break;
+		process_smb2(work);
+		ksmbd_session_put(work->enc_sess);
+		work->enc_sess = NULL;
+		break;
 	case KSMBD_FRAME_COMPRESSED:
 	default:
-		/* Neither encryption nor compression is ever negotiated yet. */
-		reject(conn, "transform or compression not negotiated");
+		/* Compression is never negotiated yet. */
+		reject(conn, "compression not negotiated");
 		break;
 	}
 }

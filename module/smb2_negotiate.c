@@ -2,9 +2,13 @@
 /*
  * NEGOTIATE (MS-SMB2 3.3.5.4), the SMB1 upgrade (3.3.5.3.1) and ECHO.
  *
- * Not offered yet, on purpose: encryption (no cipher implemented),
- * compression, leasing, multichannel, DFS, POSIX extensions. The security
- * buffer carries the SPNEGO NegTokenInit2 hint listing NTLMSSP.
+ * Encryption is always available to a client that asks: AES-128-CCM on
+ * 3.0/3.0.2 (SMB2_GLOBAL_CAP_ENCRYPTION), the first of our_ciphers the
+ * client lists on 3.1.1; whether sessions must use it is the session's
+ * and the share's business. Signing on 3.1.1: the first of our_signing
+ * the client lists. Not offered yet, on purpose: compression, leasing,
+ * multichannel, DFS, POSIX extensions. The security buffer carries the
+ * SPNEGO NegTokenInit2 hint listing NTLMSSP.
  */
 #define pr_fmt(fmt) "ksmbd: " fmt
 
@@ -34,10 +38,58 @@ static const u16 our_dialects[] = {
 	SMB311_DIALECT, SMB302_DIALECT, SMB30_DIALECT, SMB21_DIALECT,
 };
 
-/* Signing algorithms we will implement, in order of preference. */
+/*
+ * Default preference orders; "server smb3 signing algorithms" and "server
+ * smb3 encryption algorithms" in ksmbd.conf replace them.
+ */
 static const u16 our_signing[] = {
-	SMB2_SIGNING_AES_CMAC, SMB2_SIGNING_HMAC_SHA256,
+	SMB2_SIGNING_AES_GMAC, SMB2_SIGNING_AES_CMAC, SMB2_SIGNING_HMAC_SHA256,
 };
+
+/* Windows' and Samba's default cipher order. */
+static const u16 our_ciphers[] = {
+	SMB2_ENCRYPTION_AES128_GCM, SMB2_ENCRYPTION_AES128_CCM,
+	SMB2_ENCRYPTION_AES256_GCM, SMB2_ENCRYPTION_AES256_CCM,
+};
+
+#define MAX_PREFS	4
+
+/* The configured order when there is one, else the default; the count. */
+static u32 prefs(const u16 *conf, u8 nconf, const u16 *def, u32 ndef,
+		 u16 out[MAX_PREFS])
+{
+	u32 i, n = nconf ? min_t(u32, nconf, MAX_PREFS) : min_t(u32, ndef, MAX_PREFS);
+
+	for (i = 0; i < n; i++)
+		out[i] = nconf ? READ_ONCE(conf[i]) : def[i];
+	return n;
+}
+
+static u32 cipher_prefs(u16 out[MAX_PREFS])
+{
+	return prefs(ksmbd_server_conf.ciphers,
+		     READ_ONCE(ksmbd_server_conf.nr_ciphers), our_ciphers,
+		     ARRAY_SIZE(our_ciphers), out);
+}
+
+static u32 signing_prefs(u16 out[MAX_PREFS])
+{
+	return prefs(ksmbd_server_conf.signing_algs,
+		     READ_ONCE(ksmbd_server_conf.nr_signing_algs), our_signing,
+		     ARRAY_SIZE(our_signing), out);
+}
+
+/* 3.0/3.0.2 encrypt with AES-128-CCM, when the order lists it. */
+static bool ccm_allowed(void)
+{
+	u16 p[MAX_PREFS];
+	u32 i, n = cipher_prefs(p);
+
+	for (i = 0; i < n; i++)
+		if (p[i] == SMB2_ENCRYPTION_AES128_CCM)
+			return true;
+	return false;
+}
 
 int ksmbd_smb2_negotiate_init(void)
 {
@@ -167,7 +219,8 @@ static u32 put_contexts(struct ksmbd_smb2_ctx *ctx,
 	struct ksmbd_negctx_offer offer;
 	u8 salt[SMB2_PREAUTH_SALT_SIZE];
 	struct ksmbd_wbuf *w = &ctx->body;
-	u32 st, len;
+	u16 order[MAX_PREFS];
+	u32 st, len, n;
 	u16 count;
 	u8 *at;
 
@@ -181,13 +234,20 @@ static u32 put_contexts(struct ksmbd_smb2_ctx *ctx,
 	choice.salt = salt;
 	if (offer.has_signing) {
 		choice.signing = true;
+		n = signing_prefs(order);
 		choice.signing_alg = ksmbd_negctx_pick(&offer.signing_algs,
-						       our_signing,
-						       ARRAY_SIZE(our_signing),
+						       order, n,
 						       SMB2_SIGNING_AES_CMAC);
 		neg->signing_alg = choice.signing_alg;
 	}
-	/* Encryption, compression, POSIX: not offered (see top). */
+	if (offer.has_encryption) {
+		/* MS-SMB2 3.3.5.4: no common cipher is answered with 0. */
+		choice.encryption = true;
+		n = cipher_prefs(order);
+		choice.cipher = ksmbd_negctx_pick(&offer.ciphers, order, n, 0);
+		neg->cipher = choice.cipher;
+	}
+	/* Compression, POSIX: not offered (see top). */
 
 	/* The header is 64 bytes, so body offsets keep 8-byte alignment. */
 	ksmbd_wbuf_pad(w, 8);
@@ -225,6 +285,11 @@ enum ksmbd_smb2_verdict ksmbd_smb2_negotiate(struct ksmbd_smb2_ctx *ctx)
 	fill_server_side(&neg, dialect);
 	neg.client_security_mode = nr.security_mode;
 	neg.client_capabilities = nr.capabilities;
+	if ((dialect == SMB30_DIALECT || dialect == SMB302_DIALECT) &&
+	    (nr.capabilities & SMB2_GLOBAL_CAP_ENCRYPTION) && ccm_allowed()) {
+		neg.capabilities |= SMB2_GLOBAL_CAP_ENCRYPTION;
+		neg.cipher = SMB2_ENCRYPTION_AES128_CCM;
+	}
 	memcpy(neg.client_guid, nr.client_guid, sizeof(neg.client_guid));
 
 	st = put_negotiate_fixed(&ctx->body, &neg);

@@ -46,7 +46,9 @@
 #include "proto/spnego.h"
 #include "server.h"
 #include "session.h"
+#include "share.h"
 #include "smb2_dispatch.h"
+#include "smb2_transform.h"
 #include "tree.h"
 #include "work.h"
 
@@ -496,7 +498,7 @@ static int derive_signing(struct ksmbd_session *sess,
 			alg = SMB2_SIGNING_AES_CMAC;
 	}
 	if (!ret)
-		ret = ksmbd_signer_init(&sess->signer, alg, key);
+		ret = ksmbd_signer_init(&sess->signer, alg, key, sess->conn);
 	memzero_explicit(key, sizeof(key));
 	return ret;
 }
@@ -532,6 +534,9 @@ static int make_valid(struct ksmbd_session *sess,
 	sess->session_flags = session_flags;
 	if (exported) {
 		ret = derive_signing(sess, exported);
+		if (!ret)
+			ret = ksmbd_sess_crypto_setup(sess, exported,
+						      KSMBD_NTLMV2_KEY_SIZE);
 		if (ret)
 			return ret;
 	}
@@ -649,7 +654,9 @@ static u32 authenticate(struct ksmbd_smb2_ctx *ctx, struct setup_req *sq,
 	kfree(na);
 	ksmbd_auth_state_free(sess->auth);
 	sess->auth = NULL;
-	ret = encode_rsp(&ctx->body, sess->session_flags, spnego,
+	ret = encode_rsp(&ctx->body, sess->session_flags |
+			 (sess->crypto.encrypt_data ?
+			  SMB2_SESSION_FLAG_ENCRYPT_DATA : 0), spnego,
 			 KSMBD_SPNEGO_ACCEPT_COMPLETED, NULL, 0);
 	if (ret)
 		return STATUS_INSUFFICIENT_RESOURCES;
@@ -713,6 +720,13 @@ enum ksmbd_smb2_verdict ksmbd_smb2_session_setup(struct ksmbd_smb2_ctx *ctx)
 		ctx->status = STATUS_REQUEST_NOT_ACCEPTED;
 		return KSMBD_SMB2_REPLY;
 	}
+	/* MS-SMB2 3.3.5.5: encryption required, and this client cannot. */
+	if ((READ_ONCE(ksmbd_server_conf.flags) &
+	     KSMBD_GLOBAL_FLAG_ENCRYPTION_REQUIRED) && !ctx->conn->neg.cipher) {
+		trace_ksmbd_auth_failure(ctx->conn, "", "encryption required");
+		ctx->status = STATUS_ACCESS_DENIED;
+		return KSMBD_SMB2_REPLY;
+	}
 	/* The dispatcher's reference, if any, is the previous session's. */
 	if (ctx->sess) {
 		ksmbd_session_put(ctx->sess);
@@ -727,7 +741,8 @@ enum ksmbd_smb2_verdict ksmbd_smb2_session_setup(struct ksmbd_smb2_ctx *ctx)
 				  sq.spnego ? "spnego-ntlmssp" : "ntlmssp",
 				  ctx->status,
 				  ctx->sess && ctx->sess->signing_required,
-				  false, false,
+				  ctx->sess && ctx->sess->crypto.encrypt_data,
+				  false,
 				  ktime_get_ns() - ctx->work->received_ns);
 	if (ctx->status != STATUS_SUCCESS &&
 	    ctx->status != STATUS_MORE_PROCESSING_REQUIRED)
@@ -775,6 +790,7 @@ u32 ksmbd_smb2_attach(struct ksmbd_smb2_ctx *ctx)
 	u16 cmd = req->hdr.command;
 	struct ksmbd_session *sess = NULL;
 	bool is_signed = req->hdr.flags & SMB2_FLAGS_SIGNED;
+	bool encrypted;
 
 	if (cmd == SMB2_NEGOTIATE)
 		return STATUS_SUCCESS;
@@ -783,12 +799,25 @@ u32 ksmbd_smb2_attach(struct ksmbd_smb2_ctx *ctx)
 	if (!sess)
 		return needs_session(cmd) ? STATUS_USER_SESSION_DELETED :
 					    STATUS_SUCCESS;
-	/* Guest and anonymous sessions have no key: nothing to verify. */
-	if ((is_signed || sess->signing_required) &&
+	encrypted = ctx->work->enc_sess && ctx->work->enc_sess->id == sess->id;
+	/* 3.3.5.2.9: RejectUnencryptedAccess with Session.EncryptData. */
+	if (!encrypted && sess->crypto.reject_unencrypted) {
+		ksmbd_conn_note_rejected(ctx->conn, cmd, req->hdr.message_id,
+					 "unencrypted request");
+		ksmbd_session_put(sess);
+		return STATUS_ACCESS_DENIED;
+	}
+	/*
+	 * An encrypted request is authenticated by its AEAD tag; guest and
+	 * anonymous sessions have no key, so nothing to verify.
+	 */
+	if (!encrypted && (is_signed || sess->signing_required) &&
 	    ksmbd_signer_ready(&sess->signer) &&
 	    ksmbd_signer_verify(&sess->signer, req->elem.p, req->elem.len)) {
 		ksmbd_debug(AUTH, "session %llx: bad signature on command %u\n",
 			    sess->id, cmd);
+		ksmbd_conn_note_rejected(ctx->conn, cmd, req->hdr.message_id,
+					 "bad signature");
 		ksmbd_session_put(sess);
 		return STATUS_ACCESS_DENIED;
 	}
@@ -796,7 +825,16 @@ u32 ksmbd_smb2_attach(struct ksmbd_smb2_ctx *ctx)
 	if (!needs_tree(cmd))
 		return STATUS_SUCCESS;
 	ctx->tree = ksmbd_tree_lookup(sess, ctx->tree_id);
-	return ctx->tree ? STATUS_SUCCESS : STATUS_NETWORK_NAME_DELETED;
+	if (!ctx->tree)
+		return STATUS_NETWORK_NAME_DELETED;
+	/* 3.3.5.2.11: a share that requires encryption. */
+	if (!encrypted && ksmbd_share_has(ctx->tree->share,
+					  KSMBD_SHARE_FLAG_ENCRYPT)) {
+		ksmbd_conn_note_rejected(ctx->conn, cmd, req->hdr.message_id,
+					 "unencrypted request on an encrypted share");
+		return STATUS_ACCESS_DENIED;
+	}
+	return STATUS_SUCCESS;
 }
 
 void ksmbd_smb2_detach(struct ksmbd_smb2_ctx *ctx)

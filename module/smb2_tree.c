@@ -4,8 +4,12 @@
  *
  * The share's description comes from the daemon (share.c), the verdict
  * on this user from this address too; the root directory is opened here
- * and held for the tree's life. Shares that require encryption are
- * refused: encryption is not implemented yet.
+ * and held for the tree's life. A share with "smb3 encryption = required"
+ * answers ShareFlags ENCRYPT_DATA to a client that negotiated a cipher
+ * (then every request on the tree must come encrypted, see attach in
+ * smb2_session.c) and STATUS_ACCESS_DENIED to one that did not; one with
+ * "smb3 encryption = yes" answers ENCRYPT_DATA too, but takes plain
+ * requests and clients without a cipher.
  */
 #define pr_fmt(fmt) "ksmbd: " fmt
 
@@ -29,6 +33,7 @@
 /* MS-SMB2 2.2.10 ShareFlags (caching policy, bits 4-5). */
 #define SHAREFLAG_MANUAL_CACHING	0x00000000
 #define SHAREFLAG_NO_CACHING		0x00000030
+#define SHAREFLAG_ENCRYPT_DATA		0x00008000
 
 /* "\\server\share", at most this much as UTF-8 (server names included). */
 #define TCON_PATH_MAX	(2 + 256 + 1 + KSMBD_SHARE_NAME_MAX * 4 + 1)
@@ -131,15 +136,21 @@ static u32 ask_daemon(struct ksmbd_smb2_ctx *ctx, struct ksmbd_tree *tree,
 	return st;
 }
 
-static void encode_tcon(struct ksmbd_wbuf *w, const struct ksmbd_tree *tree)
+static void encode_tcon(struct ksmbd_wbuf *w, const struct ksmbd_tree *tree,
+			bool can_encrypt)
 {
 	bool ipc = ksmbd_tree_is_ipc(tree);
+	u32 flags = ipc ? SHAREFLAG_NO_CACHING : SHAREFLAG_MANUAL_CACHING;
 
 	ksmbd_wbuf_put_le16(w, SMB2_TREE_CONNECT_RSP_SIZE);
 	ksmbd_wbuf_put_u8(w, ipc ? SMB2_SHARE_TYPE_PIPE : SMB2_SHARE_TYPE_DISK);
 	ksmbd_wbuf_put_u8(w, 0);
-	ksmbd_wbuf_put_le32(w, ipc ? SHAREFLAG_NO_CACHING :
-				     SHAREFLAG_MANUAL_CACHING);
+	/* Asked ("yes") or required: the client then encrypts on this tree. */
+	if (can_encrypt &&
+	    (ksmbd_share_has(tree->share, KSMBD_SHARE_FLAG_ENCRYPT) ||
+	     ksmbd_share_has(tree->share, KSMBD_SHARE_FLAG_ENCRYPT_DESIRED)))
+		flags |= SHAREFLAG_ENCRYPT_DATA;
+	ksmbd_wbuf_put_le32(w, flags);
 	ksmbd_wbuf_put_le32(w, 0);	/* Capabilities: none of DFS, CA, ... */
 	ksmbd_wbuf_put_le32(w, tree->maximal_access);
 }
@@ -170,7 +181,7 @@ static u32 connect_share(struct ksmbd_smb2_ctx *ctx, struct ksmbd_share *share)
 					 STATUS_BAD_NETWORK_NAME;
 		goto out_teardown;
 	}
-	encode_tcon(&ctx->body, tree);
+	encode_tcon(&ctx->body, tree, ctx->conn->neg.cipher != 0);
 	ctx->tree_id = tree->id;
 	trace_ksmbd_tree_connect(ctx->conn->id, ctx->sess->id, tree->id,
 				 tree->share->name, tree->flags,
@@ -209,7 +220,8 @@ enum ksmbd_smb2_verdict ksmbd_smb2_tree_connect(struct ksmbd_smb2_ctx *ctx)
 			      STATUS_BAD_NETWORK_NAME : STATUS_ACCESS_DENIED;
 		goto out_free;
 	}
-	if (ksmbd_share_has(share, KSMBD_SHARE_FLAG_ENCRYPT)) {
+	if (ksmbd_share_has(share, KSMBD_SHARE_FLAG_ENCRYPT) &&
+	    !ctx->conn->neg.cipher) {
 		ksmbd_share_put(share);
 		ctx->status = STATUS_ACCESS_DENIED;
 		goto out_free;

@@ -8,6 +8,7 @@
 #include "stats.h"
 #include "server.h"
 #include "signing.h"
+#include "smb2_transform.h"
 #include "transport_tcp.h"
 
 struct ksmbd_stats ksmbd_stats;
@@ -53,5 +54,9 @@ int ksmbd_stats_show(char *buf, size_t size)
 			       (long long)atomic64_read(&ksmbd_stats.total[i]));
 	n += scnprintf(buf + n, size - n, "signing_failures %llu\n",
 		       (unsigned long long)ksmbd_signing_failures());
+	n += scnprintf(buf + n, size - n, "decrypt_failures %llu\n",
+		       (unsigned long long)ksmbd_decrypt_failures());
+	n += scnprintf(buf + n, size - n, "decrypted_frames %llu\n",
+		       (unsigned long long)ksmbd_decrypted_frames());
 	return n;
 }

@@ -39,7 +39,7 @@ static void work_free(struct ksmbd_work *work)
 {
 	struct ksmbd_conn *conn = work->conn;
 
-	ksmbd_work_buf_free(work->frame);
+	ksmbd_work_buf_free(work->buf);
 	kmem_cache_free(work_cache, work);
 	ksmbd_live_dec(KSMBD_LIVE_WORKS);
 	ksmbd_conn_request_end(conn);
@@ -69,6 +69,7 @@ struct ksmbd_work *ksmbd_work_alloc(struct ksmbd_conn *conn, u8 *frame,
 	ksmbd_conn_request_begin(conn);
 	work->conn = conn;
 	work->frame = frame;
+	work->buf = frame;
 	work->frame_len = frame_len;
 	work->received_ns = ktime_get_ns();
 	return work;

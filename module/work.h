@@ -12,12 +12,17 @@
 #include <linux/workqueue.h>
 
 struct ksmbd_conn;
+struct ksmbd_session;
 
 struct ksmbd_work {
 	struct work_struct work;
 	struct ksmbd_conn *conn;	/* counted reference */
-	u8 *frame;			/* kvmalloc'd, without the RFC1002 header */
+	u8 *frame;			/* the (decrypted) message being served */
 	u32 frame_len;
+	u8 *buf;			/* kvmalloc'd frame, without the RFC1002 header */
+	/* Set when the frame came encrypted: its session (counted), whose
+	 * keys encrypt the response. */
+	struct ksmbd_session *enc_sess;
 	u64 received_ns;		/* ktime_get_ns() when the frame was read */
 };
 

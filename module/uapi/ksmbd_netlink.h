@@ -49,6 +49,9 @@
 #define KSMBD_SERVER_STRING_MAX		64
 #define KSMBD_PEER_ADDR_MAX		64
 
+/* Entries of the cipher and signing preference lists (startup). */
+#define KSMBD_MAX_ALGS			4
+
 /* Limits on the variable parts (a netlink attribute holds < 64 KiB). */
 #define KSMBD_IFC_LIST_MAX		1024	/* startup interface list */
 #define KSMBD_VETO_LIST_MAX		4096	/* share veto list */
@@ -140,6 +143,18 @@ struct ksmbd_startup_request {
 	/* Sessions one connection may hold; 0: the module's default (16). */
 	__u32 max_sessions_per_conn;	/* <= KSMBD_MAX_SESSIONS_PER_CONN */
 	__u32 oplock_break_timeout;	/* seconds; 0: 35 (MS-SMB2 default) */
+	/*
+	 * Server preference orders, most preferred first: SMB2 cipher ids
+	 * (1..4) for the 3.1.1 encryption context and for 3.0/3.0.2 (which
+	 * encrypt only when AES-128-CCM, 1, is listed), signing algorithm ids
+	 * (0..2) for the 3.1.1 signing context. A count of 0 keeps the
+	 * module's default order; no id twice.
+	 */
+	__u8 nr_ciphers;		/* 0..KSMBD_MAX_ALGS */
+	__u8 nr_signing_algs;		/* 0..KSMBD_MAX_ALGS */
+	__u8 ciphers[KSMBD_MAX_ALGS];
+	__u8 signing_algs[KSMBD_MAX_ALGS];
+	__u16 reserved;
 	__u8 payload[];			/* interface list */
 };
 
@@ -220,6 +235,7 @@ struct ksmbd_login_response {
 #define KSMBD_SHARE_FLAG_FOLLOW_SYMLINKS	0x1000	/* never honoured */
 #define KSMBD_SHARE_FLAG_ACL_XATTR		0x2000
 #define KSMBD_SHARE_FLAG_ENCRYPT		0x4000	/* smb3 encryption required */
+#define KSMBD_SHARE_FLAG_ENCRYPT_DESIRED	0x8000	/* smb3 encryption = yes */
 
 /* force_uid / force_gid when nothing is forced */
 #define KSMBD_SHARE_INVALID_ID			0xFFFFFFFFu

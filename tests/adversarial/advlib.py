@@ -366,6 +366,18 @@ def aes_cmac(key, data):
     return c.finalize()
 
 
+def aes_gmac(key, elem):
+    """AES-GMAC signing (3.1.1): GCM over nothing with the element as
+    associated data; nonce = MessageId, then bit 0 for the server, bit 1 for
+    a CANCEL request (MS-SMB2 3.1.4.1)."""
+    from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+    cmd, = struct.unpack_from("<H", elem, 12)
+    flags, = struct.unpack_from("<I", elem, 16)
+    word = (flags & 1) | (2 if cmd == CANCEL and not flags & 1 else 0)
+    nonce = elem[24:32] + struct.pack("<I", word)
+    return AESGCM(key).encrypt(nonce, b"", elem)
+
+
 # ---- the connection -------------------------------------------------------
 
 class Client:
@@ -428,7 +440,9 @@ class Client:
         flags = struct.unpack_from("<I", elem, 16)[0] | FLAG_SIGNED
         struct.pack_into("<I", elem, 16, flags)
         elem[48:64] = b"\0" * 16
-        if self.sign_alg == 1:
+        if self.sign_alg == 2:
+            mac = aes_gmac(self.key, bytes(elem))
+        elif self.sign_alg == 1:
             mac = aes_cmac(self.key, bytes(elem))
         else:
             mac = hmac.new(self.key, bytes(elem), hashlib.sha256).digest()

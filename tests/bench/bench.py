@@ -34,6 +34,8 @@ OBSERVERS = [  # attached during the observability run; output discarded
 OPTION_SETS = {
     'nocache': 'vers=3.1.1,cache=none',
     'default': 'vers=3.1.1',
+    # Encrypted (AES-128-GCM with both servers): the cost of sealing.
+    'sealed': 'vers=3.1.1,cache=none,seal',
 }
 
 

@@ -252,6 +252,34 @@ TEST(signing_and_encryption_words)
 	}
 }
 
+TEST(algorithm_lists)
+{
+	const struct ksmbd_global *g;
+	struct ksmbd_config *c;
+
+	MUST_PARSE(c, "[global]\n");
+	CHECK_EQ_INT(ksmbd_config_global(c)->encryption_algs.count, 0);
+	CHECK_EQ_INT(ksmbd_config_global(c)->signing_algs.count, 0);
+	ksmbd_config_free(c);
+	MUST_PARSE(c, "[global]\nserver smb3 encryption algorithms = "
+		   "AES-256-GCM, aes-128-ccm AES-256-GCM\n"
+		   "server smb3 signing algorithms = HMAC-SHA256 AES-128-GMAC\n");
+	g = ksmbd_config_global(c);
+	CHECK_EQ_INT(g->encryption_algs.count, 2);
+	CHECK_EQ_INT(g->encryption_algs.ids[0], 4);
+	CHECK_EQ_INT(g->encryption_algs.ids[1], 1);
+	CHECK_EQ_INT(g->signing_algs.count, 2);
+	CHECK_EQ_INT(g->signing_algs.ids[0], 0);
+	CHECK_EQ_INT(g->signing_algs.ids[1], 2);
+	ksmbd_config_free(c);
+	CHECK_FAILS("[global]\nserver smb3 encryption algorithms = AES-512-GCM\n",
+		    "t.conf:2: error: unknown algorithm 'AES-512-GCM'");
+	CHECK_FAILS("[global]\nserver smb3 signing algorithms = AES-128-CCM\n",
+		    "t.conf:2: error: unknown algorithm 'AES-128-CCM'");
+	CHECK_FAILS("[global]\nserver smb3 signing algorithms = ,\n",
+		    "t.conf:2: error: 'server smb3 signing algorithms' lists no algorithm");
+}
+
 TEST(booleans)
 {
 	static const char *const yes[] = { "yes", "YES", "true", "True", "1", "on", "ON" };
@@ -695,6 +723,7 @@ int main(void)
 	RUN(all_errors_reported_not_just_first);
 	RUN(protocol_aliases);
 	RUN(signing_and_encryption_words);
+	RUN(algorithm_lists);
 	RUN(booleans);
 	RUN(share_defaults);
 	RUN(share_keys_good);

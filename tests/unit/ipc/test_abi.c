@@ -19,7 +19,7 @@
 	static_assert(offsetof(struct type, field) == (off), #type "." #field)
 
 LAYOUT(ksmbd_heartbeat, 8);
-LAYOUT(ksmbd_startup_request, 216);
+LAYOUT(ksmbd_startup_request, 232);
 AT(ksmbd_startup_request, abi_magic, 0);
 AT(ksmbd_startup_request, abi_version, 4);
 AT(ksmbd_startup_request, min_dialect, 16);
@@ -31,7 +31,11 @@ AT(ksmbd_startup_request, deadtime, 168);
 AT(ksmbd_startup_request, sub_auth, 192);
 AT(ksmbd_startup_request, ifc_list_sz, 208);
 AT(ksmbd_startup_request, max_sessions_per_conn, 212);
-AT(ksmbd_startup_request, payload, 216);
+AT(ksmbd_startup_request, oplock_break_timeout, 216);
+AT(ksmbd_startup_request, nr_ciphers, 220);
+AT(ksmbd_startup_request, ciphers, 222);
+AT(ksmbd_startup_request, signing_algs, 226);
+AT(ksmbd_startup_request, payload, 232);
 LAYOUT(ksmbd_startup_response, 16);
 LAYOUT(ksmbd_shutdown_request, 4);
 LAYOUT(ksmbd_login_request, 56);
@@ -76,7 +80,7 @@ static int validate(unsigned int type, const void *p, size_t len)
 TEST(layout_runtime)
 {
 	/* The same numbers at run time, so a FAIL names the struct. */
-	CHECK_EQ_INT(sizeof(struct ksmbd_startup_request), 216);
+	CHECK_EQ_INT(sizeof(struct ksmbd_startup_request), 232);
 	CHECK_EQ_INT(sizeof(struct ksmbd_login_response), 340);
 	CHECK_EQ_INT(sizeof(struct ksmbd_tree_connect_request), 200);
 	CHECK_EQ_INT(sizeof(struct ksmbd_rpc_command), 24);
@@ -160,6 +164,23 @@ TEST(startup_fields)
 	r.max_sessions_per_conn = KSMBD_MAX_SESSIONS_PER_CONN;
 	CHECK_EQ_INT(validate(KSMBD_EVENT_STARTING_UP, &r, sizeof(r)), 0);
 	r.max_sessions_per_conn = KSMBD_MAX_SESSIONS_PER_CONN + 1;
+	CHECK_EQ_INT(validate(KSMBD_EVENT_STARTING_UP, &r, sizeof(r)), -EINVAL);
+	/* Preference lists: bounded, known ids, none twice. */
+	startup_fill(&r);
+	r.nr_ciphers = 4;
+	memcpy(r.ciphers, "\x04\x03\x02\x01", 4);
+	r.nr_signing_algs = 3;
+	memcpy(r.signing_algs, "\x00\x02\x01", 3);
+	CHECK_EQ_INT(validate(KSMBD_EVENT_STARTING_UP, &r, sizeof(r)), 0);
+	r.nr_ciphers = 5;
+	CHECK_EQ_INT(validate(KSMBD_EVENT_STARTING_UP, &r, sizeof(r)), -EINVAL);
+	r.nr_ciphers = 2;
+	r.ciphers[1] = 4;
+	CHECK_EQ_INT(validate(KSMBD_EVENT_STARTING_UP, &r, sizeof(r)), -EINVAL);
+	r.ciphers[1] = 0;
+	CHECK_EQ_INT(validate(KSMBD_EVENT_STARTING_UP, &r, sizeof(r)), -EINVAL);
+	r.ciphers[1] = 1;
+	r.signing_algs[2] = 3;
 	CHECK_EQ_INT(validate(KSMBD_EVENT_STARTING_UP, &r, sizeof(r)), -EINVAL);
 }
 

@@ -175,13 +175,28 @@ class Session:
         self.id = 0
         self.key = None
         self.sign_key = None
-        self.alg = None  # "hmac" or "cmac"
+        self.alg = None  # "hmac", "cmac" or "gmac"
         self.flags = 0
+        self.preauth = None  # 3.1.1: the hash the keys come from
+
+
+def gmac_nonce(msg):
+    """MS-SMB2 3.1.4.1: MessageId, then bit 0 = from the server, bit 1 =
+    a CANCEL request."""
+    (cmd,) = struct.unpack_from("<H", msg, 12)
+    (flags,) = struct.unpack_from("<I", msg, 16)
+    server = flags & FLAG_RESPONSE
+    word = (1 if server else 0) | (2 if cmd == 0x0C and not server else 0)
+    return msg[24:32] + struct.pack("<I", word)
 
 
 def mac(alg, key, data):
     if alg == "hmac":
         return hmac.new(key, data, hashlib.sha256).digest()[:16]
+    if alg == "gmac":
+        g = AES.new(key, AES.MODE_GCM, nonce=gmac_nonce(data), mac_len=16)
+        g.update(data)
+        return g.digest()
     c = CMAC.new(key, ciphermod=AES)
     c.update(data)
     return c.digest()
@@ -201,25 +216,32 @@ def signature_ok(sess, raw):
     return hmac.compare_digest(mac(sess.alg, sess.sign_key, zeroed), raw[48:64])
 
 
+SIGNING_NAMES = {0: "hmac", 1: "cmac", 2: "gmac"}
+
+
 class AuthConn(smb2raw.Conn):
-    def __init__(self, host, port, dialect):
+    def __init__(self, host, port, dialect, contexts=None, caps=None):
         super().__init__(host, port)
         self.dialect = dialect
         self.preauth = b"\0" * 64
         self.signing_alg = "hmac" if dialect < 0x0300 else "cmac"
-        req = self.build(smb2raw.NEGOTIATE,
-                         smb2raw.negotiate_body([dialect]), credit_req=64)
+        body = bytearray(smb2raw.negotiate_body([dialect], contexts))
+        if caps is not None:
+            struct.pack_into("<I", body, 8, caps)
+        req = self.build(smb2raw.NEGOTIATE, bytes(body), credit_req=64)
         self.send_frame(req)
         raw = self.recv_frame()
         r = Rsp(raw)
         expect_eq(r.status, STATUS_SUCCESS, "negotiate status")
         n = r.negotiate()
+        self.neg = n
         expect_eq(n["dialect"], dialect, "negotiated dialect")
         if dialect == 0x0311:
             self.preauth = self.chain(self.chain(self.preauth, req), raw)
             sig = n["contexts"].get(smb2raw.CTX_SIGNING)
-            if sig and struct.unpack_from("<H", sig, 2)[0] == 0:
-                self.signing_alg = "hmac"
+            if sig:
+                alg = struct.unpack_from("<H", sig, 2)[0]
+                self.signing_alg = SIGNING_NAMES.get(alg, "?")
 
     @staticmethod
     def chain(h, msg):
@@ -304,6 +326,7 @@ class AuthConn(smb2raw.Conn):
                                         SESSION_FLAG_IS_NULL):
             return r.status, sess, r  # guest or anonymous: no key
         sess.key = key
+        sess.preauth = h
         sess.alg = self.signing_alg
         if self.dialect < 0x0300:
             sess.sign_key = key

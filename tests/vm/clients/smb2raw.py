@@ -237,7 +237,10 @@ def check_dialect(env, dialect):
            "max read/write below 64 KiB")
     expect(r.credits >= 1, "no credit granted")
     expect_eq(n["sec_off"], 128, "SecurityBufferOffset")
-    expect(n["capabilities"] & 0x40 == 0, "ENCRYPTION advertised")
+    # We offer SMB2_GLOBAL_CAP_ENCRYPTION (0x7f has it): 3.0/3.0.2 only.
+    expect(bool(n["capabilities"] & 0x40) == (dialect in (0x0300, 0x0302)),
+           "ENCRYPTION capability 0x%x on dialect 0x%x" %
+           (n["capabilities"], dialect))
     if dialect == 0x0311:
         expect(n["context_count"] >= 1, "no negotiate contexts")
         expect_eq(n["ctx_off"] % 8, 0, "context offset alignment")
@@ -249,8 +252,9 @@ def check_dialect(env, dialect):
         expect_eq(len(pre), 6 + slen, "preauth context length")
         sig = n["contexts"].get(CTX_SIGNING)
         expect(sig is not None, "signing context not answered")
-        expect(struct.unpack_from("<HH", sig, 0) in [(1, 1), (1, 0)],
-               "signing algorithm not AES-CMAC or HMAC-SHA256")
+        # Offered GMAC, CMAC, HMAC: the server prefers AES-GMAC.
+        expect_eq(struct.unpack_from("<HH", sig, 0), (1, 2),
+                  "signing algorithm (count, AES-GMAC)")
         expect(CTX_ENCRYPTION not in n["contexts"],
                "encryption context answered without a cipher")
     else:

@@ -1,0 +1,527 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""SMB 3.x encryption (AES-128/256, CCM/GCM) and AES-GMAC signing against
+the server, on top of smb2auth.py.
+
+Keys are derived here from the specification (SP800-108 KDF over the
+session key, with the 3.1.1 preauth hash), the TRANSFORM_HEADER is built
+and the AEAD run with Cryptodome, so a request the server answers proves
+it decrypted with the same key and nonce layout, and a response we can
+decrypt proves its encryption. Hostile transform headers must make the
+server drop the connection and nothing else.
+
+CLI: smb2crypt.py [--host H] [--port P] [--prefix NAME] [--user U]
+                  [--password PW] [--secure-share NAME]
+                  [--sealed-share NAME] [CASE ...]
+Cases that need a server configuration (global_required, global_desired)
+are only run when named.
+"""
+import argparse
+import hashlib
+import hmac
+import os
+import struct
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import smb2raw  # noqa: E402
+import smb2auth  # noqa: E402
+from smb2raw import Dropped, expect, expect_eq  # noqa: E402
+from smb2auth import (AuthConn, Rsp, ECHO, TREE_CONNECT,  # noqa: E402
+                      TREE_DISCONNECT, FLAG_RELATED, FLAG_SIGNED,
+                      STATUS_SUCCESS, STATUS_ACCESS_DENIED)
+
+from Cryptodome.Cipher import AES  # noqa: E402
+
+AES128_CCM, AES128_GCM, AES256_CCM, AES256_GCM = 1, 2, 3, 4
+CIPHER_NAMES = {1: "AES-128-CCM", 2: "AES-128-GCM", 3: "AES-256-CCM",
+                4: "AES-256-GCM"}
+CAP_ENCRYPTION = 0x40
+SESSION_FLAG_ENCRYPT_DATA = 0x4
+SHAREFLAG_ENCRYPT_DATA = 0x8000
+TRANSFORM = struct.Struct("<4s16s16sIHHQ")  # 52 bytes, MS-SMB2 2.2.41
+
+
+def kdf(key, label, context, bits):
+    msg = struct.pack(">I", 1) + label + b"\0" + context + \
+        struct.pack(">I", bits)
+    return hmac.new(key, msg, hashlib.sha256).digest()[:bits // 8]
+
+
+def encryption_ctx(ciphers):
+    return smb2raw.negctx(smb2raw.CTX_ENCRYPTION,
+                          struct.pack("<H", len(ciphers)) +
+                          b"".join(struct.pack("<H", c) for c in ciphers))
+
+
+def aead(cipher, key, nonce):
+    n = nonce[:11] if cipher in (AES128_CCM, AES256_CCM) else nonce[:12]
+    mode = AES.MODE_CCM if cipher in (AES128_CCM, AES256_CCM) else \
+        AES.MODE_GCM
+    return AES.new(key, mode, nonce=n, mac_len=16)
+
+
+class CryptConn(AuthConn):
+    """A connection that negotiates a cipher (3.1.1 context, or the 3.0
+    capability) and can wrap requests in transform headers."""
+
+    def __init__(self, env, dialect=0x0311, ciphers=(AES128_GCM,),
+                 signing=(2, 1, 0)):
+        ctxs = [smb2raw.preauth_ctx(), smb2raw.signing_ctx(signing)]
+        if ciphers is not None:
+            ctxs.append(encryption_ctx(ciphers))
+        super().__init__(env.host, env.port, dialect,
+                         contexts=ctxs if dialect == 0x0311 else [],
+                         caps=0x7f if ciphers else 0x3f)
+        self.cipher = 0
+        if dialect == 0x0311:
+            enc = self.neg["contexts"].get(smb2raw.CTX_ENCRYPTION)
+            if ciphers is not None:
+                expect(enc is not None, "encryption context not answered")
+                cnt, self.cipher = struct.unpack_from("<HH", enc, 0)
+                expect_eq(cnt, 1, "CipherCount")
+        elif self.neg["capabilities"] & CAP_ENCRYPTION:
+            self.cipher = AES128_CCM
+        self.nonce = 0
+
+    def keys(self, sess):
+        """(client-to-server key, server-to-client key) of the session."""
+        bits = 256 if self.cipher in (AES256_CCM, AES256_GCM) else 128
+        if self.dialect == 0x0311:
+            return (kdf(sess.key, b"SMBC2SCipherKey\0", sess.preauth, bits),
+                    kdf(sess.key, b"SMBS2CCipherKey\0", sess.preauth, bits))
+        return (kdf(sess.key, b"SMB2AESCCM\0", b"ServerIn \0", bits),
+                kdf(sess.key, b"SMB2AESCCM\0", b"ServerOut\0", bits))
+
+    def wrap(self, sess, msg, session_id=None, flags=1):
+        self.nonce += 1
+        nonce = os.urandom(4) + struct.pack("<Q", self.nonce) + b"\0" * 4
+        if self.cipher in (AES128_CCM, AES256_CCM):
+            nonce = nonce[:11] + b"\0" * 5
+        hdr = TRANSFORM.pack(b"\xfdSMB", b"\0" * 16, nonce, len(msg), 0,
+                             flags, sess.id if session_id is None
+                             else session_id)
+        c = aead(self.cipher, self.keys(sess)[0], nonce)
+        c.update(hdr[20:])
+        ct, tag = c.encrypt_and_digest(msg)
+        return hdr[:4] + tag + hdr[20:] + ct
+
+    def unwrap(self, sess, frame):
+        expect_eq(frame[:4], b"\xfdSMB", "response protocol id")
+        (_, tag, nonce, size, _, flags, sid) = TRANSFORM.unpack_from(frame)
+        expect_eq(sid, sess.id, "transform SessionId")
+        expect_eq(flags, 1, "transform Flags")
+        expect_eq(size, len(frame) - 52, "OriginalMessageSize")
+        c = aead(self.cipher, self.keys(sess)[1], nonce)
+        c.update(frame[20:52])
+        return c.decrypt_and_verify(frame[52:], tag)
+
+    def ecall(self, sess, command, body, tree=0, flags=0):
+        """One encrypted request; the decrypted response."""
+        msg = self.build(command, body, session=sess.id, tree=tree,
+                         flags=flags)
+        self.send_frame(self.wrap(sess, msg))
+        return Rsp(self.unwrap(sess, self.recv_frame()))
+
+    def ecompound(self, sess, elems):
+        out = b""
+        for i, (cmd, body, tid, fl) in enumerate(elems):
+            last = i == len(elems) - 1
+            size = 64 + len(body)
+            padded = size if last else size + (8 - size % 8) % 8
+            out += self.build(cmd, body, session=sess.id, tree=tid, flags=fl,
+                              next_cmd=0 if last else padded)
+            out += b"\0" * (padded - size)
+        self.send_frame(self.wrap(sess, out))
+        return smb2raw.split_compound(self.unwrap(sess, self.recv_frame()))
+
+
+def tcon_body(share):
+    path = ("\\\\127.0.0.1\\" + share).encode("utf-16-le")
+    return struct.pack("<HHHH", 9, 0, 64 + 8, len(path)) + path
+
+
+ECHO_BODY = struct.pack("<HH", 4, 0)
+
+CASES = {}
+
+
+def case(fn):
+    CASES[fn.__name__.replace("case_", "")] = fn
+    return fn
+
+
+def logged_on(env, **kw):
+    c = CryptConn(env, **kw)
+    st, sess, _ = c.login(env.user, env.password)
+    expect_eq(st, STATUS_SUCCESS, "session setup")
+    return c, sess
+
+
+def check_cipher(env, dialect, cipher):
+    c, sess = logged_on(env, dialect=dialect, ciphers=(cipher,))
+    expect_eq(c.cipher, cipher, "negotiated cipher")
+    r = c.ecall(sess, TREE_CONNECT, tcon_body("share"))
+    expect_eq(r.status, STATUS_SUCCESS, "encrypted tree connect")
+    expect(not r.flags & FLAG_SIGNED, "encrypted response also signed")
+    tid = r.tree
+    r = c.ecall(sess, ECHO, ECHO_BODY)
+    expect_eq(r.status, STATUS_SUCCESS, "encrypted echo")
+    r = c.ecall(sess, TREE_DISCONNECT, ECHO_BODY, tree=tid)
+    expect_eq(r.status, STATUS_SUCCESS, "encrypted tree disconnect")
+    c.close()
+
+
+@case
+def case_smb311_aes128_gcm(env):
+    check_cipher(env, 0x0311, AES128_GCM)
+
+
+@case
+def case_smb311_aes128_ccm(env):
+    check_cipher(env, 0x0311, AES128_CCM)
+
+
+@case
+def case_smb311_aes256_gcm(env):
+    check_cipher(env, 0x0311, AES256_GCM)
+
+
+@case
+def case_smb311_aes256_ccm(env):
+    check_cipher(env, 0x0311, AES256_CCM)
+
+
+@case
+def case_smb300_ccm(env):
+    check_cipher(env, 0x0300, AES128_CCM)
+
+
+@case
+def case_smb302_ccm(env):
+    check_cipher(env, 0x0302, AES128_CCM)
+
+
+@case
+def case_server_preference(env):
+    c = CryptConn(env, ciphers=(AES256_CCM, AES256_GCM, AES128_CCM,
+                                AES128_GCM))
+    expect_eq(c.cipher, AES128_GCM, "server's first choice")
+    c.close()
+    c = CryptConn(env, ciphers=(AES256_CCM, AES256_GCM))
+    expect_eq(c.cipher, AES256_GCM, "GCM before CCM")
+    c.close()
+    c = CryptConn(env, ciphers=(7, 9))
+    expect_eq(c.cipher, 0, "no common cipher answered with 0")
+    c.close()
+
+
+@case
+def case_no_encryption_311_no_cap(env):
+    c = CryptConn(env, ciphers=None)
+    expect(smb2raw.CTX_ENCRYPTION not in c.neg["contexts"],
+           "encryption context answered unasked")
+    expect_eq(c.neg["capabilities"] & CAP_ENCRYPTION, 0, "3.1.1 capability")
+    c.close()
+    c = CryptConn(env, dialect=0x0300, ciphers=())
+    expect_eq(c.cipher, 0, "3.0 without the client's capability")
+    c.close()
+
+
+@case
+def case_encrypted_compound(env):
+    c, sess = logged_on(env)
+    rs = c.ecompound(sess, [
+        (TREE_CONNECT, tcon_body("share"), 0, 0),
+        (ECHO, ECHO_BODY, 0xFFFFFFFF, FLAG_RELATED),
+        (TREE_DISCONNECT, ECHO_BODY, 0xFFFFFFFF, FLAG_RELATED),
+    ])
+    expect_eq(len(rs), 3, "responses in one transform")
+    expect_eq([r.status for r in rs], [STATUS_SUCCESS] * 3, "statuses")
+    c.close()
+
+
+@case
+def case_unencrypted_still_allowed(env):
+    """Without "smb3 encryption = required", a session with a cipher may
+    still send plain (signed) requests; the answer is plain too."""
+    c, sess = logged_on(env)
+    expect_eq(sess.flags & SESSION_FLAG_ENCRYPT_DATA, 0,
+              "EncryptData without the server asking")
+    r = c.echo(sess, signed=True)
+    expect_eq(r.status, STATUS_SUCCESS, "plain signed echo")
+    expect(smb2auth.signature_ok(sess, r.raw), "echo signature")
+    c.close()
+
+
+def hostile(env, mutate, what):
+    c, sess = logged_on(env)
+    frame = bytearray(c.wrap(sess, c.build(ECHO, ECHO_BODY,
+                                           session=sess.id)))
+    frame = mutate(frame, c, sess)
+    c.send_frame(bytes(frame))
+    expect(c.is_dropped(), "%s: connection not dropped" % what)
+    # The server itself is fine.
+    d, s2 = logged_on(env)
+    expect_eq(d.ecall(s2, ECHO, ECHO_BODY).status, STATUS_SUCCESS,
+              "echo on a fresh connection")
+    d.close()
+
+
+def flip(at):
+    def m(f, c, s):
+        f[at] ^= 0x01
+        return f
+    return m
+
+
+@case
+def case_hostile_tampered_tag(env):
+    hostile(env, flip(4), "tag")
+
+
+@case
+def case_hostile_tampered_ciphertext(env):
+    hostile(env, flip(60), "ciphertext")
+
+
+@case
+def case_hostile_tampered_nonce(env):
+    hostile(env, flip(21), "nonce (associated data)")
+
+
+def set_u32(at, v):
+    def m(f, c, s):
+        struct.pack_into("<I", f, at, v)
+        return f
+    return m
+
+
+@case
+def case_hostile_size_larger(env):
+    hostile(env, lambda f, c, s: set_u32(36, len(f) - 52 + 8)(f, c, s),
+            "OriginalMessageSize past the frame")
+
+
+@case
+def case_hostile_size_smaller(env):
+    hostile(env, lambda f, c, s: set_u32(36, len(f) - 52 - 8)(f, c, s),
+            "OriginalMessageSize short of the frame")
+
+
+@case
+def case_hostile_size_huge(env):
+    hostile(env, set_u32(36, 0xFFFFFFF0), "OriginalMessageSize 4 GiB")
+
+
+@case
+def case_hostile_flags(env):
+    def m(f, c, s):
+        struct.pack_into("<H", f, 42, 2)
+        return f
+    hostile(env, m, "Flags 2")
+
+
+@case
+def case_hostile_unknown_session(env):
+    def m(f, c, s):
+        return bytearray(c.wrap(s, c.build(ECHO, ECHO_BODY, session=s.id),
+                                session_id=s.id ^ 0x5A5A))
+    hostile(env, m, "unknown SessionId")
+
+
+@case
+def case_hostile_truncated(env):
+    hostile(env, lambda f, c, s: f[:52], "header only")
+
+
+@case
+def case_hostile_short_body(env):
+    def m(f, c, s):
+        g = bytearray(f[:52 + 20])
+        struct.pack_into("<I", g, 36, 20)
+        return g
+    hostile(env, m, "20-byte message")
+
+
+@case
+def case_hostile_before_session(env):
+    c = CryptConn(env)
+    s = smb2auth.Session()
+    s.id = 1
+    s.key = b"\0" * 16
+    s.preauth = b"\0" * 64
+    c.send_frame(c.wrap(s, c.build(ECHO, ECHO_BODY, session=1)))
+    expect(c.is_dropped(), "transform before any session not dropped")
+
+
+@case
+def case_hostile_no_cipher(env):
+    c, sess = logged_on(env, ciphers=None)
+    c.cipher = AES128_GCM
+    c.send_frame(c.wrap(sess, c.build(ECHO, ECHO_BODY, session=sess.id)))
+    expect(c.is_dropped(), "transform without a negotiated cipher")
+
+
+@case
+def case_hostile_nested_transform(env):
+    c, sess = logged_on(env)
+    inner = c.wrap(sess, c.build(ECHO, ECHO_BODY, session=sess.id))
+    c.send_frame(c.wrap(sess, inner))
+    expect(c.is_dropped(), "transform inside a transform not dropped")
+
+
+# ---- AES-GMAC signing ---------------------------------------------------
+
+def check_signing(env, offer, want):
+    c, sess = logged_on(env, signing=offer)
+    expect_eq(c.signing_alg, want, "negotiated signing algorithm")
+    r = c.echo(sess, signed=True)
+    expect_eq(r.status, STATUS_SUCCESS, "signed echo")
+    expect(r.flags & FLAG_SIGNED, "response not signed")
+    expect(smb2auth.signature_ok(sess, r.raw), "response signature")
+    return c, sess
+
+
+@case
+def case_gmac_signing(env):
+    c, sess = check_signing(env, (2, 1, 0), "gmac")
+    msg = bytearray(smb2auth.sign(sess, c.build(ECHO, ECHO_BODY,
+                                                session=sess.id)))
+    msg[52] ^= 0x80
+    c.send_frame(bytes(msg))
+    expect_eq(Rsp(c.recv_frame()).status, STATUS_ACCESS_DENIED,
+              "bad GMAC signature")
+    # The nonce is the MessageId: a signature made for another id fails.
+    good = bytearray(smb2auth.sign(sess, c.build(ECHO, ECHO_BODY,
+                                                 session=sess.id)))
+    struct.pack_into("<Q", good, 24, struct.unpack_from("<Q", good, 24)[0] + 1)
+    c.mid += 1
+    c.send_frame(bytes(good))
+    expect_eq(Rsp(c.recv_frame()).status, STATUS_ACCESS_DENIED,
+              "GMAC over another MessageId")
+    r = c.tree_connect(sess, "share", signed=True)
+    expect_eq(r.status, STATUS_SUCCESS, "signed tree connect")
+    expect(smb2auth.signature_ok(sess, r.raw), "tree connect signature")
+    c.close()
+
+
+@case
+def case_gmac_preferred_over_cmac(env):
+    check_signing(env, (0, 1, 2), "gmac")[0].close()
+
+
+@case
+def case_cmac_when_offered(env):
+    check_signing(env, (1, 0), "cmac")[0].close()
+
+
+@case
+def case_hmac_when_only_offer(env):
+    check_signing(env, (0,), "hmac")[0].close()
+
+
+# ---- "smb3 encryption = required" ----------------------------------------
+
+@case
+def case_share_required(env):
+    share = env.secure_share
+    c, sess = logged_on(env)
+    r = c.tree_connect(sess, share, signed=True)
+    expect_eq(r.status, STATUS_SUCCESS, "tree connect to %s" % share)
+    (_, _, _, sflags, _, _) = struct.unpack_from("<HBBIII", r.body, 0)
+    expect(sflags & SHAREFLAG_ENCRYPT_DATA, "ShareFlags 0x%x" % sflags)
+    tid = r.tree
+    r = c.call(TREE_DISCONNECT, ECHO_BODY, sess, tree=tid, signed=True)
+    expect_eq(r.status, STATUS_ACCESS_DENIED, "unencrypted request on it")
+    r = c.ecall(sess, TREE_DISCONNECT, ECHO_BODY, tree=tid)
+    expect_eq(r.status, STATUS_SUCCESS, "encrypted request on it")
+    # Other shares of the same session take plain requests.
+    r = c.tree_connect(sess, "share", signed=True)
+    expect_eq(r.status, STATUS_SUCCESS, "plain share")
+    c.close()
+    # A client without a cipher cannot connect to it at all.
+    c, sess = logged_on(env, ciphers=None)
+    r = c.tree_connect(sess, share, signed=True)
+    expect_eq(r.status, STATUS_ACCESS_DENIED, "no cipher, required share")
+    c.close()
+    c = AuthConn(env.host, env.port, 0x0210)
+    st, sess, _ = c.login(env.user, env.password)
+    expect_eq(st, STATUS_SUCCESS, "2.1 session setup")
+    r = c.tree_connect(sess, share, signed=True)
+    expect_eq(r.status, STATUS_ACCESS_DENIED, "2.1, required share")
+    c.close()
+
+
+@case
+def case_share_desired(env):
+    c, sess = logged_on(env)
+    r = c.tree_connect(sess, env.sealed_share, signed=True)
+    expect_eq(r.status, STATUS_SUCCESS, "tree connect to %s" % env.sealed_share)
+    (_, _, _, sflags, _, _) = struct.unpack_from("<HBBIII", r.body, 0)
+    expect(sflags & SHAREFLAG_ENCRYPT_DATA, "ShareFlags 0x%x" % sflags)
+    r = c.call(TREE_DISCONNECT, ECHO_BODY, sess, tree=r.tree, signed=True)
+    expect_eq(r.status, STATUS_SUCCESS, "unencrypted request still accepted")
+    c.close()
+    c, sess = logged_on(env, ciphers=None)
+    r = c.tree_connect(sess, env.sealed_share, signed=True)
+    expect_eq(r.status, STATUS_SUCCESS, "no cipher, desired share")
+    (_, _, _, sflags, _, _) = struct.unpack_from("<HBBIII", r.body, 0)
+    expect_eq(sflags & SHAREFLAG_ENCRYPT_DATA, 0, "ENCRYPT_DATA without a cipher")
+    c.close()
+
+
+@case
+def case_global_required(env):
+    c = CryptConn(env, ciphers=None)
+    st, _, _ = c.login(env.user, env.password)
+    expect_eq(st, STATUS_ACCESS_DENIED, "session setup without a cipher")
+    c.close()
+    c, sess = logged_on(env)
+    expect(sess.flags & SESSION_FLAG_ENCRYPT_DATA, "SessionFlags ENCRYPT_DATA")
+    r = c.tree_connect(sess, "share", signed=True)
+    expect_eq(r.status, STATUS_ACCESS_DENIED, "unencrypted tree connect")
+    r = c.ecall(sess, TREE_CONNECT, tcon_body("share"))
+    expect_eq(r.status, STATUS_SUCCESS, "encrypted tree connect")
+    c.close()
+
+
+@case
+def case_global_desired(env):
+    c, sess = logged_on(env)
+    expect(sess.flags & SESSION_FLAG_ENCRYPT_DATA, "SessionFlags ENCRYPT_DATA")
+    r = c.tree_connect(sess, "share", signed=True)
+    expect_eq(r.status, STATUS_SUCCESS, "unencrypted still accepted")
+    r = c.ecall(sess, ECHO, ECHO_BODY)
+    expect_eq(r.status, STATUS_SUCCESS, "encrypted echo")
+    c.close()
+
+
+CONFIG_CASES = ("global_required", "global_desired")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--host", default="127.0.0.1")
+    ap.add_argument("--port", type=int, default=445)
+    ap.add_argument("--prefix", default="smb2crypt")
+    ap.add_argument("--user", default="tester")
+    ap.add_argument("--password", default="tester")
+    ap.add_argument("--secure-share", default="secure",
+                    help="a share with smb3 encryption = required")
+    ap.add_argument("--sealed-share", default="sealed",
+                    help="a share with smb3 encryption = yes")
+    ap.add_argument("--list", action="store_true")
+    ap.add_argument("cases", nargs="*")
+    env = ap.parse_args()
+    if env.list:
+        print("\n".join(CASES))
+        return 0
+    if not env.cases:
+        env.cases = [n for n in CASES if n not in CONFIG_CASES]
+    return smb2raw.run_cases(env, CASES)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
