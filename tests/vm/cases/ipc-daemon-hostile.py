@@ -122,9 +122,10 @@ class Genl:
 def startup(magic=ABI_MAGIC, version=ABI_VERSION, port=4451, ipc_timeout=0):
     s = struct.pack("=IIIiHHHH16s64s64s", magic, version, 0, 2, 0x0210, 0x0311,
                     port, ipc_timeout, b"HOSTILE", b"WG", b"fake daemon")
-    # ... max_connections, ifc_list_sz, then the (empty) preference lists.
+    # ... max_connections, ifc_list_sz, max_sessions_per_conn and
+    # oplock_break_timeout (0: defaults), then the (empty) preference lists.
     return s + struct.pack("=IIIIIIIIIII", 0, 1000, 0, 0, 0, 0, 1, 2, 3, 0, 0) + \
-        b"\0" * 12
+        struct.pack("=II", 0, 0) + b"\0" * 12
 
 
 def login_resp(handle, account=b"tester", uid=4242, hash_sz=16, ngroups=1):
