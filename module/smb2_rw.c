@@ -12,6 +12,7 @@
 #include <linux/fs.h>
 #include "create_rules.h"
 #include "file.h"
+#include "ksmbd_trace.h"
 #include "proto/validate.h"
 #include "smb2_dispatch.h"
 #include "smb2_files.h"
@@ -73,6 +74,7 @@ static u32 read_file(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
 		     const struct rw_req *rq, u32 *got)
 {
 	ssize_t n;
+	u64 t0;
 	u8 *dst;
 
 	if (fp->kind == KSMBD_FILE_DIRECTORY)
@@ -84,7 +86,10 @@ static u32 read_file(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
 	dst = ksmbd_wbuf_reserve(&ctx->body, rq->length);
 	if (!dst)
 		return STATUS_INSUFFICIENT_RESOURCES;
+	t0 = KSMBD_TP_CLOCK(ksmbd_vfs_read);
 	n = ksmbd_vfs_read(fp, dst, rq->length, rq->offset);
+	trace_ksmbd_vfs_read(ctx->conn, fp, rq->offset, rq->length,
+			     n > 0 ? n : 0, ksmbd_tp_since(t0));
 	if (n < 0)
 		return ksmbd_ntstatus_from_errno(n);
 	ctx->body.len -= rq->length - n;
@@ -130,13 +135,15 @@ enum ksmbd_smb2_verdict ksmbd_smb2_read(struct ksmbd_smb2_ctx *ctx)
 	return KSMBD_SMB2_REPLY;
 }
 
-static u32 write_file(struct ksmbd_file *fp, const struct rw_req *rq,
-		      const struct ksmbd_buf *data, u32 *written)
+static u32 write_file(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
+		      const struct rw_req *rq, const struct ksmbd_buf *data,
+		      u32 *written)
 {
 	bool append = rq->offset == U64_MAX;
 	loff_t pos = rq->offset;
 	struct kstat st;
 	ssize_t n;
+	u64 t0;
 	int ret;
 
 	if (fp->kind == KSMBD_FILE_DIRECTORY)
@@ -155,7 +162,10 @@ static u32 write_file(struct ksmbd_file *fp, const struct rw_req *rq,
 	}
 	if (pos < 0 || data->len > LLONG_MAX - pos)
 		return STATUS_INVALID_PARAMETER;
+	t0 = KSMBD_TP_CLOCK(ksmbd_vfs_write);
 	n = ksmbd_vfs_write(fp, data->p, data->len, pos);
+	trace_ksmbd_vfs_write(ctx->conn, fp, pos, data->len, n > 0 ? n : 0,
+			      ksmbd_tp_since(t0));
 	if (n < 0)
 		return ksmbd_ntstatus_from_errno(n);
 	*written = n;
@@ -188,7 +198,7 @@ enum ksmbd_smb2_verdict ksmbd_smb2_write(struct ksmbd_smb2_ctx *ctx)
 		ctx->status = ksmbd_smb2_pipe_write(fp, data);
 		written = data->len;
 	} else {
-		ctx->status = write_file(fp, &rq, data, &written);
+		ctx->status = write_file(ctx, fp, &rq, data, &written);
 	}
 	ksmbd_file_put(fp);
 	if (ksmbd_ntstatus_is_error(ctx->status))
