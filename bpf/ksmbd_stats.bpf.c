@@ -4,12 +4,16 @@
  * the ksmbd tracepoints (module/ksmbd_trace.h), attached with tp_btf so
  * the typed arguments are read with CO-RE against the module's BTF.
  *
- * Attribution of file I/O: ksmbd_vfs_read/write carry only a connection
- * id, but they run on the kernel thread that runs the request, between
- * its ksmbd_request_start and ksmbd_request_done. request_start records
- * the request in `inflight` (keyed by thread id, so an element that ends
- * without a done event is simply overwritten by the thread's next one);
- * the VFS events add to it and request_done folds it into the counters.
+ * Attribution of file I/O: bytes read and written are the `done` of the
+ * ksmbd_vfs_read/write events (file data that really moved), not message
+ * sizes. Those events run on the kernel thread that runs the request,
+ * between its ksmbd_request_start and ksmbd_request_done. request_start
+ * records the request in `inflight` (keyed by thread id, so an element
+ * that ends without a done event is simply overwritten by the thread's
+ * next one); the VFS events add to it and request_done folds it into the
+ * client, command, share and global counters of that request. I/O on a
+ * thread with no request of that connection in flight is charged to the
+ * client the event names (connection peer + the handle's session).
  */
 #include "ksmbd_module.h"
 #include <bpf/bpf_core_read.h>
@@ -70,17 +74,6 @@ struct {
 	__type(key, __u32);
 	__type(value, struct ksmbd_inflight);
 } inflight SEC(".maps");
-
-/*
- * Until the module emits ksmbd_vfs_read/write, file bytes are derived from
- * the element sizes of successful READ and WRITE (the data follows the
- * fixed part: MS-SMB2 2.2.19 / 2.2.21). Once a VFS event has fired, only
- * VFS events count, so nothing is counted twice.
- */
-#define SMB2_HDR_LEN		64
-#define READ_RSP_DATA_OFF	(SMB2_HDR_LEN + 16)
-#define WRITE_REQ_DATA_OFF	(SMB2_HDR_LEN + 48)
-static bool vfs_io_seen;
 
 /* Initial values for lookup-or-insert; too large for the BPF stack. */
 static struct ksmbd_client_val zero_client;
@@ -269,15 +262,6 @@ static __always_inline void share_account(__u64 conn_id, __u64 session_id,
 		counters_add(&v->c, s);
 }
 
-static __always_inline void io_from_sizes(__u16 command, struct req_sample *s)
-{
-	if (command == KSMBD_STATS_CMD_WRITE && s->bytes_in > WRITE_REQ_DATA_OFF)
-		s->bytes_written = s->bytes_in - WRITE_REQ_DATA_OFF;
-	else if (command == KSMBD_STATS_CMD_READ &&
-		 s->bytes_out > READ_RSP_DATA_OFF)
-		s->bytes_read = s->bytes_out - READ_RSP_DATA_OFF;
-}
-
 SEC("tp_btf/ksmbd_request_start")
 int BPF_PROG(ksmbd_req_start, const struct ksmbd_conn *conn,
 	     const struct ksmbd_req_hdr *hdr, u32 compound_index)
@@ -329,8 +313,6 @@ int BPF_PROG(ksmbd_req_done, const struct ksmbd_conn *conn,
 		s.bytes_written = in->bytes_written;
 		bpf_map_delete_elem(&inflight, &tid);
 	}
-	if (!vfs_io_seen && !s.error)
-		io_from_sizes(command, &s);
 
 	outstanding = conn_account(conn_id, &key, dialect, &s);
 	client_account(&key, conn_id, dialect, outstanding, &s);
@@ -343,30 +325,34 @@ int BPF_PROG(ksmbd_req_done, const struct ksmbd_conn *conn,
 }
 
 /* File data moved for the request this thread runs (see the top). */
-static __always_inline void io_account(__u64 conn_id, __u32 done, bool write)
+static __always_inline void io_account(const struct ksmbd_conn *conn,
+				       const struct ksmbd_file *fp, __u32 done,
+				       bool write)
 {
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
 	struct ksmbd_inflight *in = bpf_map_lookup_elem(&inflight, &tid);
+	__u64 conn_id = conn ? BPF_CORE_READ(conn, id) : 0;
+	struct ksmbd_client_key key = {};
 	struct ksmbd_client_val *cv;
-	struct ksmbd_conn_info *ci;
 	struct ksmbd_global_val *g;
 
-	vfs_io_seen = true;
-	if (in && in->conn_id == conn_id) {
+	if (!done)
+		return;
+	if (conn && in && in->conn_id == conn_id) {
 		if (write)
 			__sync_fetch_and_add(&in->bytes_written, done);
 		else
 			__sync_fetch_and_add(&in->bytes_read, done);
 		return;
 	}
-	/* Off the request path (async work): charge the connection's client. */
+	/* Off the request path (async work): charge the event's client. */
 	g = global_val();
 	if (g)
 		__sync_fetch_and_add(&g->untracked_io, 1);
-	ci = bpf_map_lookup_elem(&conns, &conn_id);
-	if (!ci)
+	if (!conn)
 		return;
-	cv = bpf_map_lookup_elem(&clients, &ci->last);
+	client_key_fill(conn, BPF_CORE_READ(fp, session_id), &key);
+	cv = lookup_or_insert(&clients, &key, &zero_client);
 	if (!cv)
 		return;
 	if (write)
@@ -376,18 +362,20 @@ static __always_inline void io_account(__u64 conn_id, __u32 done, bool write)
 }
 
 SEC("tp_btf/ksmbd_vfs_read")
-int BPF_PROG(ksmbd_vfs_rd, u64 conn_id, u64 file_id, u64 offset,
-	     u32 requested, u32 done, u64 latency_ns)
+int BPF_PROG(ksmbd_vfs_rd, const struct ksmbd_conn *conn,
+	     const struct ksmbd_file *fp, u64 offset, u32 requested, u32 done,
+	     u64 latency_ns)
 {
-	io_account(conn_id, done, false);
+	io_account(conn, fp, done, false);
 	return 0;
 }
 
 SEC("tp_btf/ksmbd_vfs_write")
-int BPF_PROG(ksmbd_vfs_wr, u64 conn_id, u64 file_id, u64 offset,
-	     u32 requested, u32 done, u64 latency_ns)
+int BPF_PROG(ksmbd_vfs_wr, const struct ksmbd_conn *conn,
+	     const struct ksmbd_file *fp, u64 offset, u32 requested, u32 done,
+	     u64 latency_ns)
 {
-	io_account(conn_id, done, true);
+	io_account(conn, fp, done, true);
 	return 0;
 }
 

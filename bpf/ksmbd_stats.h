@@ -103,11 +103,7 @@ struct ksmbd_req_counters {
 	__u64 errors;
 	__u64 bytes_in;		/* request elements, headers included */
 	__u64 bytes_out;	/* response elements, headers included */
-	/*
-	 * File data moved: the `done` of ksmbd_vfs_read/write. While the
-	 * module emits no VFS events, the data length of successful READ
-	 * responses and WRITE requests (element size minus the fixed part).
-	 */
+	/* File data moved: the `done` of ksmbd_vfs_read/write. */
 	__u64 bytes_read;
 	__u64 bytes_written;
 	__u64 credits_charged;	/* CreditCharge, 0 counted as 1 */

@@ -383,6 +383,45 @@ static int key_cmp_share(const void *a, const void *b)
 	return memcmp(a, b, sizeof(struct ksmbd_share_key));
 }
 
+static int client_key_cmp(const void *key, const void *row)
+{
+	return memcmp(key, row, sizeof(struct ksmbd_client_key));
+}
+
+int ksmbd_stats_snapshot_complete(struct ksmbd_stats_snapshot *snap)
+{
+	struct ksmbd_stats_client_row *rows;
+	size_t n = snap->nr_clients, missing = 0;
+
+	for (size_t i = 0; i < snap->nr_cmds; i++) {
+		const struct ksmbd_client_key *k = &snap->cmds[i].key.client;
+
+		/* Commands are sorted by client first: count each client once. */
+		if (i && !memcmp(k, &snap->cmds[i - 1].key.client, sizeof(*k)))
+			continue;
+		if (!bsearch(k, snap->clients, n, sizeof(*rows), client_key_cmp))
+			missing++;
+	}
+	if (!missing)
+		return 0;
+	rows = realloc(snap->clients, (n + missing) * sizeof(*rows));
+	if (!rows)
+		return -ENOMEM;
+	snap->clients = rows;
+	for (size_t i = 0; i < snap->nr_cmds; i++) {
+		const struct ksmbd_client_key *k = &snap->cmds[i].key.client;
+
+		if (i && !memcmp(k, &snap->cmds[i - 1].key.client, sizeof(*k)))
+			continue;
+		if (bsearch(k, rows, n, sizeof(*rows), client_key_cmp))
+			continue;
+		memset(&rows[snap->nr_clients], 0, sizeof(*rows));
+		rows[snap->nr_clients++].key = *k;
+	}
+	qsort(rows, snap->nr_clients, sizeof(*rows), key_cmp_client);
+	return 0;
+}
+
 /* Keys come first in every row type, so rows sort by key with memcmp. */
 void ksmbd_stats_snapshot_sort(struct ksmbd_stats_snapshot *snap)
 {

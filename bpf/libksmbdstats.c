@@ -440,12 +440,20 @@ int ksmbd_stats_read(struct ksmbd_stats *s, struct ksmbd_stats_snapshot *snap,
 	if (bpf_map_lookup_elem(s->fd[M_GLOBAL], &zero, &snap->global))
 		return set_err(err, errlen, -errno, "cannot read map global: %s",
 			       strerror(errno));
-	ret = DUMP(s, M_CLIENTS, snap, clients, nr_clients,
-		   struct ksmbd_stats_client_row, KSMBD_STATS_MAX_CLIENTS);
+	/*
+	 * Commands before clients. ksmbd_request_done inserts a client's
+	 * row before its command rows, so a command row read here has its
+	 * client row in the map when the clients are read next. Read the
+	 * other way round, a client's first request could land between the
+	 * two walks: its command row read, its client row not, and readers
+	 * that list commands under clients would never show that request.
+	 */
+	ret = DUMP(s, M_CMDS, snap, cmds, nr_cmds, struct ksmbd_stats_cmd_row,
+		   KSMBD_STATS_MAX_CLIENT_CMDS);
 	if (!ret)
-		ret = DUMP(s, M_CMDS, snap, cmds, nr_cmds,
-			   struct ksmbd_stats_cmd_row,
-			   KSMBD_STATS_MAX_CLIENT_CMDS);
+		ret = DUMP(s, M_CLIENTS, snap, clients, nr_clients,
+			   struct ksmbd_stats_client_row,
+			   KSMBD_STATS_MAX_CLIENTS);
 	if (!ret)
 		ret = DUMP(s, M_SHARES, snap, shares, nr_shares,
 			   struct ksmbd_stats_share_row, KSMBD_STATS_MAX_SHARES);
@@ -462,6 +470,11 @@ int ksmbd_stats_read(struct ksmbd_stats *s, struct ksmbd_stats_snapshot *snap,
 	snap->nr_shares = dedup(snap->shares, snap->nr_shares,
 				sizeof(*snap->shares),
 				sizeof(snap->shares->key));
+	/* A client row evicted (LRU) or reset while its commands stayed. */
+	if (ksmbd_stats_snapshot_complete(snap)) {
+		ksmbd_stats_snapshot_free(snap);
+		return set_err(err, errlen, -ENOMEM, "out of memory");
+	}
 	return 0;
 }
 

@@ -114,6 +114,13 @@ int ksmbd_stats_snapshot_delta(const struct ksmbd_stats_snapshot *cur,
 			       struct ksmbd_stats_snapshot *out);
 /* Sort rows by key (memcmp order); for snapshots built by hand. */
 void ksmbd_stats_snapshot_sort(struct ksmbd_stats_snapshot *snap);
+/*
+ * Give every command row a client row: add an empty one (key only) for a
+ * command row whose client is missing, so that readers which walk
+ * commands under their clients (JSON, -C -c, the monitor) see every
+ * command row. Rows must be sorted; they stay sorted. 0 or -ENOMEM.
+ */
+int ksmbd_stats_snapshot_complete(struct ksmbd_stats_snapshot *snap);
 /* Zero every statistics map (not the programs' bookkeeping). */
 int ksmbd_stats_reset(struct ksmbd_stats *s, char *err, size_t errlen);
 

@@ -22,12 +22,20 @@
 #include <linux/tracepoint.h>
 #include <linux/in6.h>
 #include "connection.h"
+#include "file.h"
 #include "proto/ntstatus.h"
 #include "proto/smb2.h"
 #include "proto/validate.h"
 
-/* Longest share-relative path, user or share name an event records. */
+/*
+ * Longest share-relative path, user or share name an event records; longer
+ * ones are cut (every string field is bounded, whatever a client sends).
+ */
 #define KSMBD_TP_STR_MAX	256
+#define ksmbd_tp_strlen(s)	strnlen((s) ? (s) : "", KSMBD_TP_STR_MAX)
+#define __ksmbd_str(item, src)	__string_len(item, src, ksmbd_tp_strlen(src))
+#define __ksmbd_assign_str(item, src)					\
+	__assign_str_len(item, (src) ? (src) : "", ksmbd_tp_strlen(src))
 
 #define KSMBD_TP_COMMANDS(X)			\
 	X(SMB2_NEGOTIATE, "NEGOTIATE")		\
@@ -94,7 +102,7 @@ TRACE_EVENT(ksmbd_conn_close,
 		__field(u64, requests)
 		__field(u64, bytes_in)
 		__field(u64, bytes_out)
-		__string(reason, reason)
+		__ksmbd_str(reason, reason)
 	),
 	TP_fast_assign(
 		__entry->conn_id = conn->id;
@@ -103,9 +111,9 @@ TRACE_EVENT(ksmbd_conn_close,
 		__entry->requests = requests;
 		__entry->bytes_in = bytes_in;
 		__entry->bytes_out = bytes_out;
-		__assign_str(reason, reason);
+		__ksmbd_assign_str(reason, reason);
 	),
-	TP_printk("conn=0x%016llx peer=%pISpc reason=\"%s\" lifetime_ms=%llu requests=%llu bytes_in=%llu bytes_out=%llu",
+	TP_printk("conn=0x%016llx peer=%pISpc reason='%s' lifetime_ms=%llu requests=%llu bytes_in=%llu bytes_out=%llu",
 		  __entry->conn_id, __entry->peer, __get_str(reason),
 		  __entry->lifetime_ms, __entry->requests, __entry->bytes_in,
 		  __entry->bytes_out)
@@ -122,14 +130,14 @@ TRACE_EVENT(ksmbd_conn_limit,
 	TP_STRUCT__entry(
 		__field(u64, conn_id)
 		__array(u8, peer, sizeof(struct sockaddr_in6))
-		__string(limit, limit)
+		__ksmbd_str(limit, limit)
 	),
 	TP_fast_assign(
 		__entry->conn_id = conn_id;
 		memcpy(__entry->peer, peer, sizeof(__entry->peer));
-		__assign_str(limit, limit);
+		__ksmbd_assign_str(limit, limit);
 	),
-	TP_printk("conn=0x%016llx peer=%pISpc limit=%s", __entry->conn_id,
+	TP_printk("conn=0x%016llx peer=%pISpc limit='%s'", __entry->conn_id,
 		  __entry->peer, __get_str(limit))
 );
 
@@ -184,8 +192,8 @@ TRACE_EVENT(ksmbd_session_setup,
 		__field(bool, signing)
 		__field(bool, encryption)
 		__field(bool, binding)
-		__string(user, user)
-		__string(mech, mech)
+		__ksmbd_str(user, user)
+		__ksmbd_str(mech, mech)
 	),
 	TP_fast_assign(
 		__entry->conn_id = conn->id;
@@ -195,8 +203,8 @@ TRACE_EVENT(ksmbd_session_setup,
 		__entry->signing = signing;
 		__entry->encryption = encryption;
 		__entry->binding = binding;
-		__assign_str(user, user);
-		__assign_str(mech, mech);
+		__ksmbd_assign_str(user, user);
+		__ksmbd_assign_str(mech, mech);
 	),
 	TP_printk("conn=0x%016llx sess=0x%016llx user=%s mech=%s status=%s signing=%d encryption=%d binding=%d latency_ns=%llu",
 		  __entry->conn_id, __entry->session_id, __get_str(user),
@@ -213,16 +221,16 @@ TRACE_EVENT(ksmbd_auth_failure,
 	TP_STRUCT__entry(
 		__field(u64, conn_id)
 		__array(u8, peer, sizeof(struct sockaddr_in6))
-		__string(user, user)
-		__string(reason, reason)
+		__ksmbd_str(user, user)
+		__ksmbd_str(reason, reason)
 	),
 	TP_fast_assign(
 		__entry->conn_id = conn->id;
 		memcpy(__entry->peer, &conn->peer, sizeof(__entry->peer));
-		__assign_str(user, user);
-		__assign_str(reason, reason);
+		__ksmbd_assign_str(user, user);
+		__ksmbd_assign_str(reason, reason);
 	),
-	TP_printk("conn=0x%016llx peer=%pISpc user=%s reason=%s",
+	TP_printk("conn=0x%016llx peer=%pISpc user=%s reason='%s'",
 		  __entry->conn_id, __entry->peer, __get_str(user),
 		  __get_str(reason))
 );
@@ -234,16 +242,16 @@ TRACE_EVENT(ksmbd_session_end,
 	TP_STRUCT__entry(
 		__field(u64, conn_id)
 		__field(u64, session_id)
-		__string(user, user)
-		__string(reason, reason)
+		__ksmbd_str(user, user)
+		__ksmbd_str(reason, reason)
 	),
 	TP_fast_assign(
 		__entry->conn_id = conn_id;
 		__entry->session_id = session_id;
-		__assign_str(user, user);
-		__assign_str(reason, reason);
+		__ksmbd_assign_str(user, user);
+		__ksmbd_assign_str(reason, reason);
 	),
-	TP_printk("conn=0x%016llx sess=0x%016llx user=%s reason=%s",
+	TP_printk("conn=0x%016llx sess=0x%016llx user=%s reason='%s'",
 		  __entry->conn_id, __entry->session_id, __get_str(user),
 		  __get_str(reason))
 );
@@ -258,7 +266,7 @@ DECLARE_EVENT_CLASS(ksmbd_tree_class,
 		__field(u32, tree_id)
 		__field(u32, flags)
 		__field(u32, status)
-		__string(share, share)
+		__ksmbd_str(share, share)
 	),
 	TP_fast_assign(
 		__entry->conn_id = conn_id;
@@ -266,7 +274,7 @@ DECLARE_EVENT_CLASS(ksmbd_tree_class,
 		__entry->tree_id = tree_id;
 		__entry->flags = flags;
 		__entry->status = status;
-		__assign_str(share, share);
+		__ksmbd_assign_str(share, share);
 	),
 	TP_printk("conn=0x%016llx sess=0x%016llx tree=0x%08x share=%s flags=0x%x status=%s",
 		  __entry->conn_id, __entry->session_id, __entry->tree_id,
@@ -371,15 +379,15 @@ TRACE_EVENT(ksmbd_request_rejected,
 		__field(u64, conn_id)
 		__field(u64, message_id)
 		__field(u16, command)
-		__string(reason, reason)
+		__ksmbd_str(reason, reason)
 	),
 	TP_fast_assign(
 		__entry->conn_id = conn->id;
 		__entry->message_id = message_id;
 		__entry->command = command;
-		__assign_str(reason, reason);
+		__ksmbd_assign_str(reason, reason);
 	),
-	TP_printk("conn=0x%016llx mid=%llu cmd=%s reason=%s", __entry->conn_id,
+	TP_printk("conn=0x%016llx mid=%llu cmd=%s reason='%s'", __entry->conn_id,
 		  __entry->message_id, show_smb2_command(__entry->command),
 		  __get_str(reason))
 );
@@ -410,12 +418,25 @@ TRACE_EVENT(ksmbd_credit_window,
 
 /* ---------------------------------------------------------------- */
 /* VFS                                                               */
+/*
+ * conn is the connection whose request did the operation; NULL when it
+ * ran outside a request (delete-on-close at a handle's last close, which
+ * may come from a teardown): conn is then 0. fp is the handle (its
+ * volatile id is "file", its session "sess"); NULL when there is none
+ * (a failed open, the mkdir of a CREATE before its handle exists).
+ */
+
+#define KSMBD_TP_CONN_ID(conn)	((conn) ? (conn)->id : 0)
+#define KSMBD_TP_FILE_ID(fp)	((fp) ? (fp)->volatile_id : 0)
+/* The action of an open that failed. */
+#define KSMBD_TP_NO_ACTION	0xffffffff
 
 TRACE_EVENT(ksmbd_vfs_open,
-	TP_PROTO(u64 conn_id, u64 session_id, u64 file_id, const char *path,
-		 u32 disposition, u32 action, u32 status, u64 latency_ns),
-	TP_ARGS(conn_id, session_id, file_id, path, disposition, action,
-		status, latency_ns),
+	TP_PROTO(const struct ksmbd_conn *conn, u64 session_id,
+		 const struct ksmbd_file *fp, const char *path, u32 disposition,
+		 u32 action, u32 status, u64 latency_ns),
+	TP_ARGS(conn, session_id, fp, path, disposition, action, status,
+		latency_ns),
 	TP_STRUCT__entry(
 		__field(u64, conn_id)
 		__field(u64, session_id)
@@ -424,30 +445,40 @@ TRACE_EVENT(ksmbd_vfs_open,
 		__field(u32, disposition)
 		__field(u32, action)
 		__field(u32, status)
-		__string(path, path)
+		__ksmbd_str(path, path)
 	),
 	TP_fast_assign(
-		__entry->conn_id = conn_id;
+		__entry->conn_id = KSMBD_TP_CONN_ID(conn);
 		__entry->session_id = session_id;
-		__entry->file_id = file_id;
+		__entry->file_id = KSMBD_TP_FILE_ID(fp);
 		__entry->latency_ns = latency_ns;
 		__entry->disposition = disposition;
 		__entry->action = action;
 		__entry->status = status;
-		__assign_str(path, path);
+		__ksmbd_assign_str(path, path);
 	),
-	TP_printk("conn=0x%016llx sess=0x%016llx file=0x%016llx path=\"%s\" disposition=%u action=%u status=%s latency_ns=%llu",
+	TP_printk("conn=0x%016llx sess=0x%016llx file=0x%016llx path='%s' disposition=%s action=%s status=%s latency_ns=%llu",
 		  __entry->conn_id, __entry->session_id, __entry->file_id,
-		  __get_str(path), __entry->disposition, __entry->action,
+		  __get_str(path),
+		  __print_symbolic(__entry->disposition,
+				   { 0, "SUPERSEDE" }, { 1, "OPEN" },
+				   { 2, "CREATE" }, { 3, "OPEN_IF" },
+				   { 4, "OVERWRITE" }, { 5, "OVERWRITE_IF" }),
+		  __print_symbolic(__entry->action,
+				   { 0, "SUPERSEDED" }, { 1, "OPENED" },
+				   { 2, "CREATED" }, { 3, "OVERWRITTEN" },
+				   { KSMBD_TP_NO_ACTION, "-" }),
 		  show_nt_status(__entry->status), __entry->latency_ns)
 );
 
+/* fp is never NULL: data moves through an open handle. */
 DECLARE_EVENT_CLASS(ksmbd_vfs_io_class,
-	TP_PROTO(u64 conn_id, u64 file_id, u64 offset, u32 requested,
-		 u32 done, u64 latency_ns),
-	TP_ARGS(conn_id, file_id, offset, requested, done, latency_ns),
+	TP_PROTO(const struct ksmbd_conn *conn, const struct ksmbd_file *fp,
+		 u64 offset, u32 requested, u32 done, u64 latency_ns),
+	TP_ARGS(conn, fp, offset, requested, done, latency_ns),
 	TP_STRUCT__entry(
 		__field(u64, conn_id)
+		__field(u64, session_id)
 		__field(u64, file_id)
 		__field(u64, offset)
 		__field(u64, latency_ns)
@@ -455,74 +486,150 @@ DECLARE_EVENT_CLASS(ksmbd_vfs_io_class,
 		__field(u32, done)
 	),
 	TP_fast_assign(
-		__entry->conn_id = conn_id;
-		__entry->file_id = file_id;
+		__entry->conn_id = KSMBD_TP_CONN_ID(conn);
+		__entry->session_id = fp->session_id;
+		__entry->file_id = fp->volatile_id;
 		__entry->offset = offset;
 		__entry->latency_ns = latency_ns;
 		__entry->requested = requested;
 		__entry->done = done;
 	),
-	TP_printk("conn=0x%016llx file=0x%016llx offset=%llu requested=%u done=%u latency_ns=%llu",
-		  __entry->conn_id, __entry->file_id, __entry->offset,
-		  __entry->requested, __entry->done, __entry->latency_ns)
+	TP_printk("conn=0x%016llx sess=0x%016llx file=0x%016llx offset=%llu requested=%u done=%u latency_ns=%llu",
+		  __entry->conn_id, __entry->session_id, __entry->file_id,
+		  __entry->offset, __entry->requested, __entry->done,
+		  __entry->latency_ns)
 );
 #define DEFINE_KSMBD_VFS_IO_EVENT(name)					\
 DEFINE_EVENT(ksmbd_vfs_io_class, name,					\
-	TP_PROTO(u64 conn_id, u64 file_id, u64 offset, u32 requested,	\
-		 u32 done, u64 latency_ns),				\
-	TP_ARGS(conn_id, file_id, offset, requested, done, latency_ns))
+	TP_PROTO(const struct ksmbd_conn *conn, const struct ksmbd_file *fp, \
+		 u64 offset, u32 requested, u32 done, u64 latency_ns),	\
+	TP_ARGS(conn, fp, offset, requested, done, latency_ns))
+/* done: bytes moved; 0 on an error (request_done carries the status). */
 DEFINE_KSMBD_VFS_IO_EVENT(ksmbd_vfs_read);
 DEFINE_KSMBD_VFS_IO_EVENT(ksmbd_vfs_write);
 
-/* A namespace or attribute change; err is 0 or a negative errno. */
+/*
+ * A namespace or attribute change; err is 0 or a negative errno. path is
+ * share-relative: the name created (mkdir), removed (unlink) or changed
+ * (setattr, lock).
+ */
 DECLARE_EVENT_CLASS(ksmbd_vfs_op_class,
-	TP_PROTO(u64 conn_id, u64 file_id, const char *path, int err),
-	TP_ARGS(conn_id, file_id, path, err),
+	TP_PROTO(const struct ksmbd_conn *conn, const struct ksmbd_file *fp,
+		 const char *path, int err),
+	TP_ARGS(conn, fp, path, err),
 	TP_STRUCT__entry(
 		__field(u64, conn_id)
+		__field(u64, session_id)
 		__field(u64, file_id)
 		__field(int, err)
-		__string(path, path)
+		__ksmbd_str(path, path)
 	),
 	TP_fast_assign(
-		__entry->conn_id = conn_id;
-		__entry->file_id = file_id;
+		__entry->conn_id = KSMBD_TP_CONN_ID(conn);
+		__entry->session_id = fp ? fp->session_id : 0;
+		__entry->file_id = KSMBD_TP_FILE_ID(fp);
 		__entry->err = err;
-		__assign_str(path, path);
+		__ksmbd_assign_str(path, path);
 	),
-	TP_printk("conn=0x%016llx file=0x%016llx path=\"%s\" err=%d",
-		  __entry->conn_id, __entry->file_id, __get_str(path),
-		  __entry->err)
+	TP_printk("conn=0x%016llx sess=0x%016llx file=0x%016llx path='%s' err=%d",
+		  __entry->conn_id, __entry->session_id, __entry->file_id,
+		  __get_str(path), __entry->err)
 );
 #define DEFINE_KSMBD_VFS_OP_EVENT(name)					\
 DEFINE_EVENT(ksmbd_vfs_op_class, name,					\
-	TP_PROTO(u64 conn_id, u64 file_id, const char *path, int err),	\
-	TP_ARGS(conn_id, file_id, path, err))
-DEFINE_KSMBD_VFS_OP_EVENT(ksmbd_vfs_rename);
+	TP_PROTO(const struct ksmbd_conn *conn, const struct ksmbd_file *fp, \
+		 const char *path, int err),				\
+	TP_ARGS(conn, fp, path, err))
 DEFINE_KSMBD_VFS_OP_EVENT(ksmbd_vfs_unlink);
 DEFINE_KSMBD_VFS_OP_EVENT(ksmbd_vfs_mkdir);
 DEFINE_KSMBD_VFS_OP_EVENT(ksmbd_vfs_setattr);
 DEFINE_KSMBD_VFS_OP_EVENT(ksmbd_vfs_lock);
-DEFINE_KSMBD_VFS_OP_EVENT(ksmbd_vfs_copychunk);
 
-TRACE_EVENT(ksmbd_vfs_readdir,
-	TP_PROTO(u64 conn_id, u64 file_id, u32 entries, u32 bytes),
-	TP_ARGS(conn_id, file_id, entries, bytes),
+/* Rename (or hard link) of the handle's file from one path to another. */
+TRACE_EVENT(ksmbd_vfs_rename,
+	TP_PROTO(const struct ksmbd_conn *conn, const struct ksmbd_file *fp,
+		 const char *from, const char *to, bool link, int err),
+	TP_ARGS(conn, fp, from, to, link, err),
 	TP_STRUCT__entry(
 		__field(u64, conn_id)
+		__field(u64, session_id)
+		__field(u64, file_id)
+		__field(int, err)
+		__field(bool, link)
+		__ksmbd_str(from, from)
+		__ksmbd_str(to, to)
+	),
+	TP_fast_assign(
+		__entry->conn_id = KSMBD_TP_CONN_ID(conn);
+		__entry->session_id = fp->session_id;
+		__entry->file_id = fp->volatile_id;
+		__entry->err = err;
+		__entry->link = link;
+		__ksmbd_assign_str(from, from);
+		__ksmbd_assign_str(to, to);
+	),
+	TP_printk("conn=0x%016llx sess=0x%016llx file=0x%016llx from='%s' to='%s' link=%d err=%d",
+		  __entry->conn_id, __entry->session_id, __entry->file_id,
+		  __get_str(from), __get_str(to), __entry->link, __entry->err)
+);
+
+/* One FSCTL_SRV_COPYCHUNK(_WRITE): chunks and bytes copied src -> dst. */
+TRACE_EVENT(ksmbd_vfs_copychunk,
+	TP_PROTO(const struct ksmbd_conn *conn, const struct ksmbd_file *src,
+		 const struct ksmbd_file *dst, u32 chunks, u64 bytes, int err,
+		 u64 latency_ns),
+	TP_ARGS(conn, src, dst, chunks, bytes, err, latency_ns),
+	TP_STRUCT__entry(
+		__field(u64, conn_id)
+		__field(u64, session_id)
+		__field(u64, src_id)
+		__field(u64, dst_id)
+		__field(u64, bytes)
+		__field(u64, latency_ns)
+		__field(u32, chunks)
+		__field(int, err)
+	),
+	TP_fast_assign(
+		__entry->conn_id = KSMBD_TP_CONN_ID(conn);
+		__entry->session_id = dst->session_id;
+		__entry->src_id = src->volatile_id;
+		__entry->dst_id = dst->volatile_id;
+		__entry->bytes = bytes;
+		__entry->latency_ns = latency_ns;
+		__entry->chunks = chunks;
+		__entry->err = err;
+	),
+	TP_printk("conn=0x%016llx sess=0x%016llx src=0x%016llx dst=0x%016llx chunks=%u bytes=%llu err=%d latency_ns=%llu",
+		  __entry->conn_id, __entry->session_id, __entry->src_id,
+		  __entry->dst_id, __entry->chunks, __entry->bytes,
+		  __entry->err, __entry->latency_ns)
+);
+
+/* One QUERY_DIRECTORY response filled: entries and bytes of them. */
+TRACE_EVENT(ksmbd_vfs_readdir,
+	TP_PROTO(const struct ksmbd_conn *conn, const struct ksmbd_file *fp,
+		 u32 entries, u32 bytes, u32 status),
+	TP_ARGS(conn, fp, entries, bytes, status),
+	TP_STRUCT__entry(
+		__field(u64, conn_id)
+		__field(u64, session_id)
 		__field(u64, file_id)
 		__field(u32, entries)
 		__field(u32, bytes)
+		__field(u32, status)
 	),
 	TP_fast_assign(
-		__entry->conn_id = conn_id;
-		__entry->file_id = file_id;
+		__entry->conn_id = KSMBD_TP_CONN_ID(conn);
+		__entry->session_id = fp->session_id;
+		__entry->file_id = fp->volatile_id;
 		__entry->entries = entries;
 		__entry->bytes = bytes;
+		__entry->status = status;
 	),
-	TP_printk("conn=0x%016llx file=0x%016llx entries=%u bytes=%u",
-		  __entry->conn_id, __entry->file_id, __entry->entries,
-		  __entry->bytes)
+	TP_printk("conn=0x%016llx sess=0x%016llx file=0x%016llx entries=%u bytes=%u status=%s",
+		  __entry->conn_id, __entry->session_id, __entry->file_id,
+		  __entry->entries, __entry->bytes,
+		  show_nt_status(__entry->status))
 );
 
 /* ---------------------------------------------------------------- */
@@ -669,6 +776,35 @@ TRACE_EVENT(ksmbd_oplock_break_timeout,
 );
 
 #endif /* KSMBD_TRACE_H */
+
+#ifndef KSMBD_TRACE_HELPERS_H
+#define KSMBD_TRACE_HELPERS_H
+#include <linux/ktime.h>
+#include <linux/slab.h>
+
+/*
+ * Latency of a traced operation, without reading the clock when the event
+ * is off: t0 = KSMBD_TP_CLOCK(event) before, ksmbd_tp_since(t0) after.
+ */
+#define KSMBD_TP_CLOCK(event) (trace_##event##_enabled() ? ktime_get_ns() : 0)
+static inline u64 ksmbd_tp_since(u64 t0)
+{
+	return t0 ? ktime_get_ns() - t0 : 0;
+}
+
+/*
+ * A VFS op event on a handle whose name a concurrent rename may replace:
+ * the event records a copy taken under the handle's name lock.
+ */
+#define ksmbd_trace_fp_op(event, conn, fp, err) do {			\
+	if (trace_##event##_enabled()) {				\
+		char *__name = ksmbd_file_name_dup(fp, GFP_KERNEL);	\
+									\
+		trace_##event(conn, fp, __name ?: "", err);		\
+		kfree(__name);						\
+	}								\
+} while (0)
+#endif
 
 #undef TRACE_INCLUDE_PATH
 #define TRACE_INCLUDE_PATH .

@@ -20,6 +20,7 @@
 #include "create_rules.h"
 #include "file.h"
 #include "oplock.h"
+#include "ksmbd_trace.h"
 #include "proto/validate.h"
 #include "session.h"
 #include "share.h"
@@ -334,6 +335,8 @@ static int act(struct create_state *cs, const char *name,
 	if (cs->step == KSMBD_STEP_CREATE) {
 		ret = ksmbd_vfs_create(&cs->scope, &cs->res,
 				       new_mode(cs->ctx->tree->share, cs->dir));
+		if (cs->dir)
+			trace_ksmbd_vfs_mkdir(cs->ctx->conn, NULL, name, ret);
 		if (ret)
 			return ret;
 	}
@@ -550,6 +553,7 @@ static u32 create_file(struct ksmbd_smb2_ctx *ctx, const struct create_req *rq)
 	struct create_result r = { };
 	u32 status;
 	char *name;
+	u64 t0;
 	int ret;
 
 	name = kmalloc(KSMBD_NAME_MAX_PATH, GFP_KERNEL);
@@ -565,7 +569,12 @@ static u32 create_file(struct ksmbd_smb2_ctx *ctx, const struct create_req *rq)
 		status = STATUS_OBJECT_NAME_NOT_FOUND;
 		goto out_free;
 	}
+	t0 = KSMBD_TP_CLOCK(ksmbd_vfs_open);
 	status = open_path(ctx, rq, name, &r);
+	trace_ksmbd_vfs_open(ctx->conn, ctx->session_id, r.fp, name,
+			     rq->args.disposition,
+			     r.fp ? r.action : KSMBD_TP_NO_ACTION, status,
+			     ksmbd_tp_since(t0));
 	if (status != STATUS_SUCCESS)
 		goto out_free;
 	encode(ctx, rq, &r);

@@ -23,6 +23,7 @@
 #include "dosattr.h"
 #include "file.h"
 #include "fileinfo.h"
+#include "ksmbd_trace.h"
 #include "proto/pattern.h"
 #include "proto/utf16.h"
 #include "share.h"
@@ -415,6 +416,7 @@ enum ksmbd_smb2_verdict ksmbd_smb2_query_dir(struct ksmbd_smb2_ctx *ctx)
 	mutex_lock(&fp->dir_lock);
 	ctx->status = query_dir(ctx, fp, &q, &o);
 	mutex_unlock(&fp->dir_lock);
+	trace_ksmbd_vfs_readdir(ctx->conn, fp, o.count, o.w.len, ctx->status);
 	if (ctx->status != STATUS_SUCCESS) {
 		body->len = 0;
 		goto out_put;

@@ -240,7 +240,6 @@ static bool process_element(struct ksmbd_work *work, struct frame_rsp *fr,
 	ksmbd_req_hdr_decode(elem, &hdr);
 	ksmbd_total_add(KSMBD_TOTAL_REQUESTS, 1);
 	atomic64_inc(&conn->nr_requests);
-	trace_ksmbd_request_start(conn, &hdr, i);
 	bad = order_violation(conn, &hdr, n);
 	if (bad) {
 		reject(conn, bad);
@@ -256,6 +255,8 @@ static bool process_element(struct ksmbd_work *work, struct frame_rsp *fr,
 		reject(conn, "message id outside the sequence window");
 		return false;
 	}
+	/* Every element that gets here gets its request_done. */
+	trace_ksmbd_request_start(conn, &hdr, i);
 
 	start = fr->any ? ALIGN(fr->len, 8) : 0;
 	/* Keep an error response's room for every element after this one. */
@@ -278,8 +279,12 @@ static bool process_element(struct ksmbd_work *work, struct frame_rsp *fr,
 	} else {
 		verdict = run_element(&ctx, elem, el->len, &req);
 	}
-	if (verdict != KSMBD_SMB2_REPLY)
+	if (verdict != KSMBD_SMB2_REPLY) {
 		ksmbd_smb2_detach(&ctx);
+		/* No response: nothing granted, nothing out. */
+		trace_ksmbd_request_done(conn, &hdr, i, ctx.status, 0, el->len,
+					 0, ktime_get_ns() - work->received_ns);
+	}
 	if (verdict == KSMBD_SMB2_DROP) {
 		reject(conn, ctx.drop_reason ?: "protocol violation");
 		return false;

@@ -14,6 +14,7 @@
 #include "connection.h"
 #include "create_rules.h"
 #include "file.h"
+#include "ksmbd_trace.h"
 #include "proto/validate.h"
 #include "smb2_dispatch.h"
 #include "smb2_files.h"
@@ -194,6 +195,7 @@ static u32 copy_chunks(struct ioctl_op *op, struct ksmbd_file *src,
 	u32 i, len, done = 0, total = 0;
 	u64 soff, doff;
 	int ret = 0;
+	u64 t0 = KSMBD_TP_CLOCK(ksmbd_vfs_copychunk);
 
 	for (i = 0; i < count; i++) {
 		u32 at = COPYCHUNK_HDR + i * COPYCHUNK_ENTRY;
@@ -206,6 +208,8 @@ static u32 copy_chunks(struct ioctl_op *op, struct ksmbd_file *src,
 		if (ret)
 			break;
 	}
+	trace_ksmbd_vfs_copychunk(op->ctx->conn, src, op->fp, i, total, ret,
+				  ksmbd_tp_since(t0));
 	copychunk_answer(op, i, ret ? done : 0, total);
 	if (ret == -ENODATA)
 		return STATUS_END_OF_FILE;

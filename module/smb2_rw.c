@@ -14,6 +14,7 @@
 #include "file.h"
 #include "lock.h"
 #include "oplock.h"
+#include "ksmbd_trace.h"
 #include "proto/validate.h"
 #include "smb2_dispatch.h"
 #include "smb2_files.h"
@@ -75,6 +76,7 @@ static u32 read_file(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
 		     const struct rw_req *rq, u32 *got)
 {
 	ssize_t n;
+	u64 t0;
 	u8 *dst;
 
 	if (fp->kind == KSMBD_FILE_DIRECTORY)
@@ -88,7 +90,10 @@ static u32 read_file(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
 	dst = ksmbd_wbuf_reserve(&ctx->body, rq->length);
 	if (!dst)
 		return STATUS_INSUFFICIENT_RESOURCES;
+	t0 = KSMBD_TP_CLOCK(ksmbd_vfs_read);
 	n = ksmbd_vfs_read(fp, dst, rq->length, rq->offset);
+	trace_ksmbd_vfs_read(ctx->conn, fp, rq->offset, rq->length,
+			     n > 0 ? n : 0, ksmbd_tp_since(t0));
 	if (n < 0)
 		return ksmbd_ntstatus_from_errno(n);
 	ctx->body.len -= rq->length - n;
@@ -134,13 +139,15 @@ enum ksmbd_smb2_verdict ksmbd_smb2_read(struct ksmbd_smb2_ctx *ctx)
 	return KSMBD_SMB2_REPLY;
 }
 
-static u32 write_file(struct ksmbd_file *fp, const struct rw_req *rq,
-		      const struct ksmbd_buf *data, u32 *written)
+static u32 write_file(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
+		      const struct rw_req *rq, const struct ksmbd_buf *data,
+		      u32 *written)
 {
 	bool append = rq->offset == U64_MAX;
 	loff_t pos = rq->offset;
 	struct kstat st;
 	ssize_t n;
+	u64 t0;
 	int ret;
 
 	if (fp->kind == KSMBD_FILE_DIRECTORY)
@@ -162,7 +169,10 @@ static u32 write_file(struct ksmbd_file *fp, const struct rw_req *rq,
 	if (ksmbd_lock_check_io(fp, pos, data->len, true))
 		return STATUS_FILE_LOCK_CONFLICT;
 	ksmbd_oplock_break_for_write(fp);
+	t0 = KSMBD_TP_CLOCK(ksmbd_vfs_write);
 	n = ksmbd_vfs_write(fp, data->p, data->len, pos);
+	trace_ksmbd_vfs_write(ctx->conn, fp, pos, data->len, n > 0 ? n : 0,
+			      ksmbd_tp_since(t0));
 	if (n < 0)
 		return ksmbd_ntstatus_from_errno(n);
 	*written = n;
@@ -195,7 +205,7 @@ enum ksmbd_smb2_verdict ksmbd_smb2_write(struct ksmbd_smb2_ctx *ctx)
 		ctx->status = ksmbd_smb2_pipe_write(fp, data);
 		written = data->len;
 	} else {
-		ctx->status = write_file(fp, &rq, data, &written);
+		ctx->status = write_file(ctx, fp, &rq, data, &written);
 	}
 	ksmbd_file_put(fp);
 	if (ksmbd_ntstatus_is_error(ctx->status))

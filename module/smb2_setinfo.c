@@ -21,6 +21,7 @@
 #include "file.h"
 #include "fileinfo.h"
 #include "oplock.h"
+#include "ksmbd_trace.h"
 #include "secdesc.h"
 #include "server.h"
 #include "share.h"
@@ -35,6 +36,7 @@ struct sinfo_req {
 	u32 addl;
 	u64 pid, vid;
 	struct ksmbd_buf buf;
+	const struct ksmbd_conn *conn;	/* for the tracepoints */
 };
 
 static int sinfo_decode(const struct ksmbd_req *req, struct sinfo_req *s)
@@ -263,11 +265,20 @@ static char *target_name(const struct ksmbd_buf *name, int *err)
 	return out;
 }
 
-static int set_rename_or_link(struct ksmbd_file *fp, const struct ksmbd_buf *b,
+/* The name before a rename, for the tracepoint only. */
+static char *trace_old_name(struct ksmbd_file *fp)
+{
+	if (!trace_ksmbd_vfs_rename_enabled())
+		return NULL;
+	return ksmbd_file_name_dup(fp, GFP_KERNEL);
+}
+
+static int set_rename_or_link(struct ksmbd_file *fp, const struct sinfo_req *s,
 			      bool link)
 {
+	const struct ksmbd_buf *b = &s->buf;
 	struct rename_req r;
-	char *name;
+	char *name, *old;
 	int ret;
 
 	ret = rename_decode(b, &r);
@@ -279,12 +290,17 @@ static int set_rename_or_link(struct ksmbd_file *fp, const struct ksmbd_buf *b,
 	if (!name)
 		return ret;
 	if (fp->tree && ksmbd_name_vetoed(fp->tree->share->veto_list,
-					  fp->tree->share->veto_list_sz, name))
-		ret = -EACCES;
-	else if (link)
+					  fp->tree->share->veto_list_sz, name)) {
+		kfree(name);
+		return -EACCES;
+	}
+	old = trace_old_name(fp);
+	if (link)
 		ret = ksmbd_vfs_link(fp, name, r.replace);
 	else
 		ret = ksmbd_vfs_rename(fp, name, r.replace);
+	trace_ksmbd_vfs_rename(s->conn, fp, old ?: "", name, link, ret);
+	kfree(old);
 	kfree(name);
 	return ret;
 }
@@ -453,17 +469,25 @@ static const struct set_class set_classes[] = {
 	{ FILE_DISPOSITION_INFORMATION_EX, 4, true },
 };
 
+/* Attribute changes traced as ksmbd_vfs_setattr. */
+static int traced_setattr(struct ksmbd_file *fp, const struct sinfo_req *s,
+			  int ret)
+{
+	ksmbd_trace_fp_op(ksmbd_vfs_setattr, s->conn, fp, ret);
+	return ret;
+}
+
 static int set_file(struct ksmbd_file *fp, const struct sinfo_req *s)
 {
 	const struct ksmbd_buf *b = &s->buf;
 
 	switch (s->cls) {
 	case FILE_BASIC_INFORMATION:
-		return set_basic(fp, b);
+		return traced_setattr(fp, s, set_basic(fp, b));
 	case FILE_RENAME_INFORMATION:
-		return set_rename_or_link(fp, b, false);
+		return set_rename_or_link(fp, s, false);
 	case FILE_LINK_INFORMATION:
-		return set_rename_or_link(fp, b, true);
+		return set_rename_or_link(fp, s, true);
 	case FILE_DISPOSITION_INFORMATION:
 		return set_disposition(fp, b, false);
 	case FILE_DISPOSITION_INFORMATION_EX:
@@ -475,9 +499,9 @@ static int set_file(struct ksmbd_file *fp, const struct sinfo_req *s)
 	case FILE_MODE_INFORMATION:
 		return set_mode(b);
 	case FILE_ALLOCATION_INFORMATION:
-		return set_allocation(fp, b);
+		return traced_setattr(fp, s, set_allocation(fp, b));
 	case FILE_END_OF_FILE_INFORMATION:
-		return set_eof(fp, b);
+		return traced_setattr(fp, s, set_eof(fp, b));
 	}
 	return -EINVAL;
 }
@@ -519,7 +543,7 @@ static u32 set_dispatch(struct ksmbd_file *fp, const struct sinfo_req *s)
 	case SMB2_0_INFO_SECURITY:
 		if (!(fp->tree_flags & KSMBD_FILE_TREE_WRITABLE))
 			return STATUS_ACCESS_DENIED;
-		ret = set_security(fp, s);
+		ret = traced_setattr(fp, s, set_security(fp, s));
 		if (ret == -EBADMSG)
 			return STATUS_INVALID_SECURITY_DESCR;
 		return ksmbd_ntstatus_from_errno(ret);
@@ -540,6 +564,7 @@ enum ksmbd_smb2_verdict ksmbd_smb2_set_info(struct ksmbd_smb2_ctx *ctx)
 		ctx->status = STATUS_INVALID_PARAMETER;
 		return KSMBD_SMB2_REPLY;
 	}
+	s.conn = ctx->conn;
 	fp = ksmbd_file_lookup(ctx, s.pid, s.vid);
 	if (!fp) {
 		ctx->status = STATUS_FILE_CLOSED;

@@ -24,6 +24,7 @@
 #include <linux/statfs.h>
 #include <linux/xattr.h>
 #include "file.h"
+#include "ksmbd_trace.h"
 #include "vfs.h"
 #include "vfs_name.h"
 
@@ -509,6 +510,8 @@ int ksmbd_vfs_remove(struct ksmbd_file *fp)
 	mnt_drop_write(fp->filp->f_path.mnt);
 out_revert:
 	revert_creds(old);
+	/* The last reference: no rename can change fp->name any more. */
+	trace_ksmbd_vfs_unlink(NULL, fp, fp->name, ret);
 	return ret;
 }
 

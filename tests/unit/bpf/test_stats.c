@@ -292,6 +292,62 @@ TEST(delta_keeps_client_of_moved_command)
 	ksmbd_stats_snapshot_free(&cur);
 }
 
+/*
+ * A client's first request between the walks of client_cmds and clients:
+ * its command row is in the snapshot, its client row is not. Completing
+ * the snapshot keeps the request visible in this interval, and the next
+ * interval does not count it again.
+ */
+TEST(complete_adds_client_of_orphan_command)
+{
+	struct ksmbd_stats_snapshot prev, cur, next, d;
+	char *out = NULL;
+
+	fake_snapshot(&prev, 1);
+	fake_snapshot(&cur, 1);
+	cur.cmds = realloc(cur.cmds, 3 * sizeof(*cur.cmds));
+	memset(&cur.cmds[2], 0, sizeof(cur.cmds[2]));
+	cur.cmds[2].key.client = key_v4("127.0.0.3", 0);
+	cur.cmds[2].key.command = 0x00;		/* NEGOTIATE */
+	cur.cmds[2].val.c.requests = 1;
+	cur.cmds[2].val.c.lat.slots[1] = 1;
+	cur.nr_cmds = 3;
+	ksmbd_stats_snapshot_sort(&cur);
+	CHECK_EQ_INT(ksmbd_stats_snapshot_complete(&cur), 0);
+	CHECK_EQ_INT(cur.nr_clients, 3);
+	CHECK_EQ_INT(ksmbd_stats_snapshot_complete(&cur), 0);
+	CHECK_EQ_INT(cur.nr_clients, 3);
+	CHECK_EQ_INT(ksmbd_stats_snapshot_delta(&cur, &prev, &d), 0);
+	CAPTURE(out, ksmbd_stats_json_write(f, &d));
+	CHECK(strstr(out, "\"addr\":\"127.0.0.3\"") != NULL);
+	CHECK(strstr(out, "\"commands\":[{\"command\":\"NEGOTIATE\",\"requests\":1,") != NULL);
+	free(out);
+	ksmbd_stats_snapshot_free(&d);
+
+	/* Next interval: the real client row arrives; NEGOTIATE is not new. */
+	fake_snapshot(&next, 1);
+	next.clients = realloc(next.clients, 3 * sizeof(*next.clients));
+	memset(&next.clients[2], 0, sizeof(next.clients[2]));
+	next.clients[2].key = key_v4("127.0.0.3", 0);
+	next.clients[2].val.c.requests = 1;
+	next.nr_clients = 3;
+	next.cmds = realloc(next.cmds, 3 * sizeof(*next.cmds));
+	CHECK_EQ_INT(cur.cmds[2].key.client.addr[3], 3);	/* sorted last */
+	next.cmds[2] = cur.cmds[2];
+	next.nr_cmds = 3;
+	ksmbd_stats_snapshot_sort(&next);
+	CHECK_EQ_INT(ksmbd_stats_snapshot_delta(&next, &cur, &d), 0);
+	CHECK_EQ_INT(d.nr_cmds, 0);
+	out = NULL;
+	CAPTURE(out, ksmbd_stats_json_write(f, &d));
+	CHECK(strstr(out, "NEGOTIATE") == NULL);
+	free(out);
+	ksmbd_stats_snapshot_free(&d);
+	ksmbd_stats_snapshot_free(&next);
+	ksmbd_stats_snapshot_free(&prev);
+	ksmbd_stats_snapshot_free(&cur);
+}
+
 TEST(lat_print_per_command_sums_clients)
 {
 	struct ksmbd_lat_view v = { .per_cmd = true };
@@ -342,6 +398,7 @@ int main(void)
 	RUN(delta_subtracts_matching_rows);
 	RUN(delta_new_and_recreated_rows);
 	RUN(delta_keeps_client_of_moved_command);
+	RUN(complete_adds_client_of_orphan_command);
 	RUN(lat_print_per_command_sums_clients);
 	RUN(lat_print_clients_and_credits);
 	return test_report();

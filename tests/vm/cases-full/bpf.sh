@@ -235,6 +235,38 @@ users = {c['user'] for l in open('/tmp/lat.json') if l.strip() for c in json.loa
 sys.exit('$user2' not in users)"
 fi
 
+# ---- 2b. many first requests while ksmbd-lat reads every second ----
+# Each connection is a new client (its own source address, session 0)
+# whose first request is a NEGOTIATE. A snapshot taken while one of them
+# is being counted must not lose it (issue 9's "1 NEGOTIATE where
+# trace-cmd shows 2"): the JSON, which lists commands under clients, has
+# exactly NEWCLIENTS NEGOTIATEs from 127.1.0.0/16.
+NEWCLIENTS=300
+$lat -C -c -j 1 > /tmp/lat-new.json 2> /tmp/lat-new.err &
+latpid=$!
+within 120 attached /tmp/lat-new.err
+check new-clients-connect python3 - "$clients" $NEWCLIENTS <<'PY'
+import socket, sys
+sys.path.insert(0, sys.argv[1])
+import smb2raw
+orig = socket.create_connection
+for i in range(int(sys.argv[2])):
+    src = "127.1.%d.%d" % (i // 200, i % 200 + 1)
+    socket.create_connection = lambda a, timeout=None, **kw: orig(
+        a, timeout, source_address=(src, 0))
+    c = smb2raw.Conn()
+    assert c.negotiate([0x0311]).status == 0
+    c.close()
+PY
+sleep 2
+kill -INT $latpid; wait $latpid
+check new-clients-every-negotiate python3 -c "
+import json, sys
+n = sum(cmd['requests'] for l in open('/tmp/lat-new.json') if l.strip()
+        for c in json.loads(l)['clients'] if c['addr'].startswith('127.1.')
+        for cmd in c['commands'] if cmd['command'] == 'NEGOTIATE')
+sys.exit(None if n == $NEWCLIENTS else 'NEGOTIATEs from new clients: %d of $NEWCLIENTS' % n)"
+
 # ---- 3. -j 1 3: three intervals, one JSON object each ----
 # during LAT_ARGS...: runs ksmbd-lat, and a small workload once it is attached.
 during() {

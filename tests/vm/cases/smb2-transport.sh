@@ -50,8 +50,8 @@ for ev in conn_accept conn_close request_rejected request_done; do
 	check trace-listed-$ev grep -qx "ksmbd:ksmbd_$ev" <<<"$events"
 done
 check trace-accept grep -q 'ksmbd_conn_accept: conn=.* peer=' $tr/trace
-check trace-close-timeout grep -q 'ksmbd_conn_close: .*reason="negotiate timeout"' $tr/trace
-check trace-rejected grep -q 'ksmbd_request_rejected: .*reason=FRAME_TOO_LONG' $tr/trace
+check trace-close-timeout grep -q "ksmbd_conn_close: .*reason='negotiate timeout'" $tr/trace
+check trace-rejected grep -q "ksmbd_request_rejected: .*reason='FRAME_TOO_LONG'" $tr/trace
 check trace-request-done grep -q 'ksmbd_request_done: .*cmd=ECHO index=0 status=STATUS_SUCCESS' $tr/trace
 echo 0 > $tr/events/ksmbd/enable
 
