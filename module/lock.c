@@ -253,7 +253,7 @@ static void trace_lock(struct ksmbd_file *fp, const char *what, int err)
 	if (!trace_ksmbd_vfs_lock_enabled())
 		return;
 	name = ksmbd_file_name_dup(fp, GFP_KERNEL);
-	trace_ksmbd_vfs_lock(fp->tree->sess->conn->id, fp->volatile_id, name ? name : what,
+	trace_ksmbd_vfs_lock(fp->tree->sess->conn, fp, name ? name : what,
 			     err);
 	kfree(name);
 }
