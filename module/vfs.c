@@ -488,13 +488,6 @@ int ksmbd_vfs_remove(struct ksmbd_file *fp)
 	 */
 	dget(dentry);
 	parent = dget_parent(dentry);
-	/*
-	 * A reference of our own, as unlinkat() holds its lookup's: with only
-	 * the struct file's, d_delete() would turn the dentry negative in
-	 * place (it is "the only user") and the file's last fput would then
-	 * find no inode. With two it is just unhashed.
-	 */
-	dget(dentry);
 	inode_lock_nested(d_inode(parent), I_MUTEX_PARENT);
 	/* Renamed or removed since: nothing of ours to delete at this place. */
 	if (dentry->d_parent != parent || d_unhashed(dentry))
@@ -504,7 +497,6 @@ int ksmbd_vfs_remove(struct ksmbd_file *fp)
 	else
 		ret = vfs_unlink(userns, d_inode(parent), dentry, NULL);
 	inode_unlock(d_inode(parent));
-	dput(dentry);
 	dput(parent);
 	dput(dentry);
 	mnt_drop_write(fp->filp->f_path.mnt);
