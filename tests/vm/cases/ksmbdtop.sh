@@ -3,13 +3,17 @@
 # ksmbdtop against the real server: batch JSON with a raw-client workload
 # from 127.0.0.1 and 127.0.0.2 (addresses and request counts checked
 # against the ksmbd_request_done tracepoint), then cifs mounts of two users
-# (when the file commands exist), the interactive view driven through tmux
-# (table, sort key, per-command view, q restores the shell, SIGTERM too),
-# degraded mode and the one-line errors. Screens are kept under
+# (tester writes 64 MiB; tester2 from 127.0.0.2 stats and reads 500 small
+# files), seen both by a ksmbdtop attached throughout and by issue 10's
+# `ksmbdtop -b -J -n 3 -d 1` over the pinned maps afterwards; the
+# interactive view driven through tmux (table, sort keys, Enter on a
+# client, help, pause, delay prompt, resize, q restores the shell, SIGTERM
+# too), degraded mode and the one-line errors. Screens are kept under
 # build/vm/ksmbdtop/ for review.
 . "$VM_TOP/tests/vm/lib/check.sh"
 top=$VM_TOP
 kt=$top/build/monitor/ksmbdtop
+lat=$top/build/bpf/ksmbd-lat
 out=$top/build/vm/ksmbdtop
 work=/tmp/ksmbdtop
 mkdir -p "$out" "$work"
@@ -210,7 +214,10 @@ mkdir -p /srv/share/small
 for i in $(seq 1 500); do echo "file $i" > /srv/share/small/f$i; done
 chown -R tester2 /srv/share/small
 # ksmbdtop and the trace start before the mounts: the user names come
-# from SESSION_SETUP and the peer addresses from the accept event.
+# from SESSION_SETUP and the peer addresses from the accept event. The
+# pinned maps (ksmbd-lat --pin) keep counting from here on, for the
+# short batch run after the workload.
+check mount-pin "$lat" --pin
 kt_start "$out/mount.json" || fail mount-json-first-frame "no frame"
 trace_begin
 mounted=0
@@ -237,6 +244,20 @@ assert abs(w - want) <= want / 100, w' \
 	check mount-b-reads-match-trace test \
 		"$(kt_field "$out/mount.json" 127.0.0.2 'cmds.get("READ", {}).get("requests", 0)')" \
 		= "$(sed -n 's/^127.0.0.2 //p' "$work/mount.reads")"
+	# issue 10's command line, after the fact, over the pinned maps
+	"$kt" -b -J -n 3 -d 1 > "$out/batch-n3.json" 2> "$out/batch-n3.err"
+	check batch-n3-exit-0 test $? -eq 0
+	check batch-n3-three-frames test "$(lines "$out/batch-n3.json")" -eq 3
+	check batch-n3-user-a test "$(kt_field "$out/batch-n3.json" 127.0.0.1 'c["user"]')" = tester
+	check batch-n3-user-b test "$(kt_field "$out/batch-n3.json" 127.0.0.2 'c["user"]')" = tester2
+	check batch-n3-a-written-64m python3 -c '
+import sys
+w = int(sys.argv[1]); want = 64 << 20
+assert abs(w - want) <= want / 100, w' \
+		"$(kt_field "$out/batch-n3.json" 127.0.0.1 'c["bytes_written"]')"
+	check batch-n3-b-reads-match-trace test \
+		"$(kt_field "$out/batch-n3.json" 127.0.0.2 'cmds.get("READ", {}).get("requests", 0)')" \
+		= "$(sed -n 's/^127.0.0.2 //p' "$work/mount.reads")"
 	umount $mnta $mntb
 else
 	trace_end "$work/mount.trace"
@@ -244,6 +265,7 @@ else
 	skip mounts "cifs mount failed: $(tail -1 "$work/mount.err")"
 	umount $mnta $mntb 2>/dev/null
 fi
+check mount-unpin "$lat" --unpin
 
 # ---- interactive, through tmux -----------------------------------------------
 
@@ -257,6 +279,13 @@ first_row() {
 	tmux capture-pane -t $s -p |
 		awk '/^ADDRESS/ { getline; print $1; exit }'
 }
+# the measured interval in the header, and the table below it
+interval() { tmux capture-pane -t $s -p | grep -oE 'interval [0-9.]+s' | head -1; }
+table_sum() { tmux capture-pane -t $s -p | sed -n '/^ADDRESS/,$p' | md5sum; }
+unchanged() { [ "$(interval)" = "$1" ] && [ "$(table_sum)" = "$2" ]; }
+changed() { ! unchanged "$@"; }
+# the width of the title line of the client table
+title_width() { tmux capture-pane -t $s -p | awk '/^ADDRESS/ { print length($0); exit }'; }
 echo_forever 127.0.0.1 0.5; slow=$!
 echo_forever 127.0.0.2 0.05; fast=$!
 tmux send-keys -t $s "PS1='kt-shell\$ '; $kt -d 1; echo KT-EXIT-\$?" Enter
@@ -274,6 +303,12 @@ tmux send-keys -t $s a
 sleep 1.5
 screen table-by-address
 check tmux-sort-key-changes-order test "$(first_row)" = 127.0.0.1
+tmux send-keys -t $s r
+sleep 1.5
+screen table-by-req-rate
+check tmux-sort-key-req-rate test "$(first_row)" = 127.0.0.2
+tmux send-keys -t $s a
+sleep 1.5
 tmux send-keys -t $s Enter
 if wait_for 10 screen_has '^COMMAND'; then
 	pass tmux-enter-opens-commands
@@ -290,6 +325,47 @@ check tmux-help wait_for 10 screen_has 'per-command latency'
 screen help
 tmux send-keys -t $s x
 check tmux-help-closes wait_for 10 screen_has '^ADDRESS'
+# p: the header says so and nothing is sampled (interval and table frozen
+# while the echo clients keep going); p again resumes
+tmux send-keys -t $s p
+check tmux-pause-shown wait_for 10 screen_has 'paused: p resumes'
+sleep 1
+iv=$(interval) tb=$(table_sum)
+sleep 3.5
+screen paused
+check tmux-pause-freezes unchanged "$iv" "$tb"
+tmux send-keys -t $s p
+check tmux-resume-samples wait_for 15 changed "$iv" "$tb"
+check_not tmux-resume-note-gone screen_has 'paused: p resumes'
+# d: the prompt, a new delay, and the measured interval follows it (the
+# first interval after the pause spans it: one more tick first)
+sleep 2.5
+iv=$(interval)
+check tmux-interval-before-about-1s python3 -c '
+import sys; v = float(sys.argv[1].split()[1].rstrip("s")); assert 0.5 <= v < 2.0, v' "$iv"
+tmux send-keys -t $s d
+check tmux-delay-prompt wait_for 10 screen_has 'Delay in seconds'
+screen delay-prompt
+tmux send-keys -t $s 2.5 Enter
+sleep 9
+screen delay-2.5
+check tmux-delay-applies python3 -c '
+import sys; v = float(sys.argv[1].split()[1].rstrip("s")); assert 2.2 <= v < 6.0, v' "$(interval)"
+tmux send-keys -t $s d
+wait_for 10 screen_has 'Delay in seconds'
+tmux send-keys -t $s 1 Enter
+# resize: the view is redrawn for the new size (the table title is cut to
+# 90 columns, and grows back), the header still on the first line
+wide=$(title_width)
+tmux resize-window -t $s -x 90 -y 24
+sleep 2
+screen resized-90x24
+check tmux-resize-header-first test "$(tmux capture-pane -t $s -p | head -1 | cut -c1-10)" = "ksmbdtop -"
+check tmux-resize-narrow test "$(title_width)" -le 90
+check tmux-resize-table wait_for 5 screen_has '^127\.0\.0\.[12] '
+tmux resize-window -t $s -x 160 -y 40
+sleep 2
+check tmux-resize-back test "$(title_width)" -eq "$wide"
 tmux send-keys -t $s q
 check tmux-q-exits wait_for 10 screen_has 'KT-EXIT-0'
 tmux send-keys -t $s 'stty -a | grep -oE "(^| )-?(icanon|echo)( |$)" | tr -d " " | tr "\n" , ; echo' Enter
