@@ -258,6 +258,17 @@ static void trace_lock(struct ksmbd_file *fp, const char *what, int err)
 	kfree(name);
 }
 
+/* Under brl_mutex: the lock state of fp's inode, unless fp is closing. */
+static int li_of_open_file(struct ksmbd_file *fp, struct inode *inode,
+			   struct lock_inode **li)
+{
+	lockdep_assert_held(&brl_mutex);
+	if (fp->brl_closed)
+		return -EBADF;
+	*li = li_get(inode);
+	return *li ? 0 : -ENOMEM;
+}
+
 int ksmbd_lock_acquire(struct ksmbd_file *fp, const struct ksmbd_lock_range *r,
 		       u32 n)
 {
@@ -268,18 +279,11 @@ int ksmbd_lock_acquire(struct ksmbd_file *fp, const struct ksmbd_lock_range *r,
 	if (!inode)
 		return -EBADF;
 	mutex_lock(&brl_mutex);
-	if (fp->brl_closed) {
-		ret = -EBADF;
-		goto out_unlock;
+	ret = li_of_open_file(fp, inode, &li);
+	if (!ret) {
+		ret = acquire_locked(li, fp, r, n);
+		li_put_if_idle(li);
 	}
-	li = li_get(inode);
-	if (!li) {
-		ret = -ENOMEM;
-		goto out_unlock;
-	}
-	ret = acquire_locked(li, fp, r, n);
-	li_put_if_idle(li);
-out_unlock:
 	mutex_unlock(&brl_mutex);
 	trace_lock(fp, "lock", ret);
 	return ret;
@@ -384,15 +388,9 @@ int ksmbd_lock_acquire_wait(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
 	w->async = a;
 
 	mutex_lock(&brl_mutex);
-	if (fp->brl_closed) {
-		ret = -EBADF;
+	ret = li_of_open_file(fp, inode, &li);
+	if (ret)
 		goto out_unlock;
-	}
-	li = li_get(inode);
-	if (!li) {
-		ret = -ENOMEM;
-		goto out_unlock;
-	}
 	ret = acquire_locked(li, fp, r, 1);
 	if (ret == -EAGAIN) {
 		ret = ksmbd_async_publish(a);
