@@ -15,7 +15,6 @@ that frees it in one compound, and the POSIX locks local processes see.
 CLI: smb2locks.py [--host H] [--port P] [--prefix NAME] [--user U]
                   [--password PW] [--share-dir DIR] [--list] [CASE ...]
 """
-import argparse
 import fcntl
 import os
 import struct
@@ -468,22 +467,8 @@ def case_posix_visible(env):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__,
-                                 formatter_class=argparse.RawTextHelpFormatter)
-    ap.add_argument("--host", default="127.0.0.1")
-    ap.add_argument("--port", type=int, default=445)
-    ap.add_argument("--prefix", default="smb2locks")
-    ap.add_argument("--user", default="tester")
-    ap.add_argument("--password", default="tester")
-    ap.add_argument("--share-dir", default="/srv/share")
-    ap.add_argument("--list", action="store_true")
-    ap.add_argument("cases", nargs="*")
-    env = ap.parse_args()
-    if env.list:
-        print("\n".join(CASES))
-        return 0
-    return smb2raw.run_cases(env, CASES)
-
+    return smb2raw.case_main(__doc__, "smb2locks", CASES, lambda ap: ap.add_argument(
+        "--share-dir", default="/srv/share"))
 
 if __name__ == "__main__":
     sys.exit(main())

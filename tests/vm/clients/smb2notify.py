@@ -13,7 +13,6 @@ watching handle, notify on a file and on a closed handle.
 CLI: smb2notify.py [--host H] [--port P] [--prefix NAME] [--user U]
                    [--password PW] [--share-dir DIR] [--list] [CASE ...]
 """
-import argparse
 import os
 import shutil
 import struct
@@ -226,22 +225,8 @@ def case_close_and_errors(env):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__,
-                                 formatter_class=argparse.RawTextHelpFormatter)
-    ap.add_argument("--host", default="127.0.0.1")
-    ap.add_argument("--port", type=int, default=445)
-    ap.add_argument("--prefix", default="smb2notify")
-    ap.add_argument("--user", default="tester")
-    ap.add_argument("--password", default="tester")
-    ap.add_argument("--share-dir", default="/srv/share")
-    ap.add_argument("--list", action="store_true")
-    ap.add_argument("cases", nargs="*")
-    env = ap.parse_args()
-    if env.list:
-        print("\n".join(CASES))
-        return 0
-    return smb2raw.run_cases(env, CASES)
-
+    return smb2raw.case_main(__doc__, "smb2notify", CASES, lambda ap: ap.add_argument(
+        "--share-dir", default="/srv/share"))
 
 if __name__ == "__main__":
     sys.exit(main())

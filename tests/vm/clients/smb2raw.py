@@ -668,6 +668,28 @@ def run_cases(env, cases):
         sys.stdout.flush()
     return 1 if failed else 0
 
+
+def case_main(doc, prefix, cases, add_args=None):
+    """The command line every case client shares: --host, --port, --prefix,
+    --user, --password, --list and case names; add_args(ap) adds the
+    client's own options. Returns the exit status."""
+    ap = argparse.ArgumentParser(description=doc,
+                                 formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--host", default="127.0.0.1")
+    ap.add_argument("--port", type=int, default=445)
+    ap.add_argument("--prefix", default=prefix)
+    ap.add_argument("--user", default="tester")
+    ap.add_argument("--password", default="tester")
+    if add_args:
+        add_args(ap)
+    ap.add_argument("--list", action="store_true")
+    ap.add_argument("cases", nargs="*")
+    env = ap.parse_args()
+    if env.list:
+        print("\n".join(cases))
+        return 0
+    return run_cases(env, cases)
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawTextHelpFormatter)
