@@ -129,8 +129,12 @@ int ksmbd_async_publish(struct ksmbd_async *a)
 	ret = 0;
 out_unlock:
 	xa_unlock(&asyncs);
-	if (!ret && take_early_cancel(conn, a->message_id))
+	if (!ret && take_early_cancel(conn, a->message_id)) {
+		/* A CANCEL finding it in the table writes this too. */
+		spin_lock(&a->lock);
 		a->cancel_asked = true;
+		spin_unlock(&a->lock);
+	}
 	return ret;
 }
 
