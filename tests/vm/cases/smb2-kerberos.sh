@@ -20,8 +20,8 @@ tmp=$(mktemp -d)
 listening() { ss -ltnH 'sport = :445' | grep -q LISTEN; }
 state() { sed -n 's/^state //p' /sys/class/ksmbd-control/stats; }
 trace_has() { grep -q -- "$1" $tr/trace; }
-# Every client call is bounded: a hung one costs 60 s, not the case.
-smbc() { timeout 60 smbclient "$@" </dev/null; }
+# Every client call is bounded: a hung one costs 30 s, not the case.
+smbc() { timeout 30 smbclient "$@" </dev/null; }
 krb_smb() { smbc --use-kerberos=required "//$host/share" -c "$1"; }
 
 if ! listening; then
@@ -95,10 +95,10 @@ echo tester-krb | kinit tester@$realm >/dev/null
 check kinit klist -s
 echo "kerberos payload $$" > $tmp/up
 # One verbose run first: its log explains any failure below.
-timeout 60 smbclient -d 3 --use-kerberos=required "//$host/share" -c ls </dev/null > $tmp/smbclient-d3.log 2>&1 ||
+timeout 30 smbclient -d 3 --use-kerberos=required "//$host/share" -c ls </dev/null > $tmp/smbclient-d3.log 2>&1 ||
 	{ tail -25 $tmp/smbclient-d3.log; tail -5 $log; }
 check smbclient-krb5-put krb_smb "put $tmp/up krb5-file"
-check smbclient-krb5-ls sh -c "timeout 60 smbclient --use-kerberos=required //$host/share -c ls </dev/null | grep -q krb5-file"
+check smbclient-krb5-ls sh -c "timeout 30 smbclient --use-kerberos=required //$host/share -c ls </dev/null | grep -q krb5-file"
 check smbclient-krb5-get krb_smb "get krb5-file $tmp/down"
 check smbclient-krb5-same cmp $tmp/up $tmp/down
 check krb5-file-owner sh -c "[ \"\$(stat -c %U /srv/share/krb5-file)\" = tester ]"
