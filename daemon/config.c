@@ -116,6 +116,8 @@ void cfg_global_defaults(struct ksmbd_global *g)
 	g->smb2_max_trans = 4u << 20;
 	g->map_to_guest = KSMBD_MAP_TO_GUEST_NEVER;
 	strcpy(g->guest_account, "nobody");
+	strcpy(g->krb5_keytab, "/etc/krb5.keytab");
+	strcpy(g->krb5_service, "cifs");
 	g->max_sessions_per_conn = 16;
 }
 

@@ -31,6 +31,8 @@
 #define KSMBD_SERVER_STRING_SZ	64
 #define KSMBD_SHARE_NAME_SZ	64
 #define KSMBD_ACCOUNT_NAME_SZ	48
+#define KSMBD_KRB5_PATH_SZ	256
+#define KSMBD_KRB5_SERVICE_SZ	64
 
 #define KSMBD_CONFIG_PATH	"/etc/ksmbd/ksmbd.conf"
 #define KSMBD_IPC_SHARE		"IPC$"
@@ -127,6 +129,14 @@ struct ksmbd_global {
 	uint32_t smb2_max_trans;		/* bytes */
 	enum ksmbd_map_to_guest map_to_guest;
 	char guest_account[KSMBD_ACCOUNT_NAME_SZ];
+	/*
+	 * Kerberos (SPNEGO through the daemon): the keytab holding the
+	 * service keys ("kerberos keytab", default /etc/krb5.keytab) and the
+	 * service a ticket must be for ("kerberos service name", default
+	 * cifs). Offered to clients when the keytab is readable at start.
+	 */
+	char krb5_keytab[KSMBD_KRB5_PATH_SZ];
+	char krb5_service[KSMBD_KRB5_SERVICE_SZ];
 	unsigned int restrict_anonymous;	/* 0, 1 or 2 */
 	bool bind_interfaces_only;
 	struct ksmbd_strlist interfaces;	/* names or addresses */

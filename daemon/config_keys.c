@@ -137,6 +137,8 @@ static const struct key_def key_table[] = {
 	{ "smb2maxtrans", G(smb2_max_trans), .type = T_SIZE, .min = 65536, .max = 8u << 20 },
 	{ "maptoguest", G(map_to_guest), .type = T_ENUM, .words = guest_map_words },
 	{ "guestaccount", G(guest_account), .type = T_CHARS },
+	{ "kerberoskeytab", G(krb5_keytab), .type = T_CHARS },
+	{ "kerberosservicename", G(krb5_service), .type = T_CHARS },
 	{ "restrictanonymous", G(restrict_anonymous), .type = T_UINT, .max = 2 },
 	{ "bindinterfacesonly", G(bind_interfaces_only), .type = T_BOOL },
 	{ "interfaces", G(interfaces), .type = T_WORDS },

@@ -163,6 +163,8 @@ static uint32_t global_flags(const struct ksmbd_global *g)
 		f |= KSMBD_GLOBAL_FLAG_MAP_TO_GUEST;
 	if (g->restrict_anonymous < 2)
 		f |= KSMBD_GLOBAL_FLAG_NULL_SESSIONS;
+	if (mountd_krb5_configured(g))
+		f |= KSMBD_GLOBAL_FLAG_KERBEROS;
 	return f;
 }
 
@@ -246,7 +248,7 @@ int mountd_parse_startup_response(const void *data, size_t len,
 }
 
 /* uid, gid and groups of @unix_name into @r; false when it has none. */
-static bool fill_unix(const char *unix_name, struct ksmbd_login_response *r)
+bool mountd_fill_unix(const char *unix_name, struct ksmbd_login_response *r)
 {
 	gid_t groups[KSMBD_LOGIN_MAX_GROUPS];
 	uid_t uid;
@@ -293,7 +295,7 @@ static void fill_login(const struct mountd_state *st, const char *name,
 		r->status = KSMBD_USER_FLAG_BAD_USER;
 		return;
 	}
-	if (!fill_unix(unix_name, r)) {
+	if (!mountd_fill_unix(unix_name, r)) {
 		r->status = KSMBD_USER_FLAG_BAD_UID;
 		return;
 	}
@@ -458,32 +460,6 @@ static int handle_share(struct mountd_state *st, const void *data, size_t len,
 	return build_share(st, req.handle, req.share_name, reply);
 }
 
-static int handle_spnego(struct mountd_state *st, const void *data, size_t len,
-			 struct mountd_reply *reply)
-{
-	struct ksmbd_spnego_authen_request req;
-	struct ksmbd_spnego_authen_response *r;
-
-	if (len < sizeof(req))
-		return mountd_drop(KSMBD_EVENT_SPNEGO_AUTHEN_REQUEST, len, "size");
-	memcpy(&req, data, sizeof(req));
-	if (req.spnego_blob_len > KSMBD_SPNEGO_MAX_BLOB ||
-	    len != sizeof(req) + req.spnego_blob_len)
-		return mountd_drop(KSMBD_EVENT_SPNEGO_AUTHEN_REQUEST, len,
-				   "blob size");
-	if (!st->spnego_warned) {
-		mountd_log(LOG_WARNING, "Kerberos (SPNEGO) authentication is not supported; use NTLMSSP");
-		st->spnego_warned = true;
-	}
-	r = mountd_reply_alloc(reply, KSMBD_EVENT_SPNEGO_AUTHEN_RESPONSE,
-			       sizeof(*r));
-	if (!r)
-		return -ENOMEM;
-	r->handle = req.handle;
-	r->status = KSMBD_SPNEGO_NOT_SUPPORTED;
-	return 0;
-}
-
 static int handle_heartbeat(const void *data, size_t len,
 			    struct mountd_reply *reply)
 {
@@ -533,7 +509,7 @@ int mountd_handle(struct mountd_state *st, unsigned int type,
 	case KSMBD_EVENT_RPC_REQUEST:
 		return mountd_handle_rpc(st, data, len, reply);
 	case KSMBD_EVENT_SPNEGO_AUTHEN_REQUEST:
-		return handle_spnego(st, data, len, reply);
+		return mountd_handle_spnego(st, data, len, reply);
 	case KSMBD_EVENT_STARTING_UP_RESPONSE:
 		/* A late verdict on a start-up we already settled. */
 		return 0;

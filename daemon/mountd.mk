@@ -6,12 +6,15 @@
 
 MOUNTD_DIR := $(TOP)/daemon
 MOUNTD_OUT := $(BUILD)/daemon/mountd
-MOUNTD_NAMES := handlers handlers_tree handlers_rpc rpc_adapter netlink
-MOUNTD_HDRS := $(addprefix $(MOUNTD_DIR)/,handlers.h handlers_int.h netlink.h \
+MOUNTD_NAMES := handlers handlers_tree handlers_rpc handlers_krb5 krb5_gss \
+	rpc_adapter netlink
+MOUNTD_HDRS := $(addprefix $(MOUNTD_DIR)/,handlers.h handlers_int.h netlink.h krb5_gss.h \
 	config.h userdb.h diag.h rpc/rpc_pipe.h rpc/rpc_backend.h) \
 	$(TOP)/module/uapi/ksmbd_netlink.h
 MOUNTD_NL_CFLAGS := $(shell pkg-config --cflags libnl-genl-3.0 2>/dev/null || echo -I/usr/include/libnl3)
 MOUNTD_NL_LIBS := $(shell pkg-config --libs libnl-genl-3.0 2>/dev/null || echo -lnl-genl-3 -lnl-3)
+# MIT Kerberos GSS-API (libkrb5-dev) for SPNEGO_AUTHEN.
+MOUNTD_GSS_LIBS := $(shell pkg-config --libs krb5-gssapi 2>/dev/null || echo -lgssapi_krb5)
 MOUNTD_CFLAGS := -I$(MOUNTD_DIR) $(MOUNTD_NL_CFLAGS)
 MOUNTD_OBJS := $(MOUNTD_NAMES:%=$(MOUNTD_OUT)/%.o) $(MOUNTD_OUT)/mountd.o
 MOUNTD_CORE_LIB := $(BUILD)/daemon/libksmbdcore.a
@@ -27,7 +30,7 @@ $(MOUNTD_OBJS): $(MOUNTD_OUT)/%.o: $(MOUNTD_DIR)/%.c $(MOUNTD_HDRS)
 
 $(MOUNTD_BIN): $(MOUNTD_OBJS) $(MOUNTD_RPC_LIB) $(MOUNTD_CORE_LIB)
 	$(USER_CC) $(USER_CFLAGS) $(MOUNTD_OBJS) $(MOUNTD_RPC_LIB) \
-		$(MOUNTD_CORE_LIB) $(MOUNTD_NL_LIBS) -o $@
+		$(MOUNTD_CORE_LIB) $(MOUNTD_NL_LIBS) $(MOUNTD_GSS_LIBS) -o $@
 
 $(CONTROL_BIN): $(MOUNTD_DIR)/control.c $(TOP)/module/uapi/ksmbd_netlink.h
 	@mkdir -p $(dir $@)
@@ -53,7 +56,8 @@ $(IPC_TESTS): $(BUILD)/unit/ipc_%: $(IPC_TEST_DIR)/test_%.c $(IPC_TEST_SRCS) \
 	@mkdir -p $(dir $@)
 	$(USER_CC) $(UNIT_CFLAGS) -I$(MOUNTD_DIR) -I$(TOP)/module \
 		-DTEST_SUITE_NAME='"ipc_$*"' -DKSMBD_BUILD_DIR='"$(BUILD)"' $< $(IPC_TEST_SRCS) \
-		$(BUILD)/daemon/libksmbdrpc-san.a $(BUILD)/daemon/libksmbdcore-san.a -o $@
+		$(BUILD)/daemon/libksmbdrpc-san.a $(BUILD)/daemon/libksmbdcore-san.a \
+		$(MOUNTD_GSS_LIBS) -o $@
 
 # Fuzz: bytes from a hostile daemon into the kernel's validator, and bytes
 # from the kernel into the daemon's handlers.
@@ -70,4 +74,4 @@ $(BUILD)/fuzz/ipc_handlers: $(IPC_TEST_DIR)/fuzz_handlers.c $(IPC_TEST_SRCS) \
 		$(MOUNTD_HDRS)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -I$(MOUNTD_DIR) -I$(TOP)/module $< \
-		$(IPC_TEST_SRCS) $(RPC_SRCS) $(CORE_SRCS) -o $@
+		$(IPC_TEST_SRCS) $(RPC_SRCS) $(CORE_SRCS) $(MOUNTD_GSS_LIBS) -o $@

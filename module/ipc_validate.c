@@ -219,6 +219,8 @@ static int check_spnego(const unsigned char *data, size_t len,
 		return bad(why, "spnego status out of range");
 	if (r.status != KSMBD_SPNEGO_OK && len != sizeof(r))
 		return bad(why, "payload on a failed authentication");
+	if (r.status == KSMBD_SPNEGO_OK && !r.session_key_len)
+		return bad(why, "authentication without a session key");
 	if (!str_ok(r.login_response.account, sizeof(r.login_response.account)))
 		return bad(why, "unterminated account");
 	if (r.login_response.hash_sz > KSMBD_REQ_MAX_HASH_SZ)

@@ -20,6 +20,7 @@
 #include "proto/kdf.h"
 #include "proto/negctx.h"
 #include "proto/spnego.h"
+#include "smb2_session_int.h"
 #include "server.h"
 #include "smb2_dispatch.h"
 #include "uapi/ksmbd_netlink.h"
@@ -176,7 +177,8 @@ static u32 put_negotiate_fixed(struct ksmbd_wbuf *w,
 	if (w->overflow)
 		return STATUS_INSUFFICIENT_RESOURCES;
 	at = w->p + w->len;
-	if (ksmbd_spnego_build_hint(false, at, w->cap - w->len, &hint_len)) {
+	if (ksmbd_spnego_build_hint(ksmbd_krb5_enabled(), at, w->cap - w->len,
+				    &hint_len)) {
 		w->overflow = true;
 		return STATUS_INSUFFICIENT_RESOURCES;
 	}

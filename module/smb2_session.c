@@ -24,7 +24,10 @@
  * and so the signing key, is kept; the preauth hash is not extended.
  * Any failure ends the session, as a failed first setup does.
  *
- * Not yet: Kerberos, binding (no multichannel), PreviousSessionId
+ * Kerberos (a SPNEGO NegTokenInit whose first mechanism is krb5 with an
+ * AP-REQ) is checked by the daemon: smb2_session_krb5.c.
+ *
+ * Not yet: binding (no multichannel), PreviousSessionId
  * (reconnect cleanup).
  */
 #define pr_fmt(fmt) "ksmbd: " fmt
@@ -48,6 +51,7 @@
 #include "session.h"
 #include "share.h"
 #include "smb2_dispatch.h"
+#include "smb2_session_int.h"
 #include "smb2_transform.h"
 #include "tree.h"
 #include "work.h"
@@ -77,6 +81,7 @@ struct setup_req {
 	struct ksmbd_buf token;		/* the NTLMSSP message */
 	u32 type;			/* NTLMSSP_*_MSG */
 	bool mech_only;			/* NegTokenInit without an NTLMSSP token */
+	bool krb5;			/* a Kerberos AP-REQ: smb2_session_krb5.c */
 };
 
 void ksmbd_auth_state_free(struct ksmbd_auth_state *auth)
@@ -117,10 +122,16 @@ static int decode_setup(const struct ksmbd_req *req, struct setup_req *out)
 	blob = &out->sr.security_blob;
 	out->spnego = false;
 	out->mech_only = false;
+	out->krb5 = false;
 	out->token = *blob;
 	if (blob->len && (blob->p[0] == 0x60 || blob->p[0] == 0xa1)) {
 		if (ksmbd_spnego_parse(blob->p, blob->len, &tok))
 			return -EINVAL;
+		if (tok.is_init && ksmbd_krb5_wanted(&tok)) {
+			out->spnego = true;
+			out->krb5 = true;
+			return 0;
+		}
 		if (tok.is_init && !ksmbd_spnego_offers(&tok,
 						KSMBD_MECH_NTLMSSP, NULL))
 			return -EOPNOTSUPP;
@@ -519,7 +530,7 @@ static bool wants_signing(const struct ksmbd_smb2_ctx *ctx,
  */
 static int make_valid(struct ksmbd_session *sess,
 		      const struct ksmbd_login_response *lr,
-		      const u8 *exported, u16 session_flags)
+		      const u8 *exported, u32 key_len, u16 session_flags)
 {
 	const struct cred *cred = build_cred(lr);
 	int ret;
@@ -535,8 +546,7 @@ static int make_valid(struct ksmbd_session *sess,
 	if (exported) {
 		ret = derive_signing(sess, exported);
 		if (!ret)
-			ret = ksmbd_sess_crypto_setup(sess, exported,
-						      KSMBD_NTLMV2_KEY_SIZE);
+			ret = ksmbd_sess_crypto_setup(sess, exported, key_len);
 		if (ret)
 			return ret;
 	}
@@ -619,7 +629,8 @@ static int authenticate_leg(struct ksmbd_smb2_ctx *ctx, struct setup_req *sq,
 		ret = reauth_check(sess, lr, flags);
 	} else if (!ret) {
 		sess->signing_required = !flags && wants_signing(ctx, sq);
-		ret = make_valid(sess, lr, flags ? NULL : exported, flags);
+		ret = make_valid(sess, lr, flags ? NULL : exported,
+				 KSMBD_NTLMV2_KEY_SIZE, flags);
 	}
 	memzero_explicit(exported, sizeof(exported));
 	return ret;
@@ -732,12 +743,15 @@ enum ksmbd_smb2_verdict ksmbd_smb2_session_setup(struct ksmbd_smb2_ctx *ctx)
 		ksmbd_session_put(ctx->sess);
 		ctx->sess = NULL;
 	}
-	if (sq.type == NTLMSSP_NEGOTIATE_MSG)
+	if (sq.krb5)
+		ctx->status = ksmbd_smb2_krb5_setup(ctx, &sq.sr);
+	else if (sq.type == NTLMSSP_NEGOTIATE_MSG)
 		ctx->status = leg_negotiate(ctx, &sq);
 	else
 		ctx->status = leg_authenticate(ctx, &sq);
 	trace_ksmbd_session_setup(ctx->conn, ctx->session_id,
 				  ctx->sess ? ctx->sess->account : "",
+				  sq.krb5 ? "spnego-krb5" :
 				  sq.spnego ? "spnego-ntlmssp" : "ntlmssp",
 				  ctx->status,
 				  ctx->sess && ctx->sess->signing_required,
@@ -868,4 +882,46 @@ void ksmbd_smb2_sign_rsp(struct ksmbd_session *sess, u8 *rsp, u32 len)
 		pr_warn_ratelimited("session %llx: cannot sign a response\n",
 				    sess->id);
 	ksmbd_session_put(sess);
+}
+
+/* ---- For smb2_session_krb5.c ---- */
+
+struct ksmbd_session *ksmbd_sess_setup_session(struct ksmbd_smb2_ctx *ctx,
+					       u32 *st)
+{
+	return leg_session(ctx, st);
+}
+
+int ksmbd_sess_preauth_absorb(struct ksmbd_session *sess, const u8 *msg,
+			      u32 len)
+{
+	return preauth_absorb(sess, msg, len);
+}
+
+bool ksmbd_sess_wants_signing(const struct ksmbd_smb2_ctx *ctx,
+			      const struct ksmbd_sess_setup_req *sr)
+{
+	struct setup_req sq = { .sr = *sr };
+
+	return wants_signing(ctx, &sq);
+}
+
+int ksmbd_sess_make_valid(struct ksmbd_session *sess,
+			  const struct ksmbd_login_response *lr,
+			  const u8 *key, u32 key_len)
+{
+	return make_valid(sess, lr, key, key_len, 0);
+}
+
+int ksmbd_sess_reauth_check(const struct ksmbd_session *sess,
+			    const struct ksmbd_login_response *lr)
+{
+	return reauth_check(sess, lr, 0);
+}
+
+int ksmbd_sess_encode_rsp(struct ksmbd_wbuf *w, u16 session_flags,
+			  const u8 *token, u32 token_len)
+{
+	return encode_rsp(w, session_flags, false,
+			  KSMBD_SPNEGO_ACCEPT_COMPLETED, token, token_len);
 }

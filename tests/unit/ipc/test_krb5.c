@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The daemon's Kerberos side without a KDC: principal to account, the
+ * startup flag following the keytab, and SPNEGO_AUTHEN answers (not
+ * configured, a keytab GSS-API cannot use, a token that is no AP-REQ)
+ * that the kernel's validator accepts. Real tickets are the VM case
+ * smb2-kerberos's.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "testlib.h"
+#include "handlers.h"
+#include "krb5_gss.h"
+#include "ipc_validate.h"
+
+static struct mountd_state st;
+
+static int setup(const char *keytab)
+{
+	char text[1024];
+	struct ksmbd_config *cfg;
+	struct ksmbd_userdb *db;
+
+	snprintf(text, sizeof(text),
+		 "[global]\n\tkerberos keytab = %s\n\tkerberos service name = cifs\n"
+		 "[share]\n\tpath = /srv/share\n", keytab);
+	cfg = ksmbd_config_parse(text, strlen(text), "krb5.conf", NULL);
+	db = ksmbd_userdb_new();
+	if (!cfg || !db) {
+		ksmbd_config_free(cfg);
+		ksmbd_userdb_free(db);
+		return -1;
+	}
+	mountd_state_init(&st, cfg, db);
+	return 0;
+}
+
+/* SPNEGO_AUTHEN with @blob; the answer's status, or -1. */
+static int spnego(const void *blob, size_t len)
+{
+	unsigned char buf[sizeof(struct ksmbd_spnego_authen_request) + 256];
+	struct ksmbd_spnego_authen_request *req = (void *)buf;
+	struct ksmbd_spnego_authen_response *a;
+	struct mountd_reply r;
+	const char *why = "";
+	int ret = -1;
+
+	if (len > 256)
+		return -1;
+	memset(buf, 0, sizeof(buf));
+	req->handle = 77;
+	req->spnego_blob_len = len;
+	memcpy(req->spnego_blob, blob, len);
+	if (mountd_handle(&st, KSMBD_EVENT_SPNEGO_AUTHEN_REQUEST, buf,
+			  sizeof(*req) + len, &r) || !r.data)
+		return -1;
+	a = (void *)r.data;
+	if (r.type == KSMBD_EVENT_SPNEGO_AUTHEN_RESPONSE && a->handle == 77 &&
+	    !ksmbd_ipc_msg_validate(r.type, r.data, r.len, &why))
+		ret = a->status;
+	mountd_reply_free(&r);
+	return ret;
+}
+
+static int startup_has_krb5(void)
+{
+	struct mountd_reply r;
+	int ret;
+
+	if (mountd_build_startup(st.cfg, &r))
+		return -1;
+	ret = !!(((struct ksmbd_startup_request *)r.data)->flags &
+		 KSMBD_GLOBAL_FLAG_KERBEROS);
+	mountd_reply_free(&r);
+	return ret;
+}
+
+TEST(principal_to_account)
+{
+	char a[KSMBD_REQ_MAX_ACCOUNT_NAME_SZ];
+	char longp[100];
+
+	CHECK_EQ_INT(mountd_krb5_account("tester@KSMBD.TEST", a, sizeof(a)), 0);
+	CHECK_EQ_STR(a, "tester");
+	CHECK_EQ_INT(mountd_krb5_account("me@A@B", a, sizeof(a)), 0);
+	CHECK_EQ_STR(a, "me@A");
+	CHECK_EQ_INT(mountd_krb5_account("plain", a, sizeof(a)), 0);
+	CHECK_EQ_STR(a, "plain");
+	CHECK_EQ_INT(mountd_krb5_account("cifs/host@R", a, sizeof(a)), -1);
+	CHECK_EQ_INT(mountd_krb5_account("@R", a, sizeof(a)), -1);
+	memset(longp, 'x', sizeof(longp) - 1);
+	longp[sizeof(longp) - 1] = '\0';
+	CHECK_EQ_INT(mountd_krb5_account(longp, a, sizeof(a)), -1);
+}
+
+TEST(no_keytab)
+{
+	if (setup("/nonexistent/krb5.keytab")) {
+		test_fail_("%s", "configuration did not load");
+		return;
+	}
+	CHECK_EQ_INT(startup_has_krb5(), 0);
+	CHECK_EQ_INT(spnego("\x60\x00", 2), KSMBD_SPNEGO_NOT_SUPPORTED);
+	mountd_state_free(&st);
+}
+
+TEST(unusable_keytab_and_junk_tokens)
+{
+	char path[] = "/tmp/ksmbd-krb5-test-XXXXXX";
+	static const unsigned char not_ap_req[] = {
+		0x60, 0x0d, 0x06, 0x06, 0x2b, 0x06, 0x01, 0x05, 0x05, 0x02,
+		0xa0, 0x03, 0x30, 0x01, 0x00 };
+	int fd = mkstemp(path);
+
+	if (fd < 0 || write(fd, "not a keytab", 12) != 12 || setup(path)) {
+		test_fail_("%s", "test keytab or configuration");
+		if (fd >= 0)
+			close(fd);
+		unlink(path);
+		return;
+	}
+	close(fd);
+	CHECK_EQ_INT(startup_has_krb5(), 1);
+	CHECK_EQ_INT(spnego(not_ap_req, sizeof(not_ap_req)), KSMBD_SPNEGO_DENIED);
+	CHECK_EQ_INT(spnego("", 0), KSMBD_SPNEGO_DENIED);
+	CHECK_EQ_INT(spnego("\xff\xff\xff", 3), KSMBD_SPNEGO_DENIED);
+	mountd_state_free(&st);
+	unlink(path);
+}
+
+TEST(config_keys)
+{
+	char text[512], name[80];
+	struct ksmbd_config *cfg;
+
+	memset(name, 's', sizeof(name) - 1);
+	name[sizeof(name) - 1] = '\0';
+	snprintf(text, sizeof(text), "[global]\n\tkerberos service name = %s\n", name);
+	cfg = ksmbd_config_parse(text, strlen(text), "long.conf", NULL);
+	CHECK(cfg == NULL);
+	ksmbd_config_free(cfg);
+	cfg = ksmbd_config_parse("[global]\n", 9, "empty.conf", NULL);
+	CHECK(cfg != NULL);
+	if (cfg) {
+		CHECK_EQ_STR(ksmbd_config_global(cfg)->krb5_keytab, "/etc/krb5.keytab");
+		CHECK_EQ_STR(ksmbd_config_global(cfg)->krb5_service, "cifs");
+	}
+	ksmbd_config_free(cfg);
+}
+
+int main(void)
+{
+	mountd_log_init(true, false);
+	RUN(principal_to_account);
+	RUN(no_keytab);
+	RUN(unusable_keytab_and_junk_tokens);
+	RUN(config_keys);
+	return test_report();
+}
