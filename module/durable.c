@@ -22,14 +22,18 @@
 #include "tree.h"
 
 /*
- * "durable handle timeout": how long a disconnected handle is kept, in
- * seconds (v1), and the most a v2 request may ask for. A module
- * parameter, writable at run time.
+ * How long a disconnected handle is kept, in seconds: v1 handles and v2
+ * ones that asked for 0 (durable_timeout_s), and the most a v2 request
+ * gets (durable_max_timeout_s). Module parameters, writable at run time.
  */
 static unsigned int durable_timeout_s = KSMBD_DURABLE_TIMEOUT_S;
 module_param(durable_timeout_s, uint, 0644);
 MODULE_PARM_DESC(durable_timeout_s,
-		 "Seconds a disconnected durable handle is kept (v1; most a v2 request gets)");
+		 "Seconds a disconnected v1 (or v2 without a timeout) durable handle is kept");
+static unsigned int durable_max_timeout_s = KSMBD_DURABLE_MAX_TIMEOUT_S;
+module_param(durable_max_timeout_s, uint, 0644);
+MODULE_PARM_DESC(durable_max_timeout_s,
+		 "The longest timeout a v2 durable handle gets, in seconds");
 
 /* Set while the server stops: handles are closed, not kept. */
 static bool stopping;
@@ -52,21 +56,25 @@ struct ksmbd_conn *ksmbd_durable_nowhere(void)
 	return &nowhere;
 }
 
-static unsigned long max_timeout(void)
+static u32 default_timeout_ms(void)
 {
 	unsigned int s = READ_ONCE(durable_timeout_s);
 
-	return (s ? s : 1) * HZ;
+	return (s ? s : 1) * 1000;
+}
+
+static u32 max_timeout_ms(void)
+{
+	unsigned int s = READ_ONCE(durable_max_timeout_s);
+
+	return (s ? s : 1) * 1000;
 }
 
 unsigned long ksmbd_durable_timeout(const struct ksmbd_file *fp)
 {
-	unsigned long t = max_timeout();
+	const struct ksmbd_durable *d = fp->durable;
 
-	if (fp->durable->v2 && fp->durable->timeout_ms &&
-	    msecs_to_jiffies(fp->durable->timeout_ms) < t)
-		t = msecs_to_jiffies(fp->durable->timeout_ms);
-	return t;
+	return msecs_to_jiffies(d->v2 ? d->timeout_ms : default_timeout_ms());
 }
 
 bool ksmbd_durable_keep(const struct ksmbd_file *fp)
@@ -144,10 +152,10 @@ void ksmbd_durable_grant(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
 	d->v2 = v2;
 	if (v2) {
 		memcpy(d->create_guid, rq->create_guid, 16);
-		d->timeout_ms = rq->timeout_ms;
-		if (!d->timeout_ms ||
-		    msecs_to_jiffies(d->timeout_ms) > max_timeout())
-			d->timeout_ms = jiffies_to_msecs(max_timeout());
+		d->timeout_ms = rq->timeout_ms ? rq->timeout_ms :
+						 default_timeout_ms();
+		if (d->timeout_ms > max_timeout_ms())
+			d->timeout_ms = max_timeout_ms();
 	}
 	spin_lock_init(&d->seq_lock);
 	memcpy(d->client_guid, ctx->conn->neg.client_guid, 16);

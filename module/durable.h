@@ -42,8 +42,12 @@ struct ksmbd_smb2_ctx;
 struct ksmbd_oplock_req;
 struct ksmbd_oplock_grant;
 
-/* Timeouts: v1 always, v2 when it asks for 0 or more than this. */
+/*
+ * Timeouts: v1 handles and v2 ones that ask for 0 get the default; a v2
+ * request gets at most the maximum (Windows' and Samba's 300 s).
+ */
 #define KSMBD_DURABLE_TIMEOUT_S		60
+#define KSMBD_DURABLE_MAX_TIMEOUT_S	300
 #define KSMBD_DURABLE_LOCK_SEQS		64
 
 enum ksmbd_durable_state {

@@ -662,8 +662,13 @@ u32 ksmbd_file_durable_scan(bool all)
 		xa_lock(&files);
 		for (fp = xa_find(&files, &index, ULONG_MAX, XA_PRESENT); fp;
 		     fp = xa_find_after(&files, &index, ULONG_MAX, XA_PRESENT)) {
-			if (!disconnected(fp))
+			if (!disconnected(fp)) {
+				/* A failed reconnect gives it back: keep going. */
+				if (fp->durable &&
+				    fp->durable->state == KSMBD_DH_S_BUSY)
+					left++;
 				continue;
+			}
 			expired = all || time_after_eq(jiffies,
 						       fp->durable->expires);
 			if ((expired || fp->durable->state ==

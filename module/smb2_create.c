@@ -601,21 +601,27 @@ static u32 existing_result(struct ksmbd_file *fp, struct create_result *r)
 	return ret ? ksmbd_ntstatus_from_errno(ret) : STATUS_SUCCESS;
 }
 
-static u32 reopen(struct ksmbd_smb2_ctx *ctx, const struct create_req *rq,
-		  struct create_result *r)
+/*
+ * DHnC/DH2C: only the durable context (and a lease's key) counts; name,
+ * access, disposition and options are not looked at (MS-SMB2 3.3.5.9.7,
+ * .12), so this runs before they are checked.
+ */
+static u32 reopen(struct ksmbd_smb2_ctx *ctx, const struct create_req *rq)
 {
+	struct create_result r = { };
 	struct ksmbd_file *fp;
 	u32 status;
 
 	status = ksmbd_durable_reconnect(ctx, &rq->dh, &rq->op, &fp,
-					 &r->grant);
+					 &r.grant);
 	if (status != STATUS_SUCCESS)
 		return status;
-	status = existing_result(fp, r);
-	if (status != STATUS_SUCCESS) {
-		ksmbd_file_put(fp);
-		r->fp = NULL;
+	status = existing_result(fp, &r);
+	if (status == STATUS_SUCCESS) {
+		encode(ctx, rq, &r);
+		remember_for_compound(ctx, fp);
 	}
+	ksmbd_file_put(fp);
 	return status;
 }
 
@@ -659,9 +665,7 @@ static u32 create_file(struct ksmbd_smb2_ctx *ctx, const struct create_req *rq)
 		goto out_free;
 	}
 	t0 = KSMBD_TP_CLOCK(ksmbd_vfs_open);
-	if (is_reconnect(ctx, rq))
-		status = reopen(ctx, rq, &r);
-	else if (!replay(ctx, rq, &r))
+	if (!replay(ctx, rq, &r))
 		status = open_path(ctx, rq, name, &r);
 	trace_ksmbd_vfs_open(ctx->conn, ctx->session_id, r.fp, name,
 			     rq->args.disposition,
@@ -702,10 +706,15 @@ enum ksmbd_smb2_verdict ksmbd_smb2_create(struct ksmbd_smb2_ctx *ctx)
 	if (ctx->cfid)
 		ctx->cfid->valid = false;
 	status = decode(ctx->req, &rq);
-	if (status == STATUS_SUCCESS)
-		status = ksmbd_create_args_check(&rq.args);
 	ksmbd_oplock_decode(ctx, rq.oplock_level, rq.has_lease ? &rq.lease : NULL,
 			    &rq.op);
+	if (status == STATUS_SUCCESS && is_reconnect(ctx, &rq) &&
+	    !ksmbd_tree_is_ipc(ctx->tree) && ctx->sess->cred) {
+		ctx->status = reopen(ctx, &rq);
+		return KSMBD_SMB2_REPLY;
+	}
+	if (status == STATUS_SUCCESS)
+		status = ksmbd_create_args_check(&rq.args);
 	if (status == STATUS_SUCCESS) {
 		if (ksmbd_tree_is_ipc(ctx->tree))
 			status = create_pipe(ctx, &rq);
