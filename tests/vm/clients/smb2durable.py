@@ -237,26 +237,29 @@ def case_logoff_closes(env):
 
 @case
 def case_scavenged(env):
-    """A 1 s v2 timeout: afterwards the handle and its share mode are gone."""
-    name = env.prefix + "-scav.bin"
-    guid = guid_of("sc")
+    """Two v2 handles dropped together: the one with a 1 s timeout is gone
+    after 3 s, the one with 30 s is still there."""
+    short, long_ = env.prefix + "-scav1.bin", env.prefix + "-scav30.bin"
+    g1, g30 = guid_of("s1"), guid_of("s3")
     a = Client(env)
-    _, cr = a.must_open(name, level=LEVEL_BATCH, ctxs=[dh2q(guid, 1000)],
+    _, c1 = a.must_open(short, level=LEVEL_BATCH, ctxs=[dh2q(g1, 1000)],
                         disp=OVERWRITE_IF, share=0)
+    _, c30 = a.must_open(long_, level=LEVEL_BATCH, ctxs=[dh2q(g30, 30000)],
+                         disp=OVERWRITE_IF, share=0)
+    expect_eq(struct.unpack("<I", c1.contexts[b"DH2Q"][:4])[0], 1000,
+              "granted timeout")
     a.drop()
-    time.sleep(0.3)
-    # Still held: its share mode (none) keeps others out.
+    time.sleep(3)
     b = Client(env)
-    r, _ = b.open(name, access=smb2files.GENERIC_READ, disp=OPEN)
-    expect_status(r, "SHARING_VIOLATION", "open while the durable is kept")
-    b.bye()
-    time.sleep(2.5)
-    b = Client(env)
-    r, _ = b.open(name, level=LEVEL_BATCH, ctxs=[dh2c(cr.fid, guid)])
+    r, _ = b.open(short, level=LEVEL_BATCH, ctxs=[dh2c(c1.fid, g1)])
     expect_status(r, "OBJECT_NAME_NOT_FOUND", "reconnect after the timeout")
+    _, cr = b.must_open(long_, level=LEVEL_BATCH, ctxs=[dh2c(c30.fid, g30)])
+    expect_eq(cr.fid, c30.fid, "the 30 s handle")
+    b.close(cr.fid)
     b.bye()
-    expect(gone(env, name), "share mode still held after the timeout")
-    cleanup(env, name)
+    expect(gone(env, short), "the scavenged handle's file cannot be opened")
+    cleanup(env, short)
+    cleanup(env, long_)
 
 
 @case
