@@ -32,6 +32,9 @@ fi
 id other >/dev/null 2>&1 || useradd -M -s /bin/bash other
 "$b/daemon/ksmbd.adduser" -a other -p other2 -i /etc/ksmbd/ksmbdpwd.db >/dev/null ||
 	fail adduser-other "ksmbd.adduser failed"
+# The daemon reads the user database again on SIGHUP.
+[ -s /run/ksmbd.mountd.pid ] && kill -HUP "$(cat /run/ksmbd.mountd.pid)"
+sleep 1
 
 events="disconnect reconnect scavenge"
 if [ -d $tr/events/ksmbd/ksmbd_durable_reconnect ]; then
