@@ -16,9 +16,12 @@
 #include <linux/hashtable.h>
 #include <linux/slab.h>
 #include <linux/xarray.h>
+#include "connection.h"
 #include "create_rules.h"
+#include "durable.h"
 #include "file.h"
 #include "ipc.h"
+#include "ksmbd_trace.h"
 #include "lock.h"
 #include "smb2_notify.h"
 #include "oplock.h"
@@ -82,6 +85,7 @@ struct ksmbd_file *ksmbd_file_alloc(struct ksmbd_smb2_ctx *ctx,
 	ksmbd_tree_get(ctx->tree);
 	fp->tree = ctx->tree;
 	fp->root = ctx->tree->root;
+	path_get(&fp->root);	/* a disconnected durable handle has no tree */
 	fp->cred = get_cred(ctx->sess->cred);
 	mutex_init(&fp->dir_lock);
 	spin_lock_init(&fp->name_lock);
@@ -146,7 +150,10 @@ static void file_release(struct ksmbd_file *fp)
 		fput(fp->filp);
 	kfree(fp->name);
 	put_cred(fp->cred);
-	ksmbd_tree_put(fp->tree);
+	path_put(&fp->root);
+	if (fp->tree)
+		ksmbd_tree_put(fp->tree);
+	kfree(fp->durable);
 	ksmbd_live_dec(KSMBD_LIVE_FILES);
 	kfree(fp);
 }
@@ -330,6 +337,7 @@ struct close_key {
 	u64 session_id;
 	u32 tree_id;
 	bool whole_session;
+	bool keep_durable;	/* the connection dropped: keep durable handles */
 };
 
 static bool key_match(const struct ksmbd_file *fp, const void *arg)
@@ -338,6 +346,25 @@ static bool key_match(const struct ksmbd_file *fp, const void *arg)
 
 	return fp->session_id == k->session_id &&
 	       (k->whole_session || fp->tree_id == k->tree_id);
+}
+
+/*
+ * Under the xa_lock: leave fp in the table, disconnected, if it is a
+ * durable handle that may outlive its connection (MS-SMB2 3.3.7.1).
+ */
+static bool keep_durable(struct ksmbd_file *fp)
+{
+	struct ksmbd_durable *d = fp->durable;
+
+	if (!d || d->state != KSMBD_DH_S_ATTACHED || !ksmbd_durable_keep(fp))
+		return false;
+	d->old_session_id = fp->session_id;
+	d->state = KSMBD_DH_S_ORPHAN;
+	d->expires = jiffies + ksmbd_durable_timeout(fp);
+	/* No lookup matches a handle without session and tree. */
+	fp->session_id = 0;
+	fp->tree_id = 0;
+	return true;
 }
 
 static void close_by_key(const struct close_key *k)
@@ -351,6 +378,12 @@ static void close_by_key(const struct close_key *k)
 		while (fp && !key_match(fp, k)) {
 			index++;
 			fp = xa_find(&files, &index, ULONG_MAX, XA_PRESENT);
+		}
+		if (fp && k->keep_durable && keep_durable(fp)) {
+			ksmbd_durable_disconnected(fp);
+			xa_unlock(&files);
+			index++;
+			continue;
 		}
 		if (fp)
 			__xa_erase(&files, index);
@@ -370,6 +403,7 @@ void ksmbd_file_close_tree(struct ksmbd_tree *tree)
 	struct close_key k = {
 		.session_id = tree->sess->id,
 		.tree_id = tree->id,
+		.keep_durable = ksmbd_conn_exiting(tree->sess->conn),
 	};
 
 	close_by_key(&k);
@@ -380,6 +414,7 @@ void ksmbd_file_close_session(struct ksmbd_session *sess)
 	struct close_key k = {
 		.session_id = sess->id,
 		.whole_session = true,
+		.keep_durable = ksmbd_conn_exiting(sess->conn),
 	};
 
 	close_by_key(&k);
@@ -495,4 +530,230 @@ u64 ksmbd_time_to_filetime(struct timespec64 ts)
 {
 	return (u64)ts.tv_sec * 10000000 + ts.tv_nsec / 100 +
 	       KSMBD_FILETIME_UNIX_EPOCH;
+}
+
+/* ---- Durable handles: the table's side (see durable.h) ---- */
+
+bool ksmbd_file_durable_set(struct ksmbd_file *fp, struct ksmbd_durable *d)
+{
+	bool done = false;
+
+	xa_lock(&files);
+	if (!fp->durable) {
+		d->state = KSMBD_DH_S_ATTACHED;
+		fp->durable = d;
+		done = true;
+	}
+	xa_unlock(&files);
+	return done;
+}
+
+static bool disconnected(const struct ksmbd_file *fp)
+{
+	return fp->durable && (fp->durable->state == KSMBD_DH_S_ORPHAN ||
+			       fp->durable->state == KSMBD_DH_S_DETACHED);
+}
+
+/*
+ * Under the xa_lock: claim a disconnected handle, with a reference. An
+ * orphan still used by a request of its dead connection can only be
+ * claimed to be closed (busy_ok), not to be detached or reconnected.
+ */
+static bool claim_locked(struct ksmbd_file *fp, bool busy_ok)
+{
+	struct ksmbd_durable *d = fp->durable;
+
+	if (!disconnected(fp))
+		return false;
+	if (!busy_ok && d->state == KSMBD_DH_S_ORPHAN &&
+	    refcount_read(&fp->refs) != 1)
+		return false;
+	d->claimed_from = d->state;
+	d->state = KSMBD_DH_S_BUSY;
+	ksmbd_file_get(fp);
+	return true;
+}
+
+struct ksmbd_file *ksmbd_file_durable_claim(u64 persistent_id,
+					    u64 volatile_id)
+{
+	struct ksmbd_file *fp;
+
+	if (!volatile_id || volatile_id >= U32_MAX)
+		return NULL;
+	xa_lock(&files);
+	fp = xa_load(&files, (unsigned long)volatile_id);
+	if (!fp || fp->persistent_id != persistent_id || !claim_locked(fp, false))
+		fp = NULL;
+	xa_unlock(&files);
+	return fp;
+}
+
+void ksmbd_file_durable_unclaim(struct ksmbd_file *fp)
+{
+	xa_lock(&files);
+	fp->durable->state = fp->durable->claimed_from;
+	xa_unlock(&files);
+	ksmbd_file_put(fp);
+}
+
+void ksmbd_file_durable_attach(struct ksmbd_file *fp,
+			       struct ksmbd_smb2_ctx *ctx)
+{
+	struct ksmbd_tree *old = fp->tree;
+
+	/* Claimed: nothing else reads fp->tree of a disconnected handle. */
+	ksmbd_tree_get(ctx->tree);
+	fp->tree = ctx->tree;
+	xa_lock(&files);
+	fp->session_id = ctx->sess->id;
+	fp->tree_id = ctx->tree->id;
+	fp->durable->state = KSMBD_DH_S_ATTACHED;
+	xa_unlock(&files);
+	if (old)
+		ksmbd_tree_put(old);
+	/* Torn down while we worked: its sweep may have missed fp. */
+	if (!owner_alive(fp))
+		ksmbd_file_close_tree(ctx->tree);
+}
+
+/* Erase a claimed (BUSY) handle and close it like CLOSE does. */
+static void durable_close(struct ksmbd_file *fp, unsigned long index)
+{
+	bool ours;
+
+	xa_lock(&files);
+	ours = xa_load(&files, index) == fp;
+	if (ours)
+		__xa_erase(&files, index);
+	xa_unlock(&files);
+	if (ours) {
+		atomic_dec(&nr_files);
+		ksmbd_lock_file_closed(fp);
+		ksmbd_notify_file_closed(fp);
+		ksmbd_file_put(fp);	/* the table's */
+	}
+	ksmbd_file_put(fp);		/* the claim's */
+}
+
+/* A claimed orphan: let go of its old tree and connection. */
+static void durable_detach(struct ksmbd_file *fp)
+{
+	struct ksmbd_tree *old = fp->tree;
+
+	ksmbd_oplock_durable_move(fp, ksmbd_durable_nowhere(), 0);
+	fp->tree = NULL;
+	if (old)
+		ksmbd_tree_put(old);
+	xa_lock(&files);
+	fp->durable->state = KSMBD_DH_S_DETACHED;
+	xa_unlock(&files);
+	ksmbd_file_put(fp);
+}
+
+u32 ksmbd_file_durable_scan(bool all)
+{
+	struct ksmbd_file *fp;
+	unsigned long index = 0;
+	u32 left = 0;
+	bool expired;
+
+	for (;;) {
+		xa_lock(&files);
+		for (fp = xa_find(&files, &index, ULONG_MAX, XA_PRESENT); fp;
+		     fp = xa_find_after(&files, &index, ULONG_MAX, XA_PRESENT)) {
+			if (!disconnected(fp)) {
+				/* A failed reconnect gives it back: keep going. */
+				if (fp->durable &&
+				    fp->durable->state == KSMBD_DH_S_BUSY)
+					left++;
+				continue;
+			}
+			expired = all || time_after_eq(jiffies,
+						       fp->durable->expires);
+			if ((expired || fp->durable->state ==
+					KSMBD_DH_S_ORPHAN) &&
+			    claim_locked(fp, expired))
+				break;
+			left++;
+		}
+		xa_unlock(&files);
+		if (!fp)
+			return left;
+		if (expired) {
+			trace_ksmbd_durable_scavenge(fp, all ? "stop" :
+						     "timeout");
+			durable_close(fp, index);
+		} else {
+			durable_detach(fp);
+			left++;
+		}
+		index++;
+	}
+}
+
+#define PURGE_BATCH	8
+
+u32 ksmbd_file_durable_purge(struct ksmbd_file *fp, bool overwrite)
+{
+	struct ksmbd_file *found[PURGE_BATCH], *other;
+	u32 n = 0, i, closed = 0;
+	unsigned long index;
+
+	if (!fp->filp)
+		return 0;
+	mutex_lock(&share_lock);
+	{
+		struct ksmbd_inode *ino = inode_find(file_inode(fp->filp));
+
+		if (ino)
+			list_for_each_entry(other, &ino->opens, ino_node) {
+				if (n == PURGE_BATCH)
+					break;
+				/* Read without the xa_lock: re-checked below. */
+				if (READ_ONCE(other->durable) &&
+				    ksmbd_oplock_durable_breaks(other, fp,
+								overwrite) &&
+				    refcount_inc_not_zero(&other->refs))
+					found[n++] = other;
+			}
+	}
+	mutex_unlock(&share_lock);
+	for (i = 0; i < n; i++) {
+		other = found[i];
+		index = other->volatile_id;
+		xa_lock(&files);
+		if (xa_load(&files, index) != other || !claim_locked(other, true)) {
+			xa_unlock(&files);
+			ksmbd_file_put(other);
+			continue;
+		}
+		xa_unlock(&files);
+		ksmbd_file_put(other);	/* the claim holds it now */
+		trace_ksmbd_durable_scavenge(other, "conflicting open");
+		durable_close(other, index);
+		closed++;
+	}
+	return closed;
+}
+
+struct ksmbd_file *ksmbd_file_durable_find_guid(const u8 *create_guid,
+						const u8 *client_guid)
+{
+	struct ksmbd_file *fp;
+	unsigned long index;
+
+	xa_lock(&files);
+	xa_for_each(&files, index, fp) {
+		struct ksmbd_durable *d = fp->durable;
+
+		if (d && d->v2 && d->state == KSMBD_DH_S_ATTACHED &&
+		    !memcmp(d->create_guid, create_guid, 16) &&
+		    !memcmp(d->client_guid, client_guid, 16)) {
+			ksmbd_file_get(fp);
+			break;
+		}
+	}
+	xa_unlock(&files);
+	return fp;
 }

@@ -35,6 +35,7 @@
 #include <linux/types.h>
 
 struct ksmbd_smb2_ctx;
+struct ksmbd_durable;
 struct ksmbd_inode;
 struct ksmbd_oplock;
 struct ksmbd_tree;
@@ -64,7 +65,7 @@ struct ksmbd_file {
 	 */
 	struct file *filp;
 	struct ksmbd_tree *tree;	/* counted: share config and root stay valid */
-	struct path root;		/* the tree's share root (the tree's reference) */
+	struct path root;		/* the share root; its own reference */
 	const struct cred *cred;	/* the session user's, counted */
 	/*
 	 * Share-relative, '/'-separated, "" = root. A rename replaces it
@@ -103,6 +104,14 @@ struct ksmbd_file {
 
 	/* Its oplock or lease owner, or NULL; oplock.c's lock (oplock.h). */
 	struct ksmbd_oplock *oplock;
+
+	/*
+	 * Durable handle state (durable.h), set once under the table's lock
+	 * after the grant; freed at the last put. A disconnected durable
+	 * handle stays in the table with session_id and tree_id 0 (no
+	 * lookup matches) until it is reconnected or scavenged.
+	 */
+	struct ksmbd_durable *durable;
 };
 
 /* ksmbd_file.tree_flags */
@@ -172,6 +181,38 @@ int ksmbd_file_publish(struct ksmbd_file *fp);
 /* CLOSE: unlist and return the table's reference (NULL if already gone). */
 struct ksmbd_file *ksmbd_file_unpublish(struct ksmbd_smb2_ctx *ctx,
 					u64 persistent_id, u64 volatile_id);
+
+/* ---- Durable handles (durable.c); the table's side is in file.c ---- */
+
+/* Mark fp durable with d (taken over); false if it already was. */
+bool ksmbd_file_durable_set(struct ksmbd_file *fp, struct ksmbd_durable *d);
+/*
+ * Take a disconnected durable handle out of reach of the scavenger and
+ * of other reconnects: the handle with these ids, with a reference, or
+ * NULL when there is none (or it is connected, or busy). Undo with
+ * ksmbd_file_durable_unclaim() or finish with ksmbd_file_durable_attach().
+ */
+struct ksmbd_file *ksmbd_file_durable_claim(u64 persistent_id,
+					    u64 volatile_id);
+void ksmbd_file_durable_unclaim(struct ksmbd_file *fp);
+/* A claimed handle now belongs to the request's session and tree. */
+void ksmbd_file_durable_attach(struct ksmbd_file *fp,
+			       struct ksmbd_smb2_ctx *ctx);
+/*
+ * The scavenger's pass: detach orphans nobody uses any more from their
+ * old tree and connection, close those whose timeout has passed (all of
+ * them with all set). Returns how many disconnected handles remain.
+ */
+u32 ksmbd_file_durable_scan(bool all);
+/*
+ * Before an open of fp's inode breaks caching: close the disconnected
+ * durable handles of that inode it would break (MS-SMB2 3.3.4.6: a break
+ * to an open without a connection closes it). Returns how many.
+ */
+u32 ksmbd_file_durable_purge(struct ksmbd_file *fp, bool overwrite);
+/* An attached durable handle of this client with this CreateGuid (replay). */
+struct ksmbd_file *ksmbd_file_durable_find_guid(const u8 *create_guid,
+						const u8 *client_guid);
 
 /*
  * Teardown hooks ksmbd_file_close_tree() and ksmbd_file_close_session()

@@ -775,6 +775,71 @@ TRACE_EVENT(ksmbd_oplock_break_timeout,
 		  show_lease_state(__entry->to), __get_str(reason))
 );
 
+/*
+ * Durable handles (durable.h). disconnect: the connection of a durable
+ * handle dropped and the handle is kept for timeout_ms; reconnect: a
+ * DHnC/DH2C for the persistent FileId, with its status; scavenge: a
+ * disconnected handle closed ("timeout", "conflicting open", "stop").
+ */
+TRACE_EVENT(ksmbd_durable_disconnect,
+	TP_PROTO(const struct ksmbd_file *fp, u64 session_id, u32 timeout_ms),
+	TP_ARGS(fp, session_id, timeout_ms),
+	TP_STRUCT__entry(
+		__field(u64, session_id)
+		__field(u64, persistent_id)
+		__field(u64, file_id)
+		__field(u32, timeout_ms)
+	),
+	TP_fast_assign(
+		__entry->session_id = session_id;
+		__entry->persistent_id = fp->persistent_id;
+		__entry->file_id = fp->volatile_id;
+		__entry->timeout_ms = timeout_ms;
+	),
+	TP_printk("sess=0x%016llx persistent=0x%016llx file=0x%016llx timeout_ms=%u",
+		  __entry->session_id, __entry->persistent_id,
+		  __entry->file_id, __entry->timeout_ms)
+);
+
+TRACE_EVENT(ksmbd_durable_reconnect,
+	TP_PROTO(const struct ksmbd_conn *conn, u64 session_id,
+		 u64 persistent_id, u32 status),
+	TP_ARGS(conn, session_id, persistent_id, status),
+	TP_STRUCT__entry(
+		__field(u64, conn_id)
+		__field(u64, session_id)
+		__field(u64, persistent_id)
+		__field(u32, status)
+	),
+	TP_fast_assign(
+		__entry->conn_id = KSMBD_TP_CONN_ID(conn);
+		__entry->session_id = session_id;
+		__entry->persistent_id = persistent_id;
+		__entry->status = status;
+	),
+	TP_printk("conn=0x%016llx sess=0x%016llx persistent=0x%016llx status=%s",
+		  __entry->conn_id, __entry->session_id,
+		  __entry->persistent_id, show_nt_status(__entry->status))
+);
+
+TRACE_EVENT(ksmbd_durable_scavenge,
+	TP_PROTO(const struct ksmbd_file *fp, const char *reason),
+	TP_ARGS(fp, reason),
+	TP_STRUCT__entry(
+		__field(u64, persistent_id)
+		__field(u64, file_id)
+		__ksmbd_str(reason, reason)
+	),
+	TP_fast_assign(
+		__entry->persistent_id = fp->persistent_id;
+		__entry->file_id = fp->volatile_id;
+		__ksmbd_assign_str(reason, reason);
+	),
+	TP_printk("persistent=0x%016llx file=0x%016llx reason='%s'",
+		  __entry->persistent_id, __entry->file_id,
+		  __get_str(reason))
+);
+
 #endif /* KSMBD_TRACE_H */
 
 #ifndef KSMBD_TRACE_HELPERS_H

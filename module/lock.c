@@ -253,8 +253,9 @@ static void trace_lock(struct ksmbd_file *fp, const char *what, int err)
 	if (!trace_ksmbd_vfs_lock_enabled())
 		return;
 	name = ksmbd_file_name_dup(fp, GFP_KERNEL);
-	trace_ksmbd_vfs_lock(fp->tree->sess->conn, fp, name ? name : what,
-			     err);
+	/* A disconnected durable handle has no tree: no connection. */
+	trace_ksmbd_vfs_lock(fp->tree ? fp->tree->sess->conn : NULL, fp,
+			     name ? name : what, err);
 	kfree(name);
 }
 

@@ -669,3 +669,110 @@ void ksmbd_oplock_release(struct ksmbd_file *fp)
 	if (dead)
 		owner_free(dead);
 }
+
+/* ---- Durable handles (durable.c, file.c) ---- */
+
+/*
+ * The rights fp's owner keeps once a break in flight ends. Read without
+ * owner_lock (the callers hold the file table's spinlock): the owner
+ * lives as long as fp, which the caller holds, and a stale answer only
+ * decides one keep-or-close a moment early.
+ */
+static bool peek_rights(const struct ksmbd_file *fp, u32 *rights, bool *lease,
+			const struct ksmbd_oplock **owner)
+{
+	const struct ksmbd_oplock *o = READ_ONCE(fp->oplock);
+
+	if (!o)
+		return false;
+	*rights = READ_ONCE(o->breaking) ? READ_ONCE(o->break_to) :
+					   READ_ONCE(o->state);
+	*lease = o->lease;
+	*owner = o;
+	return true;
+}
+
+bool ksmbd_oplock_durable_ok(const struct ksmbd_file *fp)
+{
+	const struct ksmbd_oplock *o;
+	bool lease;
+	u32 r;
+
+	if (!peek_rights(fp, &r, &lease, &o))
+		return false;
+	return lease ? r & KSMBD_LEASE_H : r == KSMBD_LEASE_RWH;
+}
+
+bool ksmbd_oplock_durable_breaks(const struct ksmbd_file *durable,
+				 const struct ksmbd_file *fp, bool overwrite)
+{
+	const struct ksmbd_oplock *o;
+	bool lease;
+	u32 r;
+
+	if (!open_breaks(fp, overwrite) || !peek_rights(durable, &r, &lease, &o))
+		return false;
+	if (overwrite || (r & KSMBD_LEASE_W))
+		return true;
+	return (r & KSMBD_LEASE_H) &&
+	       ksmbd_share_conflict(o->access, o->share, fp->daccess,
+				    fp->share_access);
+}
+
+/* Under owner_lock: o's breaks now go to conn (counted), as session sess_id. */
+static struct ksmbd_conn *owner_move(struct ksmbd_oplock *o,
+				     struct ksmbd_conn *conn, u64 sess_id)
+{
+	struct ksmbd_conn *old = o->conn;
+
+	ksmbd_conn_get(conn);
+	o->conn = conn;
+	o->sess_id = sess_id;
+	return old;
+}
+
+void ksmbd_oplock_durable_move(struct ksmbd_file *fp, struct ksmbd_conn *conn,
+			       u64 sess_id)
+{
+	struct ksmbd_conn *old = NULL;
+
+	mutex_lock(&ksmbd_owner_lock);
+	if (fp->oplock)
+		old = owner_move(fp->oplock, conn, sess_id);
+	mutex_unlock(&ksmbd_owner_lock);
+	if (old)
+		ksmbd_conn_put(old);
+}
+
+int ksmbd_oplock_durable_reclaim(struct ksmbd_smb2_ctx *ctx,
+				 struct ksmbd_file *fp,
+				 const struct ksmbd_oplock_req *rq,
+				 struct ksmbd_oplock_grant *out)
+{
+	const u8 *guid = ctx->conn->neg.client_guid;
+	struct ksmbd_conn *old = NULL;
+	struct ksmbd_oplock *o;
+	int ret = 0;
+
+	memset(out, 0, sizeof(*out));
+	mutex_lock(&ksmbd_owner_lock);
+	o = fp->oplock;
+	/* 3.3.5.9.7/.12: a lease is reclaimed with its key, an oplock without. */
+	if (!o || o->lease != rq->lease ||
+	    (o->lease && memcmp(o->key, rq->key, 16))) {
+		ret = -ENOENT;
+		goto out_unlock;
+	}
+	if (o->lease && memcmp(o->guid, guid, 16)) {
+		hash_del(&o->key_node);
+		memcpy(o->guid, guid, 16);
+		hash_add(by_key, &o->key_node, key_hash(o->guid, o->key));
+	}
+	old = owner_move(o, ctx->conn, ctx->sess->id);
+	fill_grant(o, out);
+out_unlock:
+	mutex_unlock(&ksmbd_owner_lock);
+	if (old)
+		ksmbd_conn_put(old);
+	return ret;
+}

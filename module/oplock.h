@@ -137,6 +137,27 @@ void ksmbd_oplock_break_for_setinfo(struct ksmbd_file *fp, u8 info_class);
 /* The handle's last put: leave its owner (freed with its last handle). */
 void ksmbd_oplock_release(struct ksmbd_file *fp);
 
+/* ---- Durable handles (durable.h) ---- */
+struct ksmbd_conn;
+
+/* The owner keeps a batch oplock or handle caching (may stay durable). */
+bool ksmbd_oplock_durable_ok(const struct ksmbd_file *fp);
+/* An open through fp would break the caching of the handle durable. */
+bool ksmbd_oplock_durable_breaks(const struct ksmbd_file *durable,
+				 const struct ksmbd_file *fp, bool overwrite);
+/* Breaks of fp's owner go to conn (the placeholder when disconnected). */
+void ksmbd_oplock_durable_move(struct ksmbd_file *fp, struct ksmbd_conn *conn,
+			       u64 sess_id);
+/*
+ * Reconnect: the request's lease (key) or oplock must match fp's owner
+ * (-ENOENT), which then belongs to the request's connection; out is the
+ * CREATE answer.
+ */
+int ksmbd_oplock_durable_reclaim(struct ksmbd_smb2_ctx *ctx,
+				 struct ksmbd_file *fp,
+				 const struct ksmbd_oplock_req *rq,
+				 struct ksmbd_oplock_grant *out);
+
 /* OPLOCK_BREAK request: an oplock or lease break acknowledgement. */
 enum ksmbd_smb2_verdict ksmbd_smb2_oplock_break(struct ksmbd_smb2_ctx *ctx);
 

@@ -6,11 +6,12 @@
  * into struct create_req; act (resolve beneath the share root, decide by
  * disposition, check access, create or open, join the share modes,
  * truncate, publish the handle); encode the response and the answers to
- * MxAc, QFid and RqLs. Streams are not supported yet: a name with ':'
- * gets STATUS_NOT_SUPPORTED. Durable handles and security descriptors in
- * contexts are accepted and ignored. Oplocks and leases: oplock.h; the
- * breaks an open calls for happen before it joins the share modes, the
- * grant once it is published.
+ * MxAc, QFid, RqLs, DHnQ and DH2Q. Streams are not supported yet: a name
+ * with ':' gets STATUS_NOT_SUPPORTED. Security descriptors in contexts are
+ * accepted and ignored. Oplocks and leases: oplock.h; the breaks an open
+ * calls for happen before it joins the share modes, the grant once it is
+ * published. Durable handles: durable.h; DHnC/DH2C reconnect instead of
+ * opening, a replayed DH2Q gets the open it made before.
  */
 #define pr_fmt(fmt) "ksmbd: " fmt
 
@@ -18,6 +19,7 @@
 #include <linux/falloc.h>
 #include <linux/slab.h>
 #include "create_rules.h"
+#include "durable.h"
 #include "file.h"
 #include "oplock.h"
 #include "ksmbd_trace.h"
@@ -54,6 +56,7 @@ struct create_req {
 	bool has_lease;
 	struct ksmbd_buf lease;		/* RqLs data */
 	struct ksmbd_oplock_req op;	/* decoded once the connection is known */
+	struct ksmbd_durable_req dh;	/* DHnQ, DH2Q, DHnC, DH2C */
 };
 
 struct create_result {
@@ -62,6 +65,7 @@ struct create_result {
 	u32 maximal;			/* for MxAc */
 	struct kstat st;
 	struct ksmbd_oplock_grant grant;
+	struct ksmbd_durable_grant dh;
 };
 
 static int ctx_get_le64(const struct ksmbd_create_ctx *c, u64 *v)
@@ -90,7 +94,9 @@ static u32 decode_contexts(const struct ksmbd_buf *list, struct create_req *rq)
 		rq->has_lease = true;
 		rq->lease = c.data;
 	}
-	/* SecD, DHnQ, DH2Q, ...: accepted, not acted on yet. */
+	if (ksmbd_durable_ctx_parse(list, &rq->dh))
+		return STATUS_INVALID_PARAMETER;
+	/* SecD, ...: accepted, not acted on yet. */
 	return STATUS_SUCCESS;
 }
 
@@ -343,6 +349,8 @@ static int act(struct create_state *cs, const char *name,
 	fp = open_handle(cs, name);
 	if (IS_ERR(fp))
 		return PTR_ERR(fp);
+	/* Disconnected durable handles are closed, not broken (3.3.4.6). */
+	ksmbd_file_durable_purge(fp, cs->step == KSMBD_STEP_TRUNCATE);
 	ksmbd_oplock_break_for_open(cs->ctx, fp, &rq->op,
 				    cs->step == KSMBD_STEP_TRUNCATE);
 	ret = ksmbd_file_share_join(fp);
@@ -445,12 +453,13 @@ static void put_ctx_header(struct ksmbd_wbuf *w, const char *tag,
 }
 
 /* The RqLs answer (MS-SMB2 2.2.14.2.10, v1 32 bytes, v2 52 bytes). */
-static void put_lease_ctx(struct ksmbd_wbuf *w, const struct ksmbd_oplock_grant *g)
+static void put_lease_ctx(struct ksmbd_wbuf *w, const struct ksmbd_oplock_grant *g,
+			  bool last)
 {
 	bool v2 = g->version == 2;
 
 	put_ctx_header(w, "RqLs", v2 ? KSMBD_LEASE_V2_SIZE : KSMBD_LEASE_V1_SIZE,
-		       true);
+		       last);
 	ksmbd_wbuf_put(w, g->key, 16);
 	ksmbd_wbuf_put_le32(w, g->state);
 	ksmbd_wbuf_put_le32(w, v2 ? g->flags : g->flags &
@@ -464,26 +473,50 @@ static void put_lease_ctx(struct ksmbd_wbuf *w, const struct ksmbd_oplock_grant 
 	ksmbd_wbuf_put_le32(w, 0);		/* pad to 8 */
 }
 
+/* DHnQ (2.2.14.2.3: 8 reserved bytes) or DH2Q (2.2.14.2.12) answer. */
+static void put_durable_ctx(struct ksmbd_wbuf *w,
+			    const struct ksmbd_durable_grant *g, bool last)
+{
+	bool v2 = g->kind == KSMBD_DH_V2_REQ;
+
+	put_ctx_header(w, v2 ? "DH2Q" : "DHnQ", 8, last);
+	ksmbd_wbuf_put_le32(w, v2 ? g->timeout_ms : 0);
+	ksmbd_wbuf_put_le32(w, 0);		/* Flags: never persistent */
+}
+
+enum { RSP_MXAC, RSP_QFID, RSP_LEASE, RSP_DURABLE, RSP_NR };
+
 static u32 encode_contexts(struct ksmbd_wbuf *w, const struct create_req *rq,
 			   const struct create_result *r)
 {
-	bool lease = r->grant.lease;
+	bool want[RSP_NR] = {
+		[RSP_MXAC] = rq->want_mxac,
+		[RSP_QFID] = rq->want_qfid,
+		[RSP_LEASE] = r->grant.lease,
+		[RSP_DURABLE] = r->dh.kind != KSMBD_DH_NONE,
+	};
 	u32 start = w->len;
+	int i, last = -1;
 
-	if (rq->want_mxac) {
-		put_ctx_header(w, "MxAc", 8, !rq->want_qfid && !lease);
+	for (i = 0; i < RSP_NR; i++)
+		if (want[i])
+			last = i;
+	if (want[RSP_MXAC]) {
+		put_ctx_header(w, "MxAc", 8, last == RSP_MXAC);
 		ksmbd_wbuf_put_le32(w, STATUS_SUCCESS);
 		ksmbd_wbuf_put_le32(w, r->maximal);
 	}
-	if (rq->want_qfid) {
-		put_ctx_header(w, "QFid", 32, !lease);
+	if (want[RSP_QFID]) {
+		put_ctx_header(w, "QFid", 32, last == RSP_QFID);
 		ksmbd_wbuf_put_le64(w, r->st.ino);	/* DiskFileId */
 		ksmbd_wbuf_put_le64(w, new_encode_dev(r->st.dev));
 		ksmbd_wbuf_put_le64(w, 0);
 		ksmbd_wbuf_put_le64(w, 0);
 	}
-	if (lease)
-		put_lease_ctx(w, &r->grant);
+	if (want[RSP_LEASE])
+		put_lease_ctx(w, &r->grant, last == RSP_LEASE);
+	if (want[RSP_DURABLE])
+		put_durable_ctx(w, &r->dh, last == RSP_DURABLE);
 	return w->len - start;
 }
 
@@ -547,6 +580,68 @@ static void remember_for_compound(struct ksmbd_smb2_ctx *ctx,
 	ctx->cfid->volatile_id = fp->volatile_id;
 }
 
+/* DHnC, or DH2C from a 3.x client (2.x clients' DH2C is ignored). */
+static bool is_reconnect(const struct ksmbd_smb2_ctx *ctx,
+			 const struct create_req *rq)
+{
+	return rq->dh.kind == KSMBD_DH_V1_RECONNECT ||
+	       (rq->dh.kind == KSMBD_DH_V2_RECONNECT &&
+		ctx->conn->neg.dialect >= SMB30_DIALECT);
+}
+
+/* The answer about an open that already existed (reconnect, replay). */
+static u32 existing_result(struct ksmbd_file *fp, struct create_result *r)
+{
+	int ret;
+
+	r->fp = fp;
+	r->action = FILE_OPENED;
+	r->maximal = fp->daccess;
+	ret = ksmbd_vfs_getattr(fp, &r->st);
+	return ret ? ksmbd_ntstatus_from_errno(ret) : STATUS_SUCCESS;
+}
+
+/*
+ * DHnC/DH2C: only the durable context (and a lease's key) counts; name,
+ * access, disposition and options are not looked at (MS-SMB2 3.3.5.9.7,
+ * .12), so this runs before they are checked.
+ */
+static u32 reopen(struct ksmbd_smb2_ctx *ctx, const struct create_req *rq)
+{
+	struct create_result r = { };
+	struct ksmbd_file *fp;
+	u32 status;
+
+	status = ksmbd_durable_reconnect(ctx, &rq->dh, &rq->op, &fp,
+					 &r.grant);
+	if (status != STATUS_SUCCESS)
+		return status;
+	status = existing_result(fp, &r);
+	if (status == STATUS_SUCCESS) {
+		encode(ctx, rq, &r);
+		remember_for_compound(ctx, fp);
+	}
+	ksmbd_file_put(fp);
+	return status;
+}
+
+/* MS-SMB2 3.3.5.9.10: a replayed DH2Q gets the open it already made. */
+static bool replay(struct ksmbd_smb2_ctx *ctx, const struct create_req *rq,
+		   struct create_result *r)
+{
+	struct ksmbd_file *fp = ksmbd_durable_replay(ctx, &rq->dh);
+
+	if (!fp)
+		return false;
+	if (existing_result(fp, r) != STATUS_SUCCESS ||
+	    ksmbd_oplock_durable_reclaim(ctx, fp, &rq->op, &r->grant)) {
+		memset(&r->grant, 0, sizeof(r->grant));
+	}
+	r->dh.kind = KSMBD_DH_V2_REQ;
+	r->dh.timeout_ms = fp->durable->timeout_ms;
+	return true;
+}
+
 static u32 create_file(struct ksmbd_smb2_ctx *ctx, const struct create_req *rq)
 {
 	struct ksmbd_share *share = ctx->tree->share;
@@ -570,13 +665,16 @@ static u32 create_file(struct ksmbd_smb2_ctx *ctx, const struct create_req *rq)
 		goto out_free;
 	}
 	t0 = KSMBD_TP_CLOCK(ksmbd_vfs_open);
-	status = open_path(ctx, rq, name, &r);
+	if (!replay(ctx, rq, &r))
+		status = open_path(ctx, rq, name, &r);
 	trace_ksmbd_vfs_open(ctx->conn, ctx->session_id, r.fp, name,
 			     rq->args.disposition,
 			     r.fp ? r.action : KSMBD_TP_NO_ACTION, status,
 			     ksmbd_tp_since(t0));
 	if (status != STATUS_SUCCESS)
 		goto out_free;
+	if (!r.dh.kind)
+		ksmbd_durable_grant(ctx, r.fp, &rq->dh, &r.grant, &r.dh);
 	encode(ctx, rq, &r);
 	remember_for_compound(ctx, r.fp);
 	ksmbd_file_put(r.fp);
@@ -608,10 +706,15 @@ enum ksmbd_smb2_verdict ksmbd_smb2_create(struct ksmbd_smb2_ctx *ctx)
 	if (ctx->cfid)
 		ctx->cfid->valid = false;
 	status = decode(ctx->req, &rq);
-	if (status == STATUS_SUCCESS)
-		status = ksmbd_create_args_check(&rq.args);
 	ksmbd_oplock_decode(ctx, rq.oplock_level, rq.has_lease ? &rq.lease : NULL,
 			    &rq.op);
+	if (status == STATUS_SUCCESS && is_reconnect(ctx, &rq) &&
+	    !ksmbd_tree_is_ipc(ctx->tree) && ctx->sess->cred) {
+		ctx->status = reopen(ctx, &rq);
+		return KSMBD_SMB2_REPLY;
+	}
+	if (status == STATUS_SUCCESS)
+		status = ksmbd_create_args_check(&rq.args);
 	if (status == STATUS_SUCCESS) {
 		if (ksmbd_tree_is_ipc(ctx->tree))
 			status = create_pipe(ctx, &rq);

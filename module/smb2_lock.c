@@ -17,6 +17,7 @@
 
 #include <linux/slab.h>
 #include "async.h"
+#include "durable.h"
 #include "file.h"
 #include "lock.h"
 #include "oplock.h"
@@ -155,6 +156,7 @@ enum ksmbd_smb2_verdict ksmbd_smb2_lock(struct ksmbd_smb2_ctx *ctx)
 	struct ksmbd_file *fp;
 	u64 pid = 0, vid = 0;
 	u16 count = 0;
+	u32 seq = 0;
 	struct lock_elem first;
 
 	ksmbd_buf_get_le16(&req->body, 2, &count);
@@ -170,8 +172,11 @@ enum ksmbd_smb2_verdict ksmbd_smb2_lock(struct ksmbd_smb2_ctx *ctx)
 		ctx->status = STATUS_FILE_CLOSED;
 		return KSMBD_SMB2_REPLY;
 	}
+	ksmbd_buf_get_le32(&req->body, 4, &seq);
 	get_elem(elems, 0, &first);
-	if (fp->kind == KSMBD_FILE_PIPE)
+	if (ksmbd_durable_lock_replayed(ctx, fp, seq))
+		ctx->status = STATUS_SUCCESS;	/* done before: not again */
+	else if (fp->kind == KSMBD_FILE_PIPE)
 		ctx->status = STATUS_INVALID_DEVICE_REQUEST;
 	else if (fp->kind == KSMBD_FILE_DIRECTORY)
 		ctx->status = STATUS_INVALID_PARAMETER;
@@ -179,6 +184,8 @@ enum ksmbd_smb2_verdict ksmbd_smb2_lock(struct ksmbd_smb2_ctx *ctx)
 		ctx->status = do_unlocks(fp, elems, count);
 	else
 		ctx->status = do_locks(ctx, fp, elems, count);
+	if (ctx->status == STATUS_SUCCESS)
+		ksmbd_durable_lock_done(ctx, fp, seq);
 	ksmbd_file_put(fp);
 	if (ctx->status != STATUS_SUCCESS)
 		return KSMBD_SMB2_REPLY;

@@ -17,6 +17,7 @@
 #include <net/tcp.h>
 #include "connection.h"
 #include "debug.h"
+#include "durable.h"
 #include "proto/validate.h"
 #include "server.h"
 #include "stats.h"
@@ -266,6 +267,7 @@ int ksmbd_tcp_start(u16 port)
 	listen_task = task;
 	WRITE_ONCE(listen_port, port);
 	ksmbd_conn_reaper_start();
+	ksmbd_durable_start();
 	pr_info("listening on port %u\n", port);
 	mutex_unlock(&listener_lock);
 	return 0;
@@ -293,8 +295,11 @@ void ksmbd_tcp_stop(void)
 	listen_sock = NULL;
 
 	ksmbd_conn_reaper_stop();
+	/* Keep no durable handle: they would hold connections. */
+	ksmbd_durable_stop();
 	ksmbd_conn_drop_all("server stopping");
 	ksmbd_conn_wait_all();
+	ksmbd_durable_stop();	/* the scavenger's last work, if any */
 	mutex_unlock(&listener_lock);
 	pr_info("stopped listening\n");
 }

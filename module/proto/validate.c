@@ -626,6 +626,83 @@ int ksmbd_create_ctx_find(const struct ksmbd_buf *list, const char *tag,
 	return rc < 0 ? rc : -ENOENT;
 }
 
+/* ---- Durable handle contexts ---- */
+
+enum { DH_Q = 1, DH_C = 2, DH2_Q = 4, DH2_C = 8 };
+
+/* Which durable context c is (0: none), its data checked for size. */
+static int durable_tag(const struct ksmbd_create_ctx *c)
+{
+	static const struct {
+		char tag[4];
+		u32 size;
+		int bit;
+	} tags[] = {
+		{ "DHnQ", 16, DH_Q }, { "DHnC", 16, DH_C },
+		{ "DH2Q", 32, DH2_Q }, { "DH2C", 36, DH2_C },
+	};
+	u32 i;
+
+	if (c->name.len != 4)
+		return 0;
+	for (i = 0; i < sizeof(tags) / sizeof(tags[0]); i++) {
+		if (memcmp(c->name.p, tags[i].tag, 4))
+			continue;
+		return c->data.len == tags[i].size ? tags[i].bit : -EINVAL;
+	}
+	return 0;
+}
+
+/* FileId (16 bytes) at data offset 0 of DHnC and DH2C. */
+static void durable_file_id(const struct ksmbd_buf *d,
+			    struct ksmbd_durable_req *out)
+{
+	ksmbd_buf_get_le64(d, 0, &out->persistent_id);
+	ksmbd_buf_get_le64(d, 8, &out->volatile_id);
+}
+
+int ksmbd_durable_ctx_parse(const struct ksmbd_buf *list,
+			    struct ksmbd_durable_req *out)
+{
+	struct ksmbd_create_ctx c, found[4];
+	int rc, bit, seen = 0;
+	u32 pos = 0;
+
+	memset(out, 0, sizeof(*out));
+	while ((rc = ksmbd_create_ctx_next(list, &pos, &c)) > 0) {
+		bit = durable_tag(&c);
+		if (bit < 0)
+			return -EINVAL;
+		if (!bit || (seen & bit))
+			continue;	/* the first of a tag counts, as find() */
+		seen |= bit;
+		found[bit == DH_Q ? 0 : bit == DH_C ? 1 : bit == DH2_Q ? 2 : 3] = c;
+	}
+	if (rc < 0)
+		return rc;
+	if ((seen & DH2_Q) && (seen & ~DH2_Q))
+		return -EINVAL;
+	if ((seen & DH2_C) && (seen & ~DH2_C))
+		return -EINVAL;
+	if (seen & DH2_C) {
+		out->kind = KSMBD_DH_V2_RECONNECT;
+		durable_file_id(&found[3].data, out);
+		memcpy(out->create_guid, found[3].data.p + 16, 16);
+		ksmbd_buf_get_le32(&found[3].data, 32, &out->flags);
+	} else if (seen & DH2_Q) {
+		out->kind = KSMBD_DH_V2_REQ;
+		ksmbd_buf_get_le32(&found[2].data, 0, &out->timeout_ms);
+		ksmbd_buf_get_le32(&found[2].data, 4, &out->flags);
+		memcpy(out->create_guid, found[2].data.p + 16, 16);
+	} else if (seen & DH_C) {
+		out->kind = KSMBD_DH_V1_RECONNECT;
+		durable_file_id(&found[1].data, out);
+	} else if (seen & DH_Q) {
+		out->kind = KSMBD_DH_V1_REQ;
+	}
+	return 0;
+}
+
 /* ---- Typed requests ---- */
 
 static bool req_is(const struct ksmbd_req *req, u16 command, u32 fixed)

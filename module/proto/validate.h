@@ -185,6 +185,35 @@ enum ksmbd_valid ksmbd_create_ctx_validate(const struct ksmbd_buf *list);
 int ksmbd_create_ctx_find(const struct ksmbd_buf *list, const char *tag,
 			  u32 tag_len, struct ksmbd_create_ctx *ctx);
 
+/* ---- Durable handle contexts (MS-SMB2 2.2.13.2.3, .4, .11, .12) ---- */
+
+enum ksmbd_durable_kind {
+	KSMBD_DH_NONE,
+	KSMBD_DH_V1_REQ,		/* DHnQ */
+	KSMBD_DH_V2_REQ,		/* DH2Q */
+	KSMBD_DH_V1_RECONNECT,		/* DHnC */
+	KSMBD_DH_V2_RECONNECT,		/* DH2C */
+};
+
+#define KSMBD_DH_FLAG_PERSISTENT	0x2	/* SMB2_DHANDLE_FLAG_PERSISTENT */
+
+struct ksmbd_durable_req {
+	enum ksmbd_durable_kind kind;
+	u32 timeout_ms;			/* DH2Q; 0 = the server's default */
+	u32 flags;			/* DH2Q, DH2C */
+	u64 persistent_id, volatile_id;	/* DHnC, DH2C */
+	u8 create_guid[16];		/* DH2Q, DH2C */
+};
+
+/*
+ * The durable-handle contexts of a validated context list: each of the
+ * exact size the spec gives it, and no combination MS-SMB2 3.3.5.9.6,
+ * .7, .10 and .12 refuse (a v2 context with any other durable context).
+ * DHnC wins over DHnQ. -EINVAL: answer STATUS_INVALID_PARAMETER.
+ */
+int ksmbd_durable_ctx_parse(const struct ksmbd_buf *list,
+			    struct ksmbd_durable_req *out);
+
 /* ---- Typed requests for the session-level commands ---- */
 
 struct ksmbd_negotiate_req {

@@ -4,7 +4,9 @@
  * the bytes CreateContextsOffset/Length point at. The chain is walked the
  * way the gate and smb2_create.c do: every slice must lie inside the list,
  * the walk must agree with validate, and a context found by tag must be
- * the first one the walk meets with that name.
+ * the first one the walk meets with that name. The durable-handle parser
+ * must agree with the walk too: it fails on a malformed chain, and a kind
+ * it reports is backed by a context of that tag and exact size.
  */
 #include "proto/validate.h"
 
@@ -41,6 +43,38 @@ static bool walk_find(const struct ksmbd_buf *list, const char *tag,
 	return false;
 }
 
+static void check_durable(const struct ksmbd_buf *list, bool malformed)
+{
+	static const struct {
+		enum ksmbd_durable_kind kind;
+		const char *tag;
+		u32 size;
+	} kinds[] = {
+		{ KSMBD_DH_V1_REQ, "DHnQ", 16 }, { KSMBD_DH_V2_REQ, "DH2Q", 32 },
+		{ KSMBD_DH_V1_RECONNECT, "DHnC", 16 },
+		{ KSMBD_DH_V2_RECONNECT, "DH2C", 36 },
+	};
+	struct ksmbd_durable_req dh;
+	struct ksmbd_create_ctx c;
+	size_t i;
+	int rc = ksmbd_durable_ctx_parse(list, &dh);
+
+	if (malformed && rc >= 0)
+		abort();
+	if (rc < 0) {
+		if (dh.kind != KSMBD_DH_NONE && !malformed)
+			abort();
+		return;
+	}
+	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+		if (dh.kind != kinds[i].kind)
+			continue;
+		if (!walk_find(list, kinds[i].tag, &c) ||
+		    c.data.len != kinds[i].size)
+			abort();
+	}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct ksmbd_buf list;
@@ -63,6 +97,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if ((rc < 0) != (ksmbd_create_ctx_validate(&list) != KSMBD_VALID_OK))
 		abort();
+	check_durable(&list, rc < 0);
 	if (rc < 0)
 		return 0;
 	for (i = 0; i < sizeof(tags) / sizeof(tags[0]); i++) {

@@ -671,6 +671,91 @@ TEST(create_contexts)
 	CHECK_EQ_INT(run(b, len), KSMBD_VALID_BAD_CONTEXT);
 }
 
+/* One create context at b (name tag, data of len bytes), Next = next. */
+static u32 put_cc(u8 *b, const char *tag, const u8 *data, u32 len, u32 next)
+{
+	memset(b, 0, 24);
+	put_unaligned_le32(next, b);
+	put_unaligned_le16(16, b + 4);
+	put_unaligned_le16(4, b + 6);
+	put_unaligned_le16(len ? 24 : 0, b + 10);
+	put_unaligned_le32(len, b + 12);
+	memcpy(b + 16, tag, 4);
+	if (len)
+		memcpy(b + 24, data, len);
+	return (24 + len + 7) & ~7u;
+}
+
+/* Two contexts chained: a then b. */
+static struct ksmbd_buf two_cc(u8 *buf, const char *ta, u32 la,
+			       const char *tb, u32 lb, const u8 *data)
+{
+	u32 n = put_cc(buf, ta, data, la, 0);
+
+	put_unaligned_le32(n, buf);
+	n += put_cc(buf + n, tb, data, lb, 0);
+	return ksmbd_buf_make(buf, n);
+}
+
+TEST(durable_contexts)
+{
+	u8 buf[256], data[64];
+	struct ksmbd_durable_req dh;
+	struct ksmbd_buf l;
+	u32 i;
+
+	for (i = 0; i < sizeof(data); i++)
+		data[i] = (u8)(i + 1);
+	l = ksmbd_buf_make(buf, put_cc(buf, "MxAc", data, 0, 0));
+	CHECK_EQ_INT(ksmbd_durable_ctx_parse(&l, &dh), 0);
+	CHECK_EQ_INT(dh.kind, KSMBD_DH_NONE);
+	l = ksmbd_buf_make(buf, put_cc(buf, "DHnQ", data, 16, 0));
+	CHECK_EQ_INT(ksmbd_durable_ctx_parse(&l, &dh), 0);
+	CHECK_EQ_INT(dh.kind, KSMBD_DH_V1_REQ);
+	l = ksmbd_buf_make(buf, put_cc(buf, "DHnC", data, 16, 0));
+	CHECK_EQ_INT(ksmbd_durable_ctx_parse(&l, &dh), 0);
+	CHECK_EQ_INT(dh.kind, KSMBD_DH_V1_RECONNECT);
+	CHECK(dh.persistent_id == get_unaligned_le64(data));
+	CHECK(dh.volatile_id == get_unaligned_le64(data + 8));
+	l = ksmbd_buf_make(buf, put_cc(buf, "DH2Q", data, 32, 0));
+	CHECK_EQ_INT(ksmbd_durable_ctx_parse(&l, &dh), 0);
+	CHECK_EQ_INT(dh.kind, KSMBD_DH_V2_REQ);
+	CHECK(dh.timeout_ms == get_unaligned_le32(data));
+	CHECK(dh.flags == get_unaligned_le32(data + 4));
+	CHECK(!memcmp(dh.create_guid, data + 16, 16));
+	l = ksmbd_buf_make(buf, put_cc(buf, "DH2C", data, 36, 0));
+	CHECK_EQ_INT(ksmbd_durable_ctx_parse(&l, &dh), 0);
+	CHECK_EQ_INT(dh.kind, KSMBD_DH_V2_RECONNECT);
+	CHECK(!memcmp(dh.create_guid, data + 16, 16));
+	CHECK(dh.flags == get_unaligned_le32(data + 32));
+	/* Every size but the spec's, for each tag. */
+	for (i = 0; i <= 40; i++) {
+		l = ksmbd_buf_make(buf, put_cc(buf, "DHnQ", data, i, 0));
+		CHECK_EQ_INT(ksmbd_durable_ctx_parse(&l, &dh), i == 16 ? 0 : -EINVAL);
+		l = ksmbd_buf_make(buf, put_cc(buf, "DHnC", data, i, 0));
+		CHECK_EQ_INT(ksmbd_durable_ctx_parse(&l, &dh), i == 16 ? 0 : -EINVAL);
+		l = ksmbd_buf_make(buf, put_cc(buf, "DH2Q", data, i, 0));
+		CHECK_EQ_INT(ksmbd_durable_ctx_parse(&l, &dh), i == 32 ? 0 : -EINVAL);
+		l = ksmbd_buf_make(buf, put_cc(buf, "DH2C", data, i, 0));
+		CHECK_EQ_INT(ksmbd_durable_ctx_parse(&l, &dh), i == 36 ? 0 : -EINVAL);
+	}
+	/* Combinations: v2 with anything else is refused; DHnC beats DHnQ. */
+	l = two_cc(buf, "DH2Q", 32, "DHnQ", 16, data);
+	CHECK_EQ_INT(ksmbd_durable_ctx_parse(&l, &dh), -EINVAL);
+	l = two_cc(buf, "DHnC", 16, "DH2Q", 32, data);
+	CHECK_EQ_INT(ksmbd_durable_ctx_parse(&l, &dh), -EINVAL);
+	l = two_cc(buf, "DH2C", 36, "DHnQ", 16, data);
+	CHECK_EQ_INT(ksmbd_durable_ctx_parse(&l, &dh), -EINVAL);
+	l = two_cc(buf, "DH2C", 36, "DH2Q", 32, data);
+	CHECK_EQ_INT(ksmbd_durable_ctx_parse(&l, &dh), -EINVAL);
+	l = two_cc(buf, "DHnQ", 16, "DHnC", 16, data);
+	CHECK_EQ_INT(ksmbd_durable_ctx_parse(&l, &dh), 0);
+	CHECK_EQ_INT(dh.kind, KSMBD_DH_V1_RECONNECT);
+	/* A malformed chain is an error, not "no context". */
+	l = ksmbd_buf_make(buf, 20);
+	CHECK(ksmbd_durable_ctx_parse(&l, &dh) < 0);
+}
+
 int main(void)
 {
 	RUN(reason_names_and_statuses);
@@ -697,5 +782,6 @@ int main(void)
 	RUN(compound_walk_bad_next);
 	RUN(compound_offsets_are_per_element);
 	RUN(create_contexts);
+	RUN(durable_contexts);
 	return test_report();
 }

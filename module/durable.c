@@ -1,0 +1,292 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Durable handles: grant, reconnect, replay, the scavenger (see durable.h
+ * for the states and the locking; the table's side is in file.c).
+ */
+#define pr_fmt(fmt) "ksmbd: " fmt
+
+#include <linux/delay.h>
+#include <linux/jiffies.h>
+#include <linux/moduleparam.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/workqueue.h>
+#include "connection.h"
+#include "durable.h"
+#include "file.h"
+#include "ksmbd_trace.h"
+#include "oplock.h"
+#include "session.h"
+#include "share.h"
+#include "smb2_dispatch.h"
+#include "tree.h"
+
+/*
+ * How long a disconnected handle is kept, in seconds: v1 handles and v2
+ * ones that asked for 0 (durable_timeout_s), and the most a v2 request
+ * gets (durable_max_timeout_s). Module parameters, writable at run time.
+ */
+static unsigned int durable_timeout_s = KSMBD_DURABLE_TIMEOUT_S;
+module_param(durable_timeout_s, uint, 0644);
+MODULE_PARM_DESC(durable_timeout_s,
+		 "Seconds a disconnected v1 (or v2 without a timeout) durable handle is kept");
+static unsigned int durable_max_timeout_s = KSMBD_DURABLE_MAX_TIMEOUT_S;
+module_param(durable_max_timeout_s, uint, 0644);
+MODULE_PARM_DESC(durable_max_timeout_s,
+		 "The longest timeout a v2 durable handle gets, in seconds");
+
+/* Set while the server stops: handles are closed, not kept. */
+static bool stopping;
+
+static void scavenge(struct work_struct *w);
+static DECLARE_DELAYED_WORK(scavenger, scavenge);
+
+/*
+ * Where a detached owner's breaks go: a connection that is always
+ * exiting, so the break engine downgrades at once and sends nothing.
+ * Never freed: its one base reference is never dropped.
+ */
+static struct ksmbd_conn nowhere = {
+	.refs = REFCOUNT_INIT(1),
+	.flags = BIT(KSMBD_CONN_F_EXITING),
+};
+
+struct ksmbd_conn *ksmbd_durable_nowhere(void)
+{
+	return &nowhere;
+}
+
+static u32 default_timeout_ms(void)
+{
+	unsigned int s = READ_ONCE(durable_timeout_s);
+
+	return (s ? s : 1) * 1000;
+}
+
+static u32 max_timeout_ms(void)
+{
+	unsigned int s = READ_ONCE(durable_max_timeout_s);
+
+	return (s ? s : 1) * 1000;
+}
+
+unsigned long ksmbd_durable_timeout(const struct ksmbd_file *fp)
+{
+	const struct ksmbd_durable *d = fp->durable;
+
+	return msecs_to_jiffies(d->v2 ? d->timeout_ms : default_timeout_ms());
+}
+
+bool ksmbd_durable_keep(const struct ksmbd_file *fp)
+{
+	return !READ_ONCE(stopping) && ksmbd_oplock_durable_ok(fp);
+}
+
+/* Under the file table's lock (file.c): fp has just been disconnected. */
+void ksmbd_durable_disconnected(struct ksmbd_file *fp)
+{
+	trace_ksmbd_durable_disconnect(fp, fp->durable->old_session_id,
+				       jiffies_to_msecs(ksmbd_durable_timeout(fp)));
+	/* A first pass soon: it detaches the orphan from its connection. */
+	mod_delayed_work(system_wq, &scavenger, HZ / 4);
+}
+
+/*
+ * While the server stops, a handle a teardown kept just before the stop
+ * began is closed here, or the connection it holds would never go.
+ */
+static void scavenge(struct work_struct *w)
+{
+	if (ksmbd_file_durable_scan(READ_ONCE(stopping)))
+		schedule_delayed_work(&scavenger, HZ / 4);
+}
+
+void ksmbd_durable_start(void)
+{
+	WRITE_ONCE(stopping, false);
+}
+
+void ksmbd_durable_stop(void)
+{
+	int tries;
+
+	WRITE_ONCE(stopping, true);
+	cancel_delayed_work_sync(&scavenger);
+	/*
+	 * Orphans still used by a request of their dead connection are
+	 * closed once the request lets go; it does soon.
+	 */
+	for (tries = 0; ksmbd_file_durable_scan(true); tries++) {
+		if (tries == 100) {
+			pr_warn("durable handles still in use at stop\n");
+			break;
+		}
+		msleep(100);
+	}
+}
+
+/* ---- Grant ---- */
+
+void ksmbd_durable_grant(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
+			 const struct ksmbd_durable_req *rq,
+			 const struct ksmbd_oplock_grant *og,
+			 struct ksmbd_durable_grant *out)
+{
+	bool v2 = rq->kind == KSMBD_DH_V2_REQ;
+	struct ksmbd_durable *d;
+	bool cached;
+
+	memset(out, 0, sizeof(*out));
+	if (rq->kind != KSMBD_DH_V1_REQ && !v2)
+		return;
+	if (v2 && ctx->conn->neg.dialect < SMB30_DIALECT)
+		return;
+	/* 3.3.5.9.6, .10: a batch oplock or a lease with handle caching. */
+	cached = og->lease ? og->state & KSMBD_LEASE_H :
+			     og->level == SMB2_OPLOCK_LEVEL_BATCH;
+	if (!cached || fp->kind != KSMBD_FILE_REGULAR)
+		return;
+	d = kzalloc(sizeof(*d), GFP_KERNEL);
+	if (!d)
+		return;
+	d->v2 = v2;
+	if (v2) {
+		memcpy(d->create_guid, rq->create_guid, 16);
+		d->timeout_ms = rq->timeout_ms ? rq->timeout_ms :
+						 default_timeout_ms();
+		if (d->timeout_ms > max_timeout_ms())
+			d->timeout_ms = max_timeout_ms();
+	}
+	spin_lock_init(&d->seq_lock);
+	memcpy(d->client_guid, ctx->conn->neg.client_guid, 16);
+	d->uid = ctx->sess->uid;
+	strscpy(d->account, ctx->sess->account, sizeof(d->account));
+	strscpy(d->share, ctx->tree->share->name, sizeof(d->share));
+	if (!ksmbd_file_durable_set(fp, d)) {
+		kfree(d);
+		return;
+	}
+	out->kind = rq->kind;
+	out->timeout_ms = d->timeout_ms;
+}
+
+/* ---- Reconnect ---- */
+
+/* 3.3.5.9.7 / .12: the checks a claimed handle must pass; a status. */
+static u32 reconnect_check(struct ksmbd_smb2_ctx *ctx,
+			   const struct ksmbd_durable_req *rq,
+			   const struct ksmbd_file *fp)
+{
+	const struct ksmbd_durable *d = fp->durable;
+	bool v2 = rq->kind == KSMBD_DH_V2_RECONNECT;
+
+	if (v2 != d->v2)
+		return STATUS_OBJECT_NAME_NOT_FOUND;
+	if (v2 && memcmp(d->create_guid, rq->create_guid, 16))
+		return STATUS_OBJECT_NAME_NOT_FOUND;
+	if (strcmp(d->share, ctx->tree->share->name))
+		return STATUS_OBJECT_NAME_NOT_FOUND;
+	/* Never another user's handle (the in-tree ksmbd's CVE-2026-31717). */
+	if (!uid_eq(d->uid, ctx->sess->uid) ||
+	    strcmp(d->account, ctx->sess->account))
+		return STATUS_ACCESS_DENIED;
+	return STATUS_SUCCESS;
+}
+
+u32 ksmbd_durable_reconnect(struct ksmbd_smb2_ctx *ctx,
+			    const struct ksmbd_durable_req *rq,
+			    const struct ksmbd_oplock_req *op,
+			    struct ksmbd_file **out,
+			    struct ksmbd_oplock_grant *og)
+{
+	struct ksmbd_file *fp;
+	u32 status;
+
+	*out = NULL;
+	fp = ksmbd_file_durable_claim(rq->persistent_id, rq->volatile_id);
+	if (!fp) {
+		trace_ksmbd_durable_reconnect(ctx->conn, ctx->session_id,
+					      rq->persistent_id,
+					      STATUS_OBJECT_NAME_NOT_FOUND);
+		return STATUS_OBJECT_NAME_NOT_FOUND;
+	}
+	status = reconnect_check(ctx, rq, fp);
+	if (status == STATUS_SUCCESS &&
+	    ksmbd_oplock_durable_reclaim(ctx, fp, op, og))
+		status = STATUS_OBJECT_NAME_NOT_FOUND;
+	trace_ksmbd_durable_reconnect(ctx->conn, ctx->session_id,
+				      rq->persistent_id, status);
+	if (status != STATUS_SUCCESS) {
+		ksmbd_file_durable_unclaim(fp);
+		return status;
+	}
+	ksmbd_file_durable_attach(fp, ctx);
+	*out = fp;	/* the claim's reference */
+	return STATUS_SUCCESS;
+}
+
+/* ---- Replay ---- */
+
+struct ksmbd_file *ksmbd_durable_replay(struct ksmbd_smb2_ctx *ctx,
+					const struct ksmbd_durable_req *rq)
+{
+	struct ksmbd_file *fp;
+
+	if (rq->kind != KSMBD_DH_V2_REQ ||
+	    !(ctx->req->hdr.flags & SMB2_FLAGS_REPLAY_OPERATION))
+		return NULL;
+	fp = ksmbd_file_durable_find_guid(rq->create_guid,
+					  ctx->conn->neg.client_guid);
+	if (!fp)
+		return NULL;
+	/* Only the session that made it gets it back. */
+	if (fp->session_id != ctx->sess->id || fp->tree_id != ctx->tree->id) {
+		ksmbd_file_put(fp);
+		return NULL;
+	}
+	return fp;
+}
+
+/* ---- Lock sequence (3.3.5.14) ---- */
+
+/* The slot of a LockSequence, or NULL when it has none (index 0, > 64). */
+static u8 *seq_slot(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
+		    u32 lock_sequence)
+{
+	struct ksmbd_durable *d = READ_ONCE(fp->durable);
+	u32 index = lock_sequence >> 4;
+
+	if (!d || ctx->conn->neg.dialect < SMB30_DIALECT || !index ||
+	    index > KSMBD_DURABLE_LOCK_SEQS)
+		return NULL;
+	return &d->lock_seq[index - 1];
+}
+
+bool ksmbd_durable_lock_replayed(struct ksmbd_smb2_ctx *ctx,
+				 struct ksmbd_file *fp, u32 lock_sequence)
+{
+	u8 *slot = seq_slot(ctx, fp, lock_sequence);
+	u8 number = (lock_sequence & 0xf) + 1;
+	bool replayed;
+
+	if (!slot)
+		return false;
+	spin_lock(&fp->durable->seq_lock);
+	replayed = *slot == number;
+	if (!replayed)
+		*slot = 0;
+	spin_unlock(&fp->durable->seq_lock);
+	return replayed;
+}
+
+void ksmbd_durable_lock_done(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
+			     u32 lock_sequence)
+{
+	u8 *slot = seq_slot(ctx, fp, lock_sequence);
+
+	if (!slot)
+		return;
+	spin_lock(&fp->durable->seq_lock);
+	*slot = (lock_sequence & 0xf) + 1;
+	spin_unlock(&fp->durable->seq_lock);
+}

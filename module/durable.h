@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Durable handles v1 (DHnQ/DHnC) and v2 (DH2Q/DH2C), MS-SMB2 3.3.5.9.6,
+ * .7, .10, .12 and 3.3.7.1. Not persistent handles.
+ *
+ * A handle is made durable after its CREATE granted a batch oplock or a
+ * lease with handle caching. When its connection drops (not on LOGOFF or
+ * TREE_DISCONNECT) the session teardown leaves it in the file table,
+ * "disconnected": session_id and tree_id become 0 so no lookup finds it,
+ * its byte-range locks, share modes and oplock or lease stay.
+ *
+ * States, changed only under the file table's lock (file.c):
+ *   ATTACHED  - an ordinary handle of a live session and tree;
+ *   ORPHAN    - disconnected, still holding its old tree (so session and
+ *               connection): requests of the dead connection may still
+ *               hold the handle and use fp->tree;
+ *   DETACHED  - disconnected, holding nothing of the old connection: the
+ *               scavenger moved it here once the table's reference was the
+ *               last one (nobody can take another without the table's
+ *               lock), dropping the tree and pointing the oplock owner at
+ *               an always-exiting placeholder connection;
+ *   BUSY      - claimed by a reconnect that is checking it.
+ * The scavenger (a delayed work, armed while any handle is disconnected)
+ * closes disconnected handles whose timeout passed, like a CLOSE: locks,
+ * share modes, delete-on-close and the owner go with the last put. A
+ * reconnect by the same user on a new connection claims the handle,
+ * checks it, and attaches it to the new session and tree with the same
+ * FileId. Server stop closes them all and keeps no more.
+ */
+#ifndef KSMBD_DURABLE_H
+#define KSMBD_DURABLE_H
+
+#include <linux/spinlock.h>
+#include <linux/types.h>
+#include <linux/uidgid.h>
+#include "proto/validate.h"
+#include "uapi/ksmbd_netlink.h"
+
+struct ksmbd_conn;
+struct ksmbd_file;
+struct ksmbd_smb2_ctx;
+struct ksmbd_oplock_req;
+struct ksmbd_oplock_grant;
+
+/*
+ * Timeouts: v1 handles and v2 ones that ask for 0 get the default; a v2
+ * request gets at most the maximum (Windows' and Samba's 300 s).
+ */
+#define KSMBD_DURABLE_TIMEOUT_S		60
+#define KSMBD_DURABLE_MAX_TIMEOUT_S	300
+#define KSMBD_DURABLE_LOCK_SEQS		64
+
+enum ksmbd_durable_state {
+	KSMBD_DH_S_ATTACHED,
+	KSMBD_DH_S_ORPHAN,
+	KSMBD_DH_S_DETACHED,
+	KSMBD_DH_S_BUSY,
+};
+
+struct ksmbd_durable {
+	enum ksmbd_durable_state state;	/* file.c's table lock */
+	enum ksmbd_durable_state claimed_from;
+	bool v2;
+	u8 create_guid[16];
+	u8 client_guid[16];
+	u32 timeout_ms;
+	unsigned long expires;		/* jiffies, once disconnected */
+	u64 old_session_id;		/* for the trace events */
+	kuid_t uid;			/* the opener: only it may reconnect */
+	char account[KSMBD_REQ_MAX_ACCOUNT_NAME_SZ];
+	char share[KSMBD_REQ_MAX_SHARE_NAME];
+	/*
+	 * LOCK replay detection (MS-SMB2 3.3.5.14): per LockSequenceIndex
+	 * 1..64 the last LockSequenceNumber + 1, 0 when not valid.
+	 */
+	spinlock_t seq_lock;
+	u8 lock_seq[KSMBD_DURABLE_LOCK_SEQS];
+};
+
+/* What CREATE answers: DHnQ or DH2Q response context, or nothing. */
+struct ksmbd_durable_grant {
+	enum ksmbd_durable_kind kind;	/* KSMBD_DH_V1_REQ, _V2_REQ or NONE */
+	u32 timeout_ms;
+};
+
+/*
+ * CREATE, after the oplock grant: make fp durable when rq asks for it and
+ * the grant allows it.
+ */
+void ksmbd_durable_grant(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
+			 const struct ksmbd_durable_req *rq,
+			 const struct ksmbd_oplock_grant *og,
+			 struct ksmbd_durable_grant *out);
+
+/*
+ * CREATE with DHnC or DH2C: find the disconnected handle and give it to
+ * the request's session and tree. A counted fp in *out on success, with
+ * the oplock or lease answer in og; else the status to answer.
+ */
+u32 ksmbd_durable_reconnect(struct ksmbd_smb2_ctx *ctx,
+			    const struct ksmbd_durable_req *rq,
+			    const struct ksmbd_oplock_req *op,
+			    struct ksmbd_file **out,
+			    struct ksmbd_oplock_grant *og);
+
+/*
+ * CREATE replay (SMB2_FLAGS_REPLAY_OPERATION with DH2Q): the open this
+ * client already made with that CreateGuid, counted, or NULL.
+ */
+struct ksmbd_file *ksmbd_durable_replay(struct ksmbd_smb2_ctx *ctx,
+					const struct ksmbd_durable_req *rq);
+
+/*
+ * LOCK on a durable handle of a 3.x connection: true when LockSequence
+ * repeats the last successful one of its index (answer SUCCESS without
+ * locking again); otherwise its slot is invalidated until
+ * ksmbd_durable_lock_done() records the success.
+ */
+bool ksmbd_durable_lock_replayed(struct ksmbd_smb2_ctx *ctx,
+				 struct ksmbd_file *fp, u32 lock_sequence);
+void ksmbd_durable_lock_done(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
+			     u32 lock_sequence);
+
+/* Teardown of fp's session by a dropped connection: keep fp? */
+bool ksmbd_durable_keep(const struct ksmbd_file *fp);
+/* Called when a handle became disconnected: arm the scavenger. */
+void ksmbd_durable_disconnected(struct ksmbd_file *fp);
+/* The placeholder connection of detached owners (always exiting). */
+struct ksmbd_conn *ksmbd_durable_nowhere(void);
+/* The handle's timeout in jiffies. */
+unsigned long ksmbd_durable_timeout(const struct ksmbd_file *fp);
+
+/*
+ * Transport start / stop: stop closes every disconnected handle and keeps
+ * no more; called before the transport waits for its connections and
+ * again after (a handle kept by a teardown racing with the first call is
+ * closed by the scavenger meanwhile, so the wait ends).
+ */
+void ksmbd_durable_start(void);
+void ksmbd_durable_stop(void);
+
+#endif
