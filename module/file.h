@@ -77,6 +77,14 @@ struct ksmbd_file {
 	u32 daccess;			/* granted FILE_* access (generic bits mapped) */
 	u32 share_access;		/* FILE_SHARE_* */
 	u32 create_options;		/* FILE_* create options as requested */
+	/*
+	 * FilePositionInformation (CurrentByteOffset) and FileModeInformation
+	 * of this open: set by SET_INFO, the position also moved past each
+	 * READ and WRITE as for a synchronous-I/O open (MS-FSA 2.1.5.2/3).
+	 * READ_ONCE/WRITE_ONCE: requests on one handle may run at once.
+	 */
+	u64 position;
+	u32 mode;
 	u32 tree_flags;			/* KSMBD_FILE_TREE_* copied at open */
 
 	/* Pipes on IPC$ */

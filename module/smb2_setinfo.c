@@ -323,17 +323,23 @@ static int set_disposition(struct ksmbd_file *fp, const struct ksmbd_buf *b,
 	return ksmbd_file_set_delete_on_close(fp, on != 0);
 }
 
-/* SMB2 reads and writes carry offsets: a position is accepted and unused. */
-static int set_position(const struct ksmbd_buf *b)
+/*
+ * The open's CurrentByteOffset: SMB2 reads and writes carry their own
+ * offsets, so it is only reported back (FilePosition/FileAllInformation).
+ */
+static int set_position(struct ksmbd_file *fp, const struct ksmbd_buf *b)
 {
 	u64 pos;
 
 	if (!ksmbd_buf_get_le64(b, 0, &pos))
 		return -EMSGSIZE;
-	return pos > (u64)LLONG_MAX ? -EINVAL : 0;
+	if (pos > (u64)LLONG_MAX)
+		return -EINVAL;
+	WRITE_ONCE(fp->position, pos);
+	return 0;
 }
 
-static int set_mode(const struct ksmbd_buf *b)
+static int set_mode(struct ksmbd_file *fp, const struct ksmbd_buf *b)
 {
 	u32 mode;
 
@@ -344,6 +350,8 @@ static int set_mode(const struct ksmbd_buf *b)
 		return -EINVAL;
 	if ((mode & 0x30) == 0x30)
 		return -EINVAL;
+	/* DELETE_ON_CLOSE (0x1000) is the open's own, not settable here */
+	WRITE_ONCE(fp->mode, (READ_ONCE(fp->mode) & 0x1000u) | mode);
 	return 0;
 }
 
@@ -493,11 +501,11 @@ static int set_file(struct ksmbd_file *fp, const struct sinfo_req *s)
 	case FILE_DISPOSITION_INFORMATION_EX:
 		return set_disposition(fp, b, true);
 	case FILE_POSITION_INFORMATION:
-		return set_position(b);
+		return set_position(fp, b);
 	case FILE_FULL_EA_INFORMATION:
 		return set_full_ea(fp, b);
 	case FILE_MODE_INFORMATION:
-		return set_mode(b);
+		return set_mode(fp, b);
 	case FILE_ALLOCATION_INFORMATION:
 		return traced_setattr(fp, s, set_allocation(fp, b));
 	case FILE_END_OF_FILE_INFORMATION:
