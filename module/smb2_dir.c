@@ -226,6 +226,7 @@ static int entry_attrs(struct ksmbd_file *fp, struct dir_state *ds,
 						    st.mode & 0222, hide,
 						    has_da ? &da : NULL),
 			       has_da ? &da : NULL, a);
+	ksmbd_inode_apply_times(&st, a);
 	return 0;
 }
 

@@ -135,6 +135,7 @@ int ksmbd_fattr_of_file(struct ksmbd_file *fp, struct kstat *st,
 	if (attrs & ~FILE_ATTRIBUTE_NORMAL)
 		attrs &= ~FILE_ATTRIBUTE_NORMAL;
 	ksmbd_fattr_from_kstat(st, attrs, has_da ? &da : NULL, a);
+	ksmbd_file_apply_times(fp, st, a);
 	a->delete_pending = ksmbd_file_delete_pending(fp);
 	return 0;
 }

@@ -106,6 +106,21 @@ static int store_dosattr(struct ksmbd_file *fp, const struct kstat *st,
 	return ksmbd_vfs_setxattr(fp, KSMBD_DOSATTR_XATTR, blob, n, 0);
 }
 
+/*
+ * CREATE of a new (or overwritten) file: its FileAttributes, with ARCHIVE
+ * on a file as MS-FSA 2.1.5.1.2.1 sets it. Best effort, as in set_basic().
+ */
+void ksmbd_file_store_new_attrs(struct ksmbd_file *fp, u32 attrs)
+{
+	struct kstat st;
+
+	if (!stores_dos_attrs(fp) || ksmbd_vfs_getattr(fp, &st))
+		return;
+	if (!S_ISDIR(st.mode))
+		attrs |= FILE_ATTRIBUTE_ARCHIVE;
+	store_dosattr(fp, &st, attrs, true, 0);
+}
+
 /* READONLY is the mode's write bits: the kernel then enforces it. */
 static bool readonly_mode(const struct kstat *st, u32 attrs, umode_t *mode)
 {
@@ -126,7 +141,7 @@ static bool readonly_mode(const struct kstat *st, u32 attrs, umode_t *mode)
 
 static int set_basic(struct ksmbd_file *fp, const struct ksmbd_buf *b)
 {
-	u64 ctime_, atime, mtime;
+	u64 ctime_, atime, mtime, chtime;
 	struct iattr ia = { };
 	struct kstat st;
 	u32 attrs;
@@ -136,6 +151,7 @@ static int set_basic(struct ksmbd_file *fp, const struct ksmbd_buf *b)
 	if (!ksmbd_buf_get_le64(b, 0, &ctime_) ||
 	    !ksmbd_buf_get_le64(b, 8, &atime) ||
 	    !ksmbd_buf_get_le64(b, 16, &mtime) ||
+	    !ksmbd_buf_get_le64(b, 24, &chtime) ||
 	    !ksmbd_buf_get_le32(b, 32, &attrs))
 		return -EMSGSIZE;
 	if (!has_access(fp, FILE_WRITE_ATTRIBUTES))
@@ -173,6 +189,9 @@ static int set_basic(struct ksmbd_file *fp, const struct ksmbd_buf *b)
 	if (stores_dos_attrs(fp) && (attrs || time_given(ctime_)))
 		store_dosattr(fp, &st, attrs, attrs != 0,
 			      time_given(ctime_) ? ctime_ : 0);
+	/* what the file system may not keep (file.h) */
+	ksmbd_file_set_times(fp, time_given(ctime_) ? ctime_ : 0,
+			     time_given(chtime) ? chtime : 0);
 	return 0;
 }
 
@@ -517,6 +536,7 @@ static int set_file(struct ksmbd_file *fp, const struct sinfo_req *s)
 static u32 set_file_status(struct ksmbd_file *fp, const struct sinfo_req *s)
 {
 	const struct set_class *c = NULL;
+	struct kstat st;
 	size_t i;
 	int ret;
 
@@ -532,6 +552,8 @@ static u32 set_file_status(struct ksmbd_file *fp, const struct sinfo_req *s)
 		return STATUS_ACCESS_DENIED;
 	ksmbd_oplock_break_for_setinfo(fp, s->cls);
 	ret = set_file(fp, s);
+	if (!ret && fp->user_set_change_time && !ksmbd_vfs_getattr(fp, &st))
+		ksmbd_file_keep_change_time(fp, &st);
 	if (ret == -EMSGSIZE)
 		return STATUS_INFO_LENGTH_MISMATCH;
 	if (ret == -ENOTEMPTY)
