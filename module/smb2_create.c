@@ -213,10 +213,7 @@ static int check_found(const struct create_req *rq, struct dentry *d,
 	return 0;
 }
 
-/*
- * Best effort: the file exists either way; attributes, EAs and allocation
- * are hints.
- */
+/* Best effort: the file exists either way; EAs and allocation are hints. */
 static void apply_new_file_hints(struct ksmbd_file *fp,
 				 const struct create_req *rq)
 {
@@ -224,7 +221,6 @@ static void apply_new_file_hints(struct ksmbd_file *fp,
 	char xname[XATTR_NAME_MAX + 1];
 	u32 pos = 0;
 
-	ksmbd_file_store_new_attrs(fp, rq->args.file_attributes);
 	if (rq->alloc_size && fp->kind == KSMBD_FILE_REGULAR &&
 	    (fp->filp->f_mode & FMODE_WRITE) && rq->alloc_size <= LLONG_MAX)
 		ksmbd_vfs_fallocate(fp, FALLOC_FL_KEEP_SIZE, 0, rq->alloc_size);

@@ -16,8 +16,4 @@ enum ksmbd_smb2_verdict ksmbd_smb2_query_info(struct ksmbd_smb2_ctx *ctx);
 enum ksmbd_smb2_verdict ksmbd_smb2_set_info(struct ksmbd_smb2_ctx *ctx);
 enum ksmbd_smb2_verdict ksmbd_smb2_query_dir(struct ksmbd_smb2_ctx *ctx);
 
-struct ksmbd_file;
-/* smb2_setinfo.c: user.DOSATTRIB of a file CREATE made or overwrote. */
-void ksmbd_file_store_new_attrs(struct ksmbd_file *fp, u32 attrs);
-
 #endif

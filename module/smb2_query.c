@@ -137,6 +137,9 @@ int ksmbd_fattr_of_file(struct ksmbd_file *fp, struct kstat *st,
 	ksmbd_fattr_from_kstat(st, attrs, has_da ? &da : NULL, a);
 	ksmbd_file_apply_times(fp, st, a);
 	a->delete_pending = ksmbd_file_delete_pending(fp);
+	/* the link a pending delete removes no longer counts (as Windows) */
+	if (a->delete_pending && a->nlink)
+		a->nlink--;
 	return 0;
 }
 
@@ -186,6 +189,25 @@ static int q_all(struct qinfo *q)
 		return -ENOMEM;
 	h.name16 = name;
 	q->need = ksmbd_fileinfo_all(&q->w, &q->a, &h);
+	kfree(name);
+	return 0;
+}
+
+/*
+ * FileNormalizedNameInformation (SMB 3.1.1 only, MS-SMB2 3.3.5.20.1): the
+ * share-relative path without a leading '\', empty for the root.
+ */
+static int q_normalized(struct qinfo *q)
+{
+	u8 *name;
+	u32 len;
+
+	if (q->ctx->conn->neg.dialect != SMB311_DIALECT)
+		return -EOPNOTSUPP;
+	name = full_name16(q->fp, &len);
+	if (!name)
+		return -ENOMEM;
+	q->need = ksmbd_fileinfo_name(&q->w, name + 2, len - 2);
 	kfree(name);
 	return 0;
 }
@@ -445,6 +467,7 @@ static const struct file_class file_classes[] = {
 	  FILE_READ_ATTRIBUTES, q_fixed },
 	{ FILE_COMPRESSION_INFORMATION, FILE_COMPRESSION_INFO_SIZE, 0, q_fixed },
 	{ FILE_STREAM_INFORMATION, FILE_STREAM_INFO_MIN, 0, q_stream },
+	{ FILE_NORMALIZED_NAME_INFORMATION, FILE_NAME_INFO_MIN, 0, q_normalized },
 	{ FILE_FULL_EA_INFORMATION, 0, FILE_READ_EA, q_full_ea },
 };
 

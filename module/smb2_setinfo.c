@@ -106,21 +106,6 @@ static int store_dosattr(struct ksmbd_file *fp, const struct kstat *st,
 	return ksmbd_vfs_setxattr(fp, KSMBD_DOSATTR_XATTR, blob, n, 0);
 }
 
-/*
- * CREATE of a new (or overwritten) file: its FileAttributes, with ARCHIVE
- * on a file as MS-FSA 2.1.5.1.2.1 sets it. Best effort, as in set_basic().
- */
-void ksmbd_file_store_new_attrs(struct ksmbd_file *fp, u32 attrs)
-{
-	struct kstat st;
-
-	if (!stores_dos_attrs(fp) || ksmbd_vfs_getattr(fp, &st))
-		return;
-	if (!S_ISDIR(st.mode))
-		attrs |= FILE_ATTRIBUTE_ARCHIVE;
-	store_dosattr(fp, &st, attrs, true, 0);
-}
-
 /* READONLY is the mode's write bits: the kernel then enforces it. */
 static bool readonly_mode(const struct kstat *st, u32 attrs, umode_t *mode)
 {
