@@ -20,6 +20,7 @@
 #include "create_rules.h"
 #include "durable.h"
 #include "file.h"
+#include "fileinfo.h"
 #include "ipc.h"
 #include "ksmbd_trace.h"
 #include "lock.h"
@@ -43,6 +44,10 @@ struct ksmbd_inode {
 	struct list_head opens;		/* ksmbd_file.ino_node */
 	u32 nr_opens;
 	bool delete_pending;
+	/* ksmbd_file_set_times(): FILETIMEs a client set, 0 = none */
+	u64 set_create_time;
+	u64 set_change_time;
+	struct timespec64 change_base;	/* the ctime set_change_time stands for */
 };
 
 static DEFINE_XARRAY_ALLOC1(files);
@@ -52,6 +57,8 @@ static atomic_t nr_files;
 
 static DEFINE_MUTEX(share_lock);
 static DEFINE_HASHTABLE(inodes, 8);
+/* ksmbd_inodes holding set times: listings look only when some do */
+static atomic_t nr_set_times;
 
 static struct ksmbd_inode *inode_find(struct inode *inode)
 {
@@ -117,6 +124,8 @@ static bool share_leave(struct ksmbd_file *fp)
 		ino->delete_pending = true;
 	if (!--ino->nr_opens) {
 		remove = ino->delete_pending;
+		if (ino->set_create_time || ino->set_change_time)
+			atomic_dec(&nr_set_times);
 		hash_del(&ino->node);
 		kfree(ino);
 	}
@@ -756,4 +765,76 @@ struct ksmbd_file *ksmbd_file_durable_find_guid(const u8 *create_guid,
 	}
 	xa_unlock(&files);
 	return fp;
+/* ---- Times a client set that the file system cannot keep ---- */
+
+void ksmbd_file_set_times(struct ksmbd_file *fp, u64 create_time,
+			  u64 change_time)
+{
+	struct ksmbd_inode *ino;
+
+	if (!create_time && !change_time)
+		return;
+	mutex_lock(&share_lock);
+	ino = fp->ino;
+	if (ino) {
+		if (!ino->set_create_time && !ino->set_change_time)
+			atomic_inc(&nr_set_times);
+		if (create_time)
+			ino->set_create_time = create_time;
+		if (change_time) {
+			ino->set_change_time = change_time;
+			/* no ctime matches until the next refresh */
+			ino->change_base = (struct timespec64){ .tv_nsec = -1 };
+			fp->user_set_change_time = true;
+		}
+	}
+	mutex_unlock(&share_lock);
+}
+
+void ksmbd_file_keep_change_time(struct ksmbd_file *fp, const struct kstat *st)
+{
+	if (!fp->user_set_change_time)
+		return;
+	mutex_lock(&share_lock);
+	if (fp->ino && fp->ino->set_change_time)
+		fp->ino->change_base = st->ctime;
+	mutex_unlock(&share_lock);
+}
+
+static void apply_times(const struct ksmbd_inode *ino, const struct kstat *st,
+			struct ksmbd_fattr *a)
+{
+	if (ino->set_create_time)
+		a->creation_time = ino->set_create_time;
+	if (ino->set_change_time &&
+	    timespec64_equal(&ino->change_base, &st->ctime))
+		a->change_time = ino->set_change_time;
+}
+
+void ksmbd_file_apply_times(struct ksmbd_file *fp, const struct kstat *st,
+			    struct ksmbd_fattr *a)
+{
+	if (!atomic_read(&nr_set_times))
+		return;
+	mutex_lock(&share_lock);
+	if (fp->ino)
+		apply_times(fp->ino, st, a);
+	mutex_unlock(&share_lock);
+}
+
+void ksmbd_inode_apply_times(const struct kstat *st, struct ksmbd_fattr *a)
+{
+	struct ksmbd_inode *ino;
+	int bkt;
+
+	if (!atomic_read(&nr_set_times))
+		return;
+	mutex_lock(&share_lock);
+	hash_for_each(inodes, bkt, ino, node)
+		if (ino->inode->i_ino == st->ino &&
+		    ino->inode->i_sb->s_dev == st->dev) {
+			apply_times(ino, st, a);
+			break;
+		}
+	mutex_unlock(&share_lock);
 }

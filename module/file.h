@@ -78,6 +78,16 @@ struct ksmbd_file {
 	u32 daccess;			/* granted FILE_* access (generic bits mapped) */
 	u32 share_access;		/* FILE_SHARE_* */
 	u32 create_options;		/* FILE_* create options as requested */
+	/*
+	 * FilePositionInformation (CurrentByteOffset) and FileModeInformation
+	 * of this open: set by SET_INFO, the position also moved past each
+	 * READ and WRITE as for a synchronous-I/O open (MS-FSA 2.1.5.2/3).
+	 * READ_ONCE/WRITE_ONCE: requests on one handle may run at once.
+	 */
+	u64 position;
+	u32 mode;
+	/* this open set a ChangeTime (ksmbd_file_set_times) */
+	bool user_set_change_time;
 	u32 tree_flags;			/* KSMBD_FILE_TREE_* copied at open */
 
 	/* Pipes on IPC$ */
@@ -149,6 +159,25 @@ u32 ksmbd_file_inode_open_count(struct ksmbd_file *fp);
 
 /* FILE_ATTRIBUTE_* of an open file: directory/normal/readonly, hidden dot files. */
 u32 ksmbd_file_dos_attrs(struct ksmbd_file *fp, const struct kstat *st);
+
+/*
+ * CreationTime and ChangeTime a client set with SET_INFO that the file
+ * system cannot keep (Linux sets no ctime; a creation time needs
+ * user.DOSATTRIB, which not every file system or share has). They are held
+ * on the inode's share-mode entry, so while any handle on the file is
+ * open. A set ChangeTime stands until the file changes other than through
+ * SET_INFO on the open that set it (MS-FSA 2.1.5.14.2, UserSetChangeTime);
+ * 0 leaves a time as it is.
+ */
+struct ksmbd_fattr;
+void ksmbd_file_set_times(struct ksmbd_file *fp, u64 create_time,
+			  u64 change_time);
+/* After a SET_INFO through fp changed the file: st is its new stat. */
+void ksmbd_file_keep_change_time(struct ksmbd_file *fp, const struct kstat *st);
+/* Report the set times in a (st: the file's stat), by handle or by stat. */
+void ksmbd_file_apply_times(struct ksmbd_file *fp, const struct kstat *st,
+			    struct ksmbd_fattr *a);
+void ksmbd_inode_apply_times(const struct kstat *st, struct ksmbd_fattr *a);
 /* Unix time to a Windows FILETIME (100 ns since 1601). */
 u64 ksmbd_time_to_filetime(struct timespec64 ts);
 /* Allocation size as SMB reports it: blocks * 512. */

@@ -245,6 +245,17 @@ void ksmbd_fsinfo_sector_size(struct ksmbd_wbuf *w, const struct ksmbd_fsinfo *f
 	ksmbd_wbuf_put_le32(w, 0);
 }
 
+void ksmbd_fsinfo_control(struct ksmbd_wbuf *w)
+{
+	ksmbd_wbuf_put_le64(w, 0);		/* FreeSpaceStartFiltering */
+	ksmbd_wbuf_put_le64(w, 0);		/* FreeSpaceThreshold */
+	ksmbd_wbuf_put_le64(w, 0);		/* FreeSpaceStopFiltering */
+	ksmbd_wbuf_put_le64(w, U64_MAX);	/* DefaultQuotaThreshold: none */
+	ksmbd_wbuf_put_le64(w, U64_MAX);	/* DefaultQuotaLimit: none */
+	ksmbd_wbuf_put_le32(w, 0);		/* FileSystemControlFlags */
+	ksmbd_wbuf_put_le32(w, 0);		/* Padding */
+}
+
 /* Fixed part of each directory entry class, FileName excluded. */
 static u32 dirent_fixed(u8 info_class)
 {
@@ -287,14 +298,17 @@ static void put_dir_head(struct ksmbd_wbuf *w, const struct ksmbd_fattr *a,
 	ksmbd_wbuf_put_le32(w, name16_len);
 }
 
-/* FileBoth*: no 8.3 names are generated, so ShortName stays empty. */
-static void put_short_name(struct ksmbd_wbuf *w)
+/* FileBoth*: ShortNameLength, Reserved and the 24-byte ShortName. */
+static void put_short_name(struct ksmbd_wbuf *w, const struct ksmbd_fattr *a)
 {
-	static const u8 zero[24];
+	u32 i, n = 0;
 
-	ksmbd_wbuf_put_u8(w, 0);	/* ShortNameLength */
+	while (n < 12 && a->short_name[n])
+		n++;
+	ksmbd_wbuf_put_u8(w, (u8)(2 * n));
 	ksmbd_wbuf_put_u8(w, 0);
-	ksmbd_wbuf_put(w, zero, sizeof(zero));
+	for (i = 0; i < 12; i++)
+		ksmbd_wbuf_put_le16(w, i < n ? (u8)a->short_name[i] : 0);
 }
 
 int ksmbd_dirent_put(struct ksmbd_wbuf *w, u8 info_class,
@@ -319,10 +333,10 @@ int ksmbd_dirent_put(struct ksmbd_wbuf *w, u8 info_class,
 	ksmbd_wbuf_put_le32(w, a->ea_size);
 	switch (info_class) {
 	case FILE_BOTH_DIRECTORY_INFORMATION:
-		put_short_name(w);
+		put_short_name(w, a);
 		break;
 	case FILE_ID_BOTH_DIRECTORY_INFORMATION:
-		put_short_name(w);
+		put_short_name(w, a);
 		ksmbd_wbuf_put_le16(w, 0);
 		ksmbd_wbuf_put_le64(w, a->index_number);
 		break;

@@ -42,6 +42,7 @@ enum {
 	FILE_ATTRIBUTE_TAG_INFORMATION		= 35,
 	FILE_ID_BOTH_DIRECTORY_INFORMATION	= 37,
 	FILE_ID_FULL_DIRECTORY_INFORMATION	= 38,
+	FILE_NORMALIZED_NAME_INFORMATION	= 48,
 	FILE_DISPOSITION_INFORMATION_EX		= 64,
 };
 
@@ -51,6 +52,7 @@ enum {
 	FS_SIZE_INFORMATION		= 3,
 	FS_DEVICE_INFORMATION		= 4,
 	FS_ATTRIBUTE_INFORMATION	= 5,
+	FS_CONTROL_INFORMATION		= 6,
 	FS_FULL_SIZE_INFORMATION	= 7,
 	FS_OBJECT_ID_INFORMATION	= 8,
 	FS_SECTOR_SIZE_INFORMATION	= 11,
@@ -102,6 +104,22 @@ enum {
 	FS_FULL_SIZE_INFO_SIZE		= 32,
 	FS_OBJECT_ID_INFO_SIZE		= 64,
 	FS_SECTOR_SIZE_INFO_SIZE	= 28,
+	FS_CONTROL_INFO_SIZE		= 48,
+};
+
+/*
+ * The smallest OutputBufferLength a variable-length class is answered
+ * with (STATUS_BUFFER_OVERFLOW and a cut name) instead of
+ * STATUS_INFO_LENGTH_MISMATCH: what Windows requires, the C size of the
+ * structure with a one-character name, padded to its alignment.
+ */
+enum {
+	FILE_ALL_INFO_MIN		= 104,
+	FILE_ALTERNATE_NAME_INFO_MIN	= 8,
+	FILE_NAME_INFO_MIN		= 8,
+	FILE_STREAM_INFO_MIN		= 32,
+	FS_VOLUME_INFO_MIN		= 24,
+	FS_ATTRIBUTE_INFO_MIN		= 16,
 };
 
 /* What one file looks like to a client; times are FILETIMEs. */
@@ -118,6 +136,8 @@ struct ksmbd_fattr {
 	u32 ea_size;
 	bool delete_pending;
 	bool directory;
+	/* 8.3 name for FileBoth/FileIdBoth entries (ASCII), "" = none */
+	char short_name[13];
 };
 
 /* FILETIME (100 ns since 1601-01-01) from Unix seconds and nanoseconds. */
@@ -195,6 +215,8 @@ void ksmbd_fsinfo_device(struct ksmbd_wbuf *w);
 u32 ksmbd_fsinfo_attribute(struct ksmbd_wbuf *w, const struct ksmbd_fsinfo *f);
 void ksmbd_fsinfo_object_id(struct ksmbd_wbuf *w, const struct ksmbd_fsinfo *f);
 void ksmbd_fsinfo_sector_size(struct ksmbd_wbuf *w, const struct ksmbd_fsinfo *f);
+/* FileFsControlInformation of a volume without quotas: no limits. */
+void ksmbd_fsinfo_control(struct ksmbd_wbuf *w);
 
 /* ---- Directory entries (QUERY_DIRECTORY) ---- */
 

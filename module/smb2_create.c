@@ -28,6 +28,7 @@
 #include "share.h"
 #include "smb2_dispatch.h"
 #include "smb2_files.h"
+#include "smb2_info.h"
 #include "tree.h"
 #include "vfs.h"
 #include "vfs_name.h"
@@ -304,6 +305,7 @@ static struct ksmbd_file *open_handle(struct create_state *cs,
 	fp->daccess = cs->granted;
 	fp->share_access = rq->args.share_access;
 	fp->create_options = rq->args.options;
+	fp->mode = rq->args.options & KSMBD_FILE_MODE_BITS;
 	filp = ksmbd_vfs_open(&cs->scope, &cs->res.parent, cs->res.dentry,
 			      open_flags(cs->granted, cs->dir));
 	if (IS_ERR(filp)) {

@@ -27,6 +27,7 @@
 #include "proto/pattern.h"
 #include "proto/utf16.h"
 #include "share.h"
+#include "shortname.h"
 #include "smb2_info.h"
 #include "tree.h"
 #include "vfs.h"
@@ -225,6 +226,7 @@ static int entry_attrs(struct ksmbd_file *fp, struct dir_state *ds,
 						    st.mode & 0222, hide,
 						    has_da ? &da : NULL),
 			       has_da ? &da : NULL, a);
+	ksmbd_inode_apply_times(&st, a);
 	return 0;
 }
 
@@ -286,6 +288,9 @@ static int offer(struct ksmbd_file *fp, struct dir_state *ds,
 			 entry_attrs(fp, ds, name, len, &a);
 	if (ret)
 		return 0;
+	/* FileBoth*: the 8.3 name of a long name; none for an 8.3 one */
+	if (dot < 0 && !ksmbd_name_is_8dot3(name, len))
+		ksmbd_short_name(name, len, a.short_name);
 	ds->matched = true;
 	return put_entry(o, cls, &a, ds->name16, n16) ? 1 : -ENOSPC;
 }

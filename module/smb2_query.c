@@ -5,9 +5,10 @@
  * Decode into struct qinfo_req, look the handle up, stat it once, then
  * encode the class into a bounded writer whose capacity is the smaller of
  * OutputBufferLength and what the response buffer has left. Size rules
- * (3.3.5.20.1-3): a fixed part that does not fit is
- * STATUS_INFO_LENGTH_MISMATCH; variable data that does not fit is cut and
- * answered with STATUS_BUFFER_OVERFLOW; a security descriptor is never cut:
+ * (3.3.5.20.1-3): a buffer smaller than the class's minimum is
+ * STATUS_INFO_LENGTH_MISMATCH (the whole structure of a fixed-size class;
+ * for a variable one what Windows requires, fileinfo.h's *_MIN); variable
+ * data that does not fit is cut and answered with STATUS_BUFFER_OVERFLOW; a security descriptor is never cut:
  * STATUS_BUFFER_TOO_SMALL with the size it needs.
  */
 #define pr_fmt(fmt) "ksmbd: " fmt
@@ -25,6 +26,7 @@
 #include "secdesc.h"
 #include "server.h"
 #include "share.h"
+#include "shortname.h"
 #include "smb2_dispatch.h"
 #include "smb2_info.h"
 #include "tree.h"
@@ -133,7 +135,11 @@ int ksmbd_fattr_of_file(struct ksmbd_file *fp, struct kstat *st,
 	if (attrs & ~FILE_ATTRIBUTE_NORMAL)
 		attrs &= ~FILE_ATTRIBUTE_NORMAL;
 	ksmbd_fattr_from_kstat(st, attrs, has_da ? &da : NULL, a);
+	ksmbd_file_apply_times(fp, st, a);
 	a->delete_pending = ksmbd_file_delete_pending(fp);
+	/* the link a pending delete removes no longer counts (as Windows) */
+	if (a->delete_pending && a->nlink)
+		a->nlink--;
 	return 0;
 }
 
@@ -174,7 +180,8 @@ static int q_all(struct qinfo *q)
 {
 	struct ksmbd_fileinfo_handle h = {
 		.access_flags = q->fp->daccess,
-		.mode = q->fp->create_options & KSMBD_FILE_MODE_BITS,
+		.position = READ_ONCE(q->fp->position),
+		.mode = READ_ONCE(q->fp->mode),
 	};
 	u8 *name = full_name16(q->fp, &h.name16_len);
 
@@ -182,6 +189,25 @@ static int q_all(struct qinfo *q)
 		return -ENOMEM;
 	h.name16 = name;
 	q->need = ksmbd_fileinfo_all(&q->w, &q->a, &h);
+	kfree(name);
+	return 0;
+}
+
+/*
+ * FileNormalizedNameInformation (SMB 3.1.1 only, MS-SMB2 3.3.5.20.1): the
+ * share-relative path without a leading '\', empty for the root.
+ */
+static int q_normalized(struct qinfo *q)
+{
+	u8 *name;
+	u32 len;
+
+	if (q->ctx->conn->neg.dialect != SMB311_DIALECT)
+		return -EOPNOTSUPP;
+	name = full_name16(q->fp, &len);
+	if (!name)
+		return -ENOMEM;
+	q->need = ksmbd_fileinfo_name(&q->w, name + 2, len - 2);
 	kfree(name);
 	return 0;
 }
@@ -361,12 +387,10 @@ static int q_fixed(struct qinfo *q)
 		ksmbd_wbuf_put_le32(&q->w, q->fp->daccess);
 		break;
 	case FILE_POSITION_INFORMATION:
-		/* 3.3.5.20.1: SHOULD be zero; SMB2 has no file position */
-		ksmbd_wbuf_put_le64(&q->w, 0);
+		ksmbd_wbuf_put_le64(&q->w, READ_ONCE(q->fp->position));
 		break;
 	case FILE_MODE_INFORMATION:
-		ksmbd_wbuf_put_le32(&q->w, q->fp->create_options &
-				    KSMBD_FILE_MODE_BITS);
+		ksmbd_wbuf_put_le32(&q->w, READ_ONCE(q->fp->mode));
 		break;
 	case FILE_ALIGNMENT_INFORMATION:
 		ksmbd_wbuf_put_le32(&q->w, 0);
@@ -382,6 +406,32 @@ static int q_fixed(struct qinfo *q)
 		break;
 	}
 	q->need = q->w.len;
+	return 0;
+}
+
+/*
+ * FileAlternateNameInformation: the 8.3 name of the last component
+ * (shortname.h); the share root has none.
+ */
+static int q_alt_name(struct qinfo *q)
+{
+	char *name = ksmbd_file_name_dup(q->fp, GFP_KERNEL);
+	char sn[KSMBD_SHORT_NAME_MAX + 1];
+	u8 sn16[2 * KSMBD_SHORT_NAME_MAX];
+	const char *base;
+	u32 n, i;
+
+	if (!name)
+		return -ENOMEM;
+	base = strrchr(name, '/');
+	base = base ? base + 1 : name;
+	n = ksmbd_short_name(base, strlen(base), sn);
+	kfree(name);
+	if (!n)
+		return -ENOENT;
+	for (i = 0; i < n; i++)
+		put_unaligned_le16((u8)sn[i], sn16 + 2 * i);
+	q->need = ksmbd_fileinfo_name(&q->w, sn16, 2 * n);
 	return 0;
 }
 
@@ -408,13 +458,16 @@ static const struct file_class file_classes[] = {
 	{ FILE_POSITION_INFORMATION, FILE_POSITION_INFO_SIZE, 0, q_fixed },
 	{ FILE_MODE_INFORMATION, FILE_MODE_INFO_SIZE, 0, q_fixed },
 	{ FILE_ALIGNMENT_INFORMATION, FILE_ALIGNMENT_INFO_SIZE, 0, q_fixed },
-	{ FILE_ALL_INFORMATION, FILE_ALL_INFO_FIXED, FILE_READ_ATTRIBUTES, q_all },
+	{ FILE_ALL_INFORMATION, FILE_ALL_INFO_MIN, FILE_READ_ATTRIBUTES, q_all },
+	{ FILE_ALTERNATE_NAME_INFORMATION, FILE_ALTERNATE_NAME_INFO_MIN, 0,
+	  q_alt_name },
 	{ FILE_NETWORK_OPEN_INFORMATION, FILE_NETWORK_OPEN_INFO_SIZE,
 	  FILE_READ_ATTRIBUTES, q_fixed },
 	{ FILE_ATTRIBUTE_TAG_INFORMATION, FILE_ATTRIBUTE_TAG_INFO_SIZE,
 	  FILE_READ_ATTRIBUTES, q_fixed },
 	{ FILE_COMPRESSION_INFORMATION, FILE_COMPRESSION_INFO_SIZE, 0, q_fixed },
-	{ FILE_STREAM_INFORMATION, 0, 0, q_stream },
+	{ FILE_STREAM_INFORMATION, FILE_STREAM_INFO_MIN, 0, q_stream },
+	{ FILE_NORMALIZED_NAME_INFORMATION, FILE_NAME_INFO_MIN, 0, q_normalized },
 	{ FILE_FULL_EA_INFORMATION, 0, FILE_READ_EA, q_full_ea },
 };
 
@@ -460,7 +513,7 @@ static u32 query_file(struct qinfo *q)
 	for (i = 0; i < ARRAY_SIZE(file_classes); i++)
 		if (file_classes[i].cls == q->rq->cls)
 			c = &file_classes[i];
-	if (q->rq->cls == FILE_ALTERNATE_NAME_INFORMATION || !c)
+	if (!c)
 		return unknown_class_status(q->rq->cls, 76);
 	if (c->access && !(q->fp->daccess & c->access))
 		return STATUS_ACCESS_DENIED;
@@ -521,7 +574,7 @@ static u32 query_fs(struct qinfo *q)
 
 	switch (q->rq->cls) {
 	case FS_VOLUME_INFORMATION:
-		if (q->w.cap < FS_VOLUME_INFO_FIXED)
+		if (q->w.cap < FS_VOLUME_INFO_MIN)
 			return STATUS_INFO_LENGTH_MISMATCH;
 		q->need = ksmbd_fsinfo_volume(&q->w, &f);
 		break;
@@ -532,12 +585,15 @@ static u32 query_fs(struct qinfo *q)
 		ksmbd_fsinfo_device(&q->w);
 		break;
 	case FS_ATTRIBUTE_INFORMATION:
-		if (q->w.cap < FS_ATTRIBUTE_INFO_FIXED)
+		if (q->w.cap < FS_ATTRIBUTE_INFO_MIN)
 			return STATUS_INFO_LENGTH_MISMATCH;
 		q->need = ksmbd_fsinfo_attribute(&q->w, &f);
 		break;
 	case FS_FULL_SIZE_INFORMATION:
 		ksmbd_fsinfo_full_size(&q->w, &f);
+		break;
+	case FS_CONTROL_INFORMATION:
+		ksmbd_fsinfo_control(&q->w);
 		break;
 	case FS_OBJECT_ID_INFORMATION:
 		ksmbd_fsinfo_object_id(&q->w, &f);

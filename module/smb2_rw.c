@@ -98,6 +98,7 @@ static u32 read_file(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
 		return ksmbd_ntstatus_from_errno(n);
 	ctx->body.len -= rq->length - n;
 	*got = n;
+	WRITE_ONCE(fp->position, rq->offset + n);
 	/* MS-SMB2 3.3.5.12: nothing at all, or less than MinimumCount. */
 	if ((!n && rq->length) || n < rq->min_count)
 		return STATUS_END_OF_FILE;
@@ -176,6 +177,7 @@ static u32 write_file(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
 	if (n < 0)
 		return ksmbd_ntstatus_from_errno(n);
 	*written = n;
+	WRITE_ONCE(fp->position, pos + n);
 	if (n && ((rq->write_flags & SMB2_WRITEFLAG_WRITE_THROUGH) ||
 		  (fp->create_options & FILE_WRITE_THROUGH))) {
 		ret = ksmbd_vfs_fsync(fp, pos, pos + n - 1);

@@ -126,7 +126,7 @@ static bool readonly_mode(const struct kstat *st, u32 attrs, umode_t *mode)
 
 static int set_basic(struct ksmbd_file *fp, const struct ksmbd_buf *b)
 {
-	u64 ctime_, atime, mtime;
+	u64 ctime_, atime, mtime, chtime;
 	struct iattr ia = { };
 	struct kstat st;
 	u32 attrs;
@@ -136,6 +136,7 @@ static int set_basic(struct ksmbd_file *fp, const struct ksmbd_buf *b)
 	if (!ksmbd_buf_get_le64(b, 0, &ctime_) ||
 	    !ksmbd_buf_get_le64(b, 8, &atime) ||
 	    !ksmbd_buf_get_le64(b, 16, &mtime) ||
+	    !ksmbd_buf_get_le64(b, 24, &chtime) ||
 	    !ksmbd_buf_get_le32(b, 32, &attrs))
 		return -EMSGSIZE;
 	if (!has_access(fp, FILE_WRITE_ATTRIBUTES))
@@ -173,6 +174,9 @@ static int set_basic(struct ksmbd_file *fp, const struct ksmbd_buf *b)
 	if (stores_dos_attrs(fp) && (attrs || time_given(ctime_)))
 		store_dosattr(fp, &st, attrs, attrs != 0,
 			      time_given(ctime_) ? ctime_ : 0);
+	/* what the file system may not keep (file.h) */
+	ksmbd_file_set_times(fp, time_given(ctime_) ? ctime_ : 0,
+			     time_given(chtime) ? chtime : 0);
 	return 0;
 }
 
@@ -323,17 +327,23 @@ static int set_disposition(struct ksmbd_file *fp, const struct ksmbd_buf *b,
 	return ksmbd_file_set_delete_on_close(fp, on != 0);
 }
 
-/* SMB2 reads and writes carry offsets: a position is accepted and unused. */
-static int set_position(const struct ksmbd_buf *b)
+/*
+ * The open's CurrentByteOffset: SMB2 reads and writes carry their own
+ * offsets, so it is only reported back (FilePosition/FileAllInformation).
+ */
+static int set_position(struct ksmbd_file *fp, const struct ksmbd_buf *b)
 {
 	u64 pos;
 
 	if (!ksmbd_buf_get_le64(b, 0, &pos))
 		return -EMSGSIZE;
-	return pos > (u64)LLONG_MAX ? -EINVAL : 0;
+	if (pos > (u64)LLONG_MAX)
+		return -EINVAL;
+	WRITE_ONCE(fp->position, pos);
+	return 0;
 }
 
-static int set_mode(const struct ksmbd_buf *b)
+static int set_mode(struct ksmbd_file *fp, const struct ksmbd_buf *b)
 {
 	u32 mode;
 
@@ -344,6 +354,8 @@ static int set_mode(const struct ksmbd_buf *b)
 		return -EINVAL;
 	if ((mode & 0x30) == 0x30)
 		return -EINVAL;
+	/* DELETE_ON_CLOSE (0x1000) is the open's own, not settable here */
+	WRITE_ONCE(fp->mode, (READ_ONCE(fp->mode) & 0x1000u) | mode);
 	return 0;
 }
 
@@ -493,11 +505,11 @@ static int set_file(struct ksmbd_file *fp, const struct sinfo_req *s)
 	case FILE_DISPOSITION_INFORMATION_EX:
 		return set_disposition(fp, b, true);
 	case FILE_POSITION_INFORMATION:
-		return set_position(b);
+		return set_position(fp, b);
 	case FILE_FULL_EA_INFORMATION:
 		return set_full_ea(fp, b);
 	case FILE_MODE_INFORMATION:
-		return set_mode(b);
+		return set_mode(fp, b);
 	case FILE_ALLOCATION_INFORMATION:
 		return traced_setattr(fp, s, set_allocation(fp, b));
 	case FILE_END_OF_FILE_INFORMATION:
@@ -509,6 +521,7 @@ static int set_file(struct ksmbd_file *fp, const struct sinfo_req *s)
 static u32 set_file_status(struct ksmbd_file *fp, const struct sinfo_req *s)
 {
 	const struct set_class *c = NULL;
+	struct kstat st;
 	size_t i;
 	int ret;
 
@@ -524,6 +537,8 @@ static u32 set_file_status(struct ksmbd_file *fp, const struct sinfo_req *s)
 		return STATUS_ACCESS_DENIED;
 	ksmbd_oplock_break_for_setinfo(fp, s->cls);
 	ret = set_file(fp, s);
+	if (!ret && fp->user_set_change_time && !ksmbd_vfs_getattr(fp, &st))
+		ksmbd_file_keep_change_time(fp, &st);
 	if (ret == -EMSGSIZE)
 		return STATUS_INFO_LENGTH_MISMATCH;
 	if (ret == -ENOTEMPTY)

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+#include <string.h>
 #include "testlib.h"
 #include "fileinfo.h"
 #include "dosattr.h"
@@ -201,6 +202,43 @@ TEST(filesystem_classes)
 	CHECK_EQ_INT(w.len, FS_DEVICE_INFO_SIZE + FS_SECTOR_SIZE_INFO_SIZE);
 	CHECK_EQ_INT(LE32(b), FILE_DEVICE_DISK);
 	CHECK_EQ_INT(LE32(b + 8), 512);
+
+	/* FileFsControlInformation: no quota limits, no flags */
+	w = ksmbd_wbuf_make(b, sizeof(b));
+	ksmbd_fsinfo_control(&w);
+	CHECK_EQ_INT(w.len, FS_CONTROL_INFO_SIZE);
+	CHECK(LE64(b + 24) == ~0ULL);		/* DefaultQuotaThreshold */
+	CHECK(LE64(b + 32) == ~0ULL);		/* DefaultQuotaLimit */
+	CHECK_EQ_INT(LE32(b + 40), 0);
+	w = ksmbd_wbuf_make(b, FS_CONTROL_INFO_SIZE - 1);
+	ksmbd_fsinfo_control(&w);
+	CHECK(w.overflow);
+}
+
+/* ShortNameLength at 68, the UTF-16 ShortName at 70 (24 bytes) */
+TEST(both_directory_short_name)
+{
+	static const u8 name[] = { 'x', 0, 'y', 0, 'z', 0 };
+	static const u8 want[] = { 'T', 0, 'O', 0, 'R', 0, 'T', 0, '~', 0,
+				   '1', 0, '2', 0, '3', 0, '.', 0, 'T', 0,
+				   'X', 0, 'T', 0 };
+	struct ksmbd_fattr a = fake_file();
+	u8 b[256], zero[24] = { 0 };
+	struct ksmbd_wbuf w = ksmbd_wbuf_make(b, sizeof(b));
+
+	memset(b, 0xee, sizeof(b));
+	CHECK_EQ_INT(ksmbd_dirent_put(&w, FILE_BOTH_DIRECTORY_INFORMATION, &a,
+				      name, 6), 0);
+	CHECK_EQ_INT(b[68], 0);
+	CHECK_EQ_MEM(b + 70, zero, 24);
+	strcpy(a.short_name, "TORT~123.TXT");
+	w = ksmbd_wbuf_make(b, sizeof(b));
+	CHECK_EQ_INT(ksmbd_dirent_put(&w, FILE_ID_BOTH_DIRECTORY_INFORMATION,
+				      &a, name, 6), 0);
+	CHECK_EQ_INT(b[68], 24);
+	CHECK_EQ_MEM(b + 70, want, 24);
+	CHECK_EQ_INT(LE64(b + 96), 42);		/* FileId after it */
+	CHECK_EQ_MEM(b + 104, name, 6);
 }
 
 TEST(directory_entries)
@@ -280,5 +318,6 @@ int main(void)
 	RUN(stream_information);
 	RUN(filesystem_classes);
 	RUN(directory_entries);
+	RUN(both_directory_short_name);
 	return test_report();
 }

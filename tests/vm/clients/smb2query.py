@@ -184,8 +184,28 @@ def case_qinfo_unknown_class(env):
         r, _ = cl.query_info(fid, itype, cls, 1024)
         expect_eq(r.status, STATUS["INVALID_INFO_CLASS"],
                   "type %d class %d" % (itype, cls))
-    r, _ = cl.query_info(fid, 1, 21, 1024)        # FileAlternateName
-    expect_eq(r.status, STATUS["NOT_SUPPORTED"], "alternate name")
+    cl.close(fid)
+
+
+@case
+def case_qinfo_alternate_name(env):
+    # a generated 8.3 name: the same on every query, cut with
+    # BUFFER_OVERFLOW from 8 bytes on, INFO_LENGTH_MISMATCH below
+    cl = Client(env)
+    fid = cl.mkdir(workdir(env, cl, "alternate-name"))
+    r, out = cl.query_info(fid, 1, 21, 1024)       # FileAlternateName
+    expect_eq(r.status, 0, "alternate name")
+    n = struct.unpack_from("<I", out)[0]
+    name = out[4:4 + n].decode("utf-16-le")
+    base, _, ext = name.partition(".")
+    expect("~" in base and len(base) <= 8 and len(ext) <= 3 and
+           name == name.upper(), "not an 8.3 name: %r" % name)
+    r, again = cl.query_info(fid, 1, 21, 1024)
+    expect_eq(again, out, "second query")
+    r, _ = cl.query_info(fid, 1, 21, 8)
+    expect_eq(r.status, STATUS["BUFFER_OVERFLOW"], "8-byte buffer")
+    r, _ = cl.query_info(fid, 1, 21, 7)
+    expect_eq(r.status, STATUS["INFO_LENGTH_MISMATCH"], "7-byte buffer")
     cl.close(fid)
 
 
