@@ -765,6 +765,8 @@ struct ksmbd_file *ksmbd_file_durable_find_guid(const u8 *create_guid,
 	}
 	xa_unlock(&files);
 	return fp;
+}
+
 /* ---- Times a client set that the file system cannot keep ---- */
 
 void ksmbd_file_set_times(struct ksmbd_file *fp, u64 create_time,
