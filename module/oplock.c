@@ -42,6 +42,7 @@ enum break_kind {
 	BREAK_OVERWRITE,	/* open that truncates: no caching at all */
 	BREAK_WRITE,		/* data changed: no read (or write) caching */
 	BREAK_NAMESPACE,	/* rename, delete: no handle caching */
+	BREAK_LOCAL,		/* a local process broke the kernel lease: none */
 };
 
 /* Who is breaking, and which owner (if any) is its own. */
@@ -129,6 +130,8 @@ void ksmbd_oplock_resolve(struct ksmbd_oplock *o, u32 state)
 	lockdep_assert_held(&ksmbd_owner_lock);
 	o->state = state;
 	o->breaking = false;
+	if (!(state & KSMBD_LEASE_R))
+		ksmbd_klease_drop(o);
 	break_seq++;
 	wake_up_all(&break_wq);
 }
@@ -153,6 +156,7 @@ static u32 allowed(const struct ksmbd_oplock *o, const struct breaker *b)
 					 b->share))
 			keep &= ~KSMBD_LEASE_H;
 		break;
+	case BREAK_LOCAL:
 	case BREAK_OVERWRITE:
 		/*
 		 * The data is replaced under the holder: nothing cached stays
@@ -385,6 +389,13 @@ static void break_through(struct ksmbd_file *fp, enum break_kind kind,
 	 * may be freed meanwhile only if fp was released, and fp is held.
 	 */
 	break_and_wait(&b, wait);
+}
+
+void ksmbd_oplock_break_local(struct inode *inode)
+{
+	struct breaker b = { .kind = BREAK_LOCAL, .inode = inode };
+
+	break_and_wait(&b, true);
 }
 
 void ksmbd_oplock_break_for_write(struct ksmbd_file *fp)
@@ -623,6 +634,7 @@ void ksmbd_oplock_grant(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
 	if (fresh && may_cache(fp) &&
 	    grant_locked(ctx, fp, rq, &fresh, &old_conn)) {
 		fill_grant(fp->oplock, out);
+		ksmbd_klease_take(fp->oplock, fp->filp);
 		trace_ksmbd_oplock_grant(ctx->conn->id,
 					 ksmbd_oplock_trace_id(fp->oplock),
 					 fp->oplock->lease, 0,
@@ -663,6 +675,7 @@ void ksmbd_oplock_release(struct ksmbd_file *fp)
 			hash_del(&o->key_node);
 		if (o->breaking)
 			ksmbd_oplock_resolve(o, 0);
+		ksmbd_klease_drop(o);
 		dead = o;
 	}
 	mutex_unlock(&ksmbd_owner_lock);
