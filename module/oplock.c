@@ -188,6 +188,15 @@ static bool is_self(const struct ksmbd_oplock *o, const struct breaker *b)
 	       !memcmp(o->guid, b->guid, 16);
 }
 
+/*
+ * A write through a handle with a level II oplock breaks that oplock too
+ * (to none, no ack), as it breaks everyone else's (smb2.oplock.batch6).
+ */
+static bool self_level2(const struct ksmbd_oplock *o, const struct breaker *b)
+{
+	return b->kind == BREAK_WRITE && !o->lease && o->state == KSMBD_LEASE_R;
+}
+
 static struct break_note *note_make(struct ksmbd_oplock *o, u32 to, bool ack)
 {
 	struct break_note *n = kzalloc(sizeof(*n), GFP_KERNEL);
@@ -253,7 +262,7 @@ static bool scan_owners(const struct breaker *b, struct list_head *notes,
 
 	lockdep_assert_held(&ksmbd_owner_lock);
 	hash_for_each_possible(by_inode, o, inode_node, (unsigned long)b->inode) {
-		if (o->inode != b->inode || is_self(o, b))
+		if (o->inode != b->inode || (is_self(o, b) && !self_level2(o, b)))
 			continue;
 		if (o->breaking) {
 			if (ksmbd_conn_exiting(o->conn)) {
@@ -631,7 +640,8 @@ void ksmbd_oplock_grant(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
 		mutex_unlock(&ksmbd_owner_lock);
 		break_and_wait(&b, true);
 	}
-	if (fresh && may_cache(fp) &&
+	/* An oplock asked with a stat open (attributes only) is not granted. */
+	if (fresh && may_cache(fp) && (rq->lease || open_breaks(fp, false)) &&
 	    grant_locked(ctx, fp, rq, &fresh, &old_conn)) {
 		fill_grant(fp->oplock, out);
 		ksmbd_klease_take(fp->oplock, fp->filp);
