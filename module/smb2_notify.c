@@ -336,7 +336,12 @@ static struct fsnotify_group *get_group(void)
 
 	mutex_lock(&group_lock);
 	if (!group) {
-		g = fsnotify_alloc_group(&notify_ops, 0);
+		/*
+		 * DUPS: every handle's watch has its own mark, also when two
+		 * handles watch the same directory (or two tree watches the
+		 * same file system); without it the second add is -EEXIST.
+		 */
+		g = fsnotify_alloc_group(&notify_ops, FSNOTIFY_GROUP_DUPS);
 		if (!IS_ERR(g))
 			group = g;
 	}
