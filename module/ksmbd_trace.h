@@ -802,10 +802,13 @@ DECLARE_EVENT_CLASS(ksmbd_async_class,
 		  show_smb2_command(__entry->command))
 );
 
+#define DEFINE_KSMBD_ASYNC_EVENT(name)					\
+DEFINE_EVENT(ksmbd_async_class, name,					\
+	TP_PROTO(u64 conn_id, u64 async_id, u64 mid, u16 command),	\
+	TP_ARGS(conn_id, async_id, mid, command))
+
 /* The interim STATUS_PENDING response went out; the request now waits. */
-DEFINE_EVENT(ksmbd_async_class, ksmbd_async_interim,
-	TP_PROTO(u64 conn_id, u64 async_id, u64 mid, u16 command),
-	TP_ARGS(conn_id, async_id, mid, command));
+DEFINE_KSMBD_ASYNC_EVENT(ksmbd_async_interim);
 
 /*
  * A cancel won the request: reason "cancel" (an SMB2 CANCEL), "early"
