@@ -16,6 +16,7 @@
 #include "async.h"
 #include "connection.h"
 #include "debug.h"
+#include "ksmbd_trace.h"
 #include "session.h"
 #include "smb2_dispatch.h"
 #include "stats.h"
@@ -192,6 +193,7 @@ static void send_final(struct ksmbd_async *a, u8 *buf, u32 len)
 {
 	struct kvec iov = { .iov_base = buf, .iov_len = len };
 	struct ksmbd_session *signer = a->signer;
+	bool sent = false;
 
 	if (buf) {
 		if (signer) {
@@ -199,9 +201,12 @@ static void send_final(struct ksmbd_async *a, u8 *buf, u32 len)
 			ksmbd_smb2_sign_rsp(signer, buf, len);
 		}
 		if (!ksmbd_conn_exiting(a->conn))
-			ksmbd_conn_send(a->conn, &iov, 1);
+			sent = !ksmbd_conn_send(a->conn, &iov, 1);
 		ksmbd_work_buf_free(buf);
 	}
+	trace_ksmbd_async_done(a->conn->id, a->id, a->message_id, a->command,
+			       a->final_status, sent,
+			       ktime_get_ns() - a->started_ns);
 	ksmbd_debug(SMB, "conn %llu: async %llu (mid %llu) done in %llu us\n",
 		    a->conn->id, a->id, a->message_id,
 		    (ktime_get_ns() - a->started_ns) / 1000);
@@ -216,6 +221,7 @@ void ksmbd_async_complete(struct ksmbd_async *a, u32 status, const void *body,
 	bool now;
 
 	spin_lock(&a->lock);
+	a->final_status = status;
 	now = a->armed;
 	if (!now) {
 		/* The interim is not out yet: the dispatcher sends this after it. */
@@ -230,14 +236,21 @@ void ksmbd_async_complete(struct ksmbd_async *a, u32 status, const void *body,
 		send_final(a, buf, len);
 }
 
-void ksmbd_async_cancel(struct ksmbd_async *a)
+static void cancel_for(struct ksmbd_async *a, const char *why)
 {
 	u32 status;
 
 	if (!ksmbd_async_claim(a))
 		return;
+	trace_ksmbd_async_cancel(a->conn->id, a->id, a->message_id, a->command,
+				 why);
 	status = a->ops->cancel(a);
 	ksmbd_async_complete(a, status, NULL, 0);
+}
+
+void ksmbd_async_cancel(struct ksmbd_async *a)
+{
+	cancel_for(a, "cancel");
 }
 
 void ksmbd_async_armed(struct ksmbd_async *a)
@@ -254,10 +267,12 @@ void ksmbd_async_armed(struct ksmbd_async *a)
 	a->final = NULL;
 	asked = a->cancel_asked;
 	spin_unlock(&a->lock);
+	trace_ksmbd_async_interim(a->conn->id, a->id, a->message_id,
+				  a->command);
 	if (pending)
 		send_final(a, buf, len);
 	else if (asked)
-		ksmbd_async_cancel(a);
+		cancel_for(a, "early");
 }
 
 /* A published request of conn, with a reference, or NULL. */
@@ -336,7 +351,7 @@ void ksmbd_async_conn_closed(struct ksmbd_conn *conn)
 		 * too; the dispatcher still holding it arms it afterwards
 		 * and so takes it out of the table.
 		 */
-		ksmbd_async_cancel(a);
+		cancel_for(a, "teardown");
 		ksmbd_async_put(a);
 		idx++;
 	}

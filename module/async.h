@@ -81,6 +81,7 @@ struct ksmbd_async {
 	bool cancel_asked;		/* a CANCEL came before it was armed */
 	u8 *final;			/* built response waiting for the interim */
 	u32 final_len;
+	u32 final_status;		/* for the trace */
 	u64 started_ns;
 };
 

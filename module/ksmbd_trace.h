@@ -838,6 +838,189 @@ TRACE_EVENT(ksmbd_durable_scavenge,
 	TP_printk("persistent=0x%016llx file=0x%016llx reason='%s'",
 		  __entry->persistent_id, __entry->file_id,
 		  __get_str(reason))
+/* ---------------------------------------------------------------- */
+/* Async requests (MS-SMB2 3.3.4.2, 3.3.5.16)                        */
+
+/*
+ * async_id: the AsyncId of the interim response; mid and cmd: the request's
+ * MessageId and command.
+ */
+DECLARE_EVENT_CLASS(ksmbd_async_class,
+	TP_PROTO(u64 conn_id, u64 async_id, u64 mid, u16 command),
+	TP_ARGS(conn_id, async_id, mid, command),
+	TP_STRUCT__entry(
+		__field(u64, conn_id)
+		__field(u64, async_id)
+		__field(u64, mid)
+		__field(u16, command)
+	),
+	TP_fast_assign(
+		__entry->conn_id = conn_id;
+		__entry->async_id = async_id;
+		__entry->mid = mid;
+		__entry->command = command;
+	),
+	TP_printk("conn=0x%016llx async_id=%llu mid=%llu cmd=%s",
+		  __entry->conn_id, __entry->async_id, __entry->mid,
+		  show_smb2_command(__entry->command))
+);
+
+#define DEFINE_KSMBD_ASYNC_EVENT(name)					\
+DEFINE_EVENT(ksmbd_async_class, name,					\
+	TP_PROTO(u64 conn_id, u64 async_id, u64 mid, u16 command),	\
+	TP_ARGS(conn_id, async_id, mid, command))
+
+/* The interim STATUS_PENDING response went out; the request now waits. */
+DEFINE_KSMBD_ASYNC_EVENT(ksmbd_async_interim);
+
+/*
+ * A cancel won the request: reason "cancel" (an SMB2 CANCEL), "early"
+ * (a CANCEL that came before the interim) or "teardown" (connection loss).
+ */
+TRACE_EVENT(ksmbd_async_cancel,
+	TP_PROTO(u64 conn_id, u64 async_id, u64 mid, u16 command,
+		 const char *reason),
+	TP_ARGS(conn_id, async_id, mid, command, reason),
+	TP_STRUCT__entry(
+		__field(u64, conn_id)
+		__field(u64, async_id)
+		__field(u64, mid)
+		__field(u16, command)
+		__string(reason, reason)
+	),
+	TP_fast_assign(
+		__entry->conn_id = conn_id;
+		__entry->async_id = async_id;
+		__entry->mid = mid;
+		__entry->command = command;
+		__assign_str(reason, reason);
+	),
+	TP_printk("conn=0x%016llx async_id=%llu mid=%llu cmd=%s reason=%s",
+		  __entry->conn_id, __entry->async_id, __entry->mid,
+		  show_smb2_command(__entry->command), __get_str(reason))
+);
+
+/*
+ * The final response of an async request: its status, whether it was
+ * sent (0 when the connection was already going) and the time since the
+ * request arrived.
+ */
+TRACE_EVENT(ksmbd_async_done,
+	TP_PROTO(u64 conn_id, u64 async_id, u64 mid, u16 command, u32 status,
+		 bool sent, u64 latency_ns),
+	TP_ARGS(conn_id, async_id, mid, command, status, sent, latency_ns),
+	TP_STRUCT__entry(
+		__field(u64, conn_id)
+		__field(u64, async_id)
+		__field(u64, mid)
+		__field(u64, latency_ns)
+		__field(u32, status)
+		__field(u16, command)
+		__field(bool, sent)
+	),
+	TP_fast_assign(
+		__entry->conn_id = conn_id;
+		__entry->async_id = async_id;
+		__entry->mid = mid;
+		__entry->latency_ns = latency_ns;
+		__entry->status = status;
+		__entry->command = command;
+		__entry->sent = sent;
+	),
+	TP_printk("conn=0x%016llx async_id=%llu mid=%llu cmd=%s status=%s sent=%d latency_ns=%llu",
+		  __entry->conn_id, __entry->async_id, __entry->mid,
+		  show_smb2_command(__entry->command),
+		  show_nt_status(__entry->status), __entry->sent,
+		  __entry->latency_ns)
+);
+
+/* ---------------------------------------------------------------- */
+/* Change notify                                                     */
+
+/*
+ * file: the directory handle's volatile FileId; filter: the completion
+ * filter; tree: SMB2_WATCH_TREE.
+ */
+TRACE_EVENT(ksmbd_notify_arm,
+	TP_PROTO(u64 conn_id, u64 mid, u64 file, u32 filter, bool tree,
+		 u32 out_len),
+	TP_ARGS(conn_id, mid, file, filter, tree, out_len),
+	TP_STRUCT__entry(
+		__field(u64, conn_id)
+		__field(u64, mid)
+		__field(u64, file)
+		__field(u32, filter)
+		__field(u32, out_len)
+		__field(bool, tree)
+	),
+	TP_fast_assign(
+		__entry->conn_id = conn_id;
+		__entry->mid = mid;
+		__entry->file = file;
+		__entry->filter = filter;
+		__entry->out_len = out_len;
+		__entry->tree = tree;
+	),
+	TP_printk("conn=0x%016llx mid=%llu file=0x%016llx filter=0x%x tree=%d out_len=%u",
+		  __entry->conn_id, __entry->mid, __entry->file,
+		  __entry->filter, __entry->tree, __entry->out_len)
+);
+
+/*
+ * A CHANGE_NOTIFY answered with changes: actions (entries in the
+ * response, 0 with STATUS_NOTIFY_ENUM_DIR), bytes of the response body,
+ * waited (0: the changes were already buffered when it came).
+ */
+TRACE_EVENT(ksmbd_notify_fire,
+	TP_PROTO(u64 conn_id, u64 mid, u64 file, u32 status, u32 actions,
+		 u32 bytes, bool waited),
+	TP_ARGS(conn_id, mid, file, status, actions, bytes, waited),
+	TP_STRUCT__entry(
+		__field(u64, conn_id)
+		__field(u64, mid)
+		__field(u64, file)
+		__field(u32, status)
+		__field(u32, actions)
+		__field(u32, bytes)
+		__field(bool, waited)
+	),
+	TP_fast_assign(
+		__entry->conn_id = conn_id;
+		__entry->mid = mid;
+		__entry->file = file;
+		__entry->status = status;
+		__entry->actions = actions;
+		__entry->bytes = bytes;
+		__entry->waited = waited;
+	),
+	TP_printk("conn=0x%016llx mid=%llu file=0x%016llx status=%s actions=%u bytes=%u waited=%d",
+		  __entry->conn_id, __entry->mid, __entry->file,
+		  show_nt_status(__entry->status), __entry->actions,
+		  __entry->bytes, __entry->waited)
+);
+
+/*
+ * A waiting CHANGE_NOTIFY ended without changes: status CANCELLED (a
+ * CANCEL or a teardown) or NOTIFY_CLEANUP (its handle closed).
+ */
+TRACE_EVENT(ksmbd_notify_cancel,
+	TP_PROTO(u64 conn_id, u64 mid, u64 file, u32 status),
+	TP_ARGS(conn_id, mid, file, status),
+	TP_STRUCT__entry(
+		__field(u64, conn_id)
+		__field(u64, mid)
+		__field(u64, file)
+		__field(u32, status)
+	),
+	TP_fast_assign(
+		__entry->conn_id = conn_id;
+		__entry->mid = mid;
+		__entry->file = file;
+		__entry->status = status;
+	),
+	TP_printk("conn=0x%016llx mid=%llu file=0x%016llx status=%s",
+		  __entry->conn_id, __entry->mid, __entry->file,
+		  show_nt_status(__entry->status))
 );
 
 #endif /* KSMBD_TRACE_H */

@@ -42,6 +42,7 @@ enum break_kind {
 	BREAK_OVERWRITE,	/* open that truncates: no caching at all */
 	BREAK_WRITE,		/* data changed: no read (or write) caching */
 	BREAK_NAMESPACE,	/* rename, delete: no handle caching */
+	BREAK_LOCAL,		/* a local process broke the kernel lease: none */
 };
 
 /* Who is breaking, and which owner (if any) is its own. */
@@ -129,6 +130,8 @@ void ksmbd_oplock_resolve(struct ksmbd_oplock *o, u32 state)
 	lockdep_assert_held(&ksmbd_owner_lock);
 	o->state = state;
 	o->breaking = false;
+	if (!(state & KSMBD_LEASE_R))
+		ksmbd_klease_drop(o);
 	break_seq++;
 	wake_up_all(&break_wq);
 }
@@ -153,6 +156,7 @@ static u32 allowed(const struct ksmbd_oplock *o, const struct breaker *b)
 					 b->share))
 			keep &= ~KSMBD_LEASE_H;
 		break;
+	case BREAK_LOCAL:
 	case BREAK_OVERWRITE:
 		/*
 		 * The data is replaced under the holder: nothing cached stays
@@ -182,6 +186,15 @@ static bool is_self(const struct ksmbd_oplock *o, const struct breaker *b)
 		return true;
 	return b->key && o->lease && !memcmp(o->key, b->key, 16) &&
 	       !memcmp(o->guid, b->guid, 16);
+}
+
+/*
+ * A write through a handle with a level II oplock breaks that oplock too
+ * (to none, no ack), as it breaks everyone else's (smb2.oplock.batch6).
+ */
+static bool self_level2(const struct ksmbd_oplock *o, const struct breaker *b)
+{
+	return b->kind == BREAK_WRITE && !o->lease && o->state == KSMBD_LEASE_R;
 }
 
 static struct break_note *note_make(struct ksmbd_oplock *o, u32 to, bool ack)
@@ -249,7 +262,7 @@ static bool scan_owners(const struct breaker *b, struct list_head *notes,
 
 	lockdep_assert_held(&ksmbd_owner_lock);
 	hash_for_each_possible(by_inode, o, inode_node, (unsigned long)b->inode) {
-		if (o->inode != b->inode || is_self(o, b))
+		if (o->inode != b->inode || (is_self(o, b) && !self_level2(o, b)))
 			continue;
 		if (o->breaking) {
 			if (ksmbd_conn_exiting(o->conn)) {
@@ -385,6 +398,13 @@ static void break_through(struct ksmbd_file *fp, enum break_kind kind,
 	 * may be freed meanwhile only if fp was released, and fp is held.
 	 */
 	break_and_wait(&b, wait);
+}
+
+void ksmbd_oplock_break_local(struct inode *inode)
+{
+	struct breaker b = { .kind = BREAK_LOCAL, .inode = inode };
+
+	break_and_wait(&b, true);
 }
 
 void ksmbd_oplock_break_for_write(struct ksmbd_file *fp)
@@ -620,9 +640,11 @@ void ksmbd_oplock_grant(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
 		mutex_unlock(&ksmbd_owner_lock);
 		break_and_wait(&b, true);
 	}
-	if (fresh && may_cache(fp) &&
+	/* An oplock asked with a stat open (attributes only) is not granted. */
+	if (fresh && may_cache(fp) && (rq->lease || open_breaks(fp, false)) &&
 	    grant_locked(ctx, fp, rq, &fresh, &old_conn)) {
 		fill_grant(fp->oplock, out);
+		ksmbd_klease_take(fp->oplock, fp->filp);
 		trace_ksmbd_oplock_grant(ctx->conn->id,
 					 ksmbd_oplock_trace_id(fp->oplock),
 					 fp->oplock->lease, 0,
@@ -663,6 +685,7 @@ void ksmbd_oplock_release(struct ksmbd_file *fp)
 			hash_del(&o->key_node);
 		if (o->breaking)
 			ksmbd_oplock_resolve(o, 0);
+		ksmbd_klease_drop(o);
 		dead = o;
 	}
 	mutex_unlock(&ksmbd_owner_lock);

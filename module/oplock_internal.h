@@ -11,6 +11,7 @@
 #include <linux/types.h>
 
 struct ksmbd_conn;
+struct file;
 struct inode;
 
 /* Guards every owner, both hashes and ksmbd_file.oplock (see oplock.h). */
@@ -40,6 +41,8 @@ struct ksmbd_oplock {
 	u32 break_to;
 	u64 break_ns;			/* ktime when the break was sent */
 	unsigned long deadline;		/* jiffies */
+
+	struct file *klease;		/* counted: holds our kernel lease */
 };
 
 u32 ksmbd_oplock_level_to_bits(u8 level);
@@ -49,6 +52,15 @@ u64 ksmbd_oplock_trace_id(const struct ksmbd_oplock *o);
 struct ksmbd_oplock *ksmbd_lease_find(const u8 *guid, const u8 *key);
 /* Under the lock: end o's break with the given state, wake waiters. */
 void ksmbd_oplock_resolve(struct ksmbd_oplock *o, u32 state);
+
+/*
+ * oplock_klease.c, under the lock: take a kernel lease for o (which has
+ * read caching) on filp where the file system allows; drop it.
+ */
+void ksmbd_klease_take(struct ksmbd_oplock *o, struct file *filp);
+void ksmbd_klease_drop(struct ksmbd_oplock *o);
+/* A local process breaks the kernel lease: break the inode's owners to none, wait. */
+void ksmbd_oplock_break_local(struct inode *inode);
 
 /* smb2_oplock_break.c: one notification frame (no lock held). */
 void ksmbd_oplock_send_break(struct ksmbd_conn *conn, bool lease,

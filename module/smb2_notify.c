@@ -31,6 +31,7 @@
 #include "async.h"
 #include "create_rules.h"
 #include "file.h"
+#include "ksmbd_trace.h"
 #include "proto/utf16.h"
 #include "smb2_dispatch.h"
 #include "smb2_notify.h"
@@ -84,6 +85,7 @@ struct notify_watch {
 	 * the handle gets STATUS_NOTIFY_ENUM_DIR too.
 	 */
 	u32 cap;
+	u64 fid;			/* the handle's volatile id, for traces */
 	struct dentry *dir;		/* counted */
 	struct list_head changes;	/* struct notify_change */
 	u32 bytes;			/* encoded size of changes */
@@ -334,7 +336,12 @@ static struct fsnotify_group *get_group(void)
 
 	mutex_lock(&group_lock);
 	if (!group) {
-		g = fsnotify_alloc_group(&notify_ops, 0);
+		/*
+		 * DUPS: every handle's watch has its own mark, also when two
+		 * handles watch the same directory (or two tree watches the
+		 * same file system); without it the second add is -EEXIST.
+		 */
+		g = fsnotify_alloc_group(&notify_ops, FSNOTIFY_GROUP_DUPS);
 		if (!IS_ERR(g))
 			group = g;
 	}
@@ -350,7 +357,7 @@ static struct fsnotify_group *get_group(void)
  * out_len, or an empty body and ENUM_DIR. Consumes the changes.
  */
 static u32 take_changes(struct notify_watch *w, u32 out_len, u8 **body,
-			u32 *body_len)
+			u32 *body_len, u32 *actions)
 {
 	struct notify_change *c;
 	u32 total = 0, at = 8, prev = 0;
@@ -358,6 +365,7 @@ static u32 take_changes(struct notify_watch *w, u32 out_len, u8 **body,
 
 	*body = NULL;
 	*body_len = 0;
+	*actions = 0;
 	list_for_each_entry(c, &w->changes, node)
 		total += entry_size(c->name_len);
 	if (w->overflow || total > out_len) {
@@ -381,6 +389,7 @@ static u32 take_changes(struct notify_watch *w, u32 out_len, u8 **body,
 		put_unaligned_le32(c->name_len, b + at + 8);
 		memcpy(b + at + 12, c->name, c->name_len);
 		at += entry_size(c->name_len);
+		(*actions)++;
 	}
 	drop_changes(w);
 	*body = b;
@@ -398,7 +407,7 @@ static void watch_work(struct work_struct *work)
 {
 	struct notify_watch *w = container_of(work, struct notify_watch, work);
 	struct notify_req *r;
-	u32 status, len;
+	u32 status, len, n;
 	u8 *body;
 
 	for (;;) {
@@ -418,8 +427,11 @@ static void watch_work(struct work_struct *work)
 			return;
 		}
 		list_del_init(&r->node);
-		status = take_changes(w, r->out_len, &body, &len);
+		status = take_changes(w, r->out_len, &body, &len, &n);
 		spin_unlock(&w->lock);
+		trace_ksmbd_notify_fire(r->async->conn->id,
+					r->async->message_id, w->fid, status,
+					n, len, true);
 		ksmbd_async_complete(r->async, status, body, len);
 		kfree(body);
 	}
@@ -432,6 +444,8 @@ static u32 req_cancel(struct ksmbd_async *a)
 	spin_lock(&r->w->lock);
 	list_del_init(&r->node);
 	spin_unlock(&r->w->lock);
+	trace_ksmbd_notify_cancel(a->conn->id, a->message_id, r->w->fid,
+				  STATUS_CANCELLED);
 	return STATUS_CANCELLED;
 }
 
@@ -474,6 +488,7 @@ static struct notify_watch *watch_new(struct ksmbd_file *fp, bool tree,
 	w->tree = tree;
 	w->filter = filter;
 	w->cap = min_t(u32, out_len, NOTIFY_BUF_MAX);
+	w->fid = fp->volatile_id;
 	w->dir = dget(dir);
 	w->mark = m;
 	m->w = w;
@@ -493,19 +508,25 @@ static struct notify_watch *watch_new(struct ksmbd_file *fp, bool tree,
 	return w;
 }
 
-/* The handle's watch, made on first use (under fp->dir_lock). */
+/*
+ * The handle's watch, made on first use (under fp->dir_lock). Like its
+ * buffer size, the first request's completion filter and WATCH_TREE stay
+ * with the handle until it closes, as on Windows (smb2.notify.mask-change,
+ * smb2.notify.rec): later requests' are ignored. The first request's
+ * filter must not be empty (raw, before unknown bits are dropped).
+ */
 static struct notify_watch *watch_of(struct ksmbd_file *fp, bool tree,
-				     u32 filter, u32 out_len)
+				     u32 raw_filter, u32 out_len)
 {
 	struct notify_watch *w = fp->notify;
 
-	if (w) {
-		WRITE_ONCE(w->filter, filter);
+	if (w)
 		return w;
-	}
 	if (fp->notify_closed)
 		return ERR_PTR(-EBADF);
-	w = watch_new(fp, tree, filter, out_len);
+	if (!raw_filter)
+		return ERR_PTR(-EINVAL);
+	w = watch_new(fp, tree, raw_filter & NOTIFY_ALL, out_len);
 	if (!IS_ERR(w))
 		fp->notify = w;
 	return w;
@@ -515,7 +536,7 @@ struct notify_req_in {
 	u16 flags;
 	u32 out_len;
 	u64 pid, vid;
-	u32 filter;
+	u32 raw_filter;
 };
 
 static u32 notify_status(int err)
@@ -528,6 +549,12 @@ static u32 notify_status(int err)
 }
 
 /* Go async: the request waits on w for the next change. */
+static void trace_cleanup(struct ksmbd_async *a, struct notify_watch *w)
+{
+	trace_ksmbd_notify_cancel(a->conn->id, a->message_id, w->fid,
+				  STATUS_NOTIFY_CLEANUP);
+}
+
 static u32 wait_for_change(struct ksmbd_smb2_ctx *ctx, struct notify_watch *w,
 			   u32 out_len)
 {
@@ -557,12 +584,16 @@ static u32 wait_for_change(struct ksmbd_smb2_ctx *ctx, struct notify_watch *w,
 	if (w->dead) {
 		spin_unlock(&w->lock);
 		/* Closed meanwhile: published, so it must complete. */
-		if (ksmbd_async_claim(a))
+		if (ksmbd_async_claim(a)) {
+			trace_cleanup(a, w);
 			ksmbd_async_complete(a, STATUS_NOTIFY_CLEANUP, NULL, 0);
+		}
 	} else {
 		list_add_tail(&r->node, &w->waiting);
 		news = has_news(w);
 		spin_unlock(&w->lock);
+		trace_ksmbd_notify_arm(ctx->conn->id, a->message_id, w->fid,
+				       READ_ONCE(w->filter), w->tree, out_len);
 		if (news)
 			ksmbd_work_queue_plain(&w->work);
 	}
@@ -574,22 +605,25 @@ static u32 do_notify(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
 		     const struct notify_req_in *in, u8 **body, u32 *len)
 {
 	struct notify_watch *w;
-	u32 st;
+	u32 st, n;
 
 	if (fp->kind != KSMBD_FILE_DIRECTORY || !fp->filp)
 		return STATUS_INVALID_PARAMETER;
 	if (!(fp->daccess & FILE_READ_DATA))	/* FILE_LIST_DIRECTORY */
 		return STATUS_ACCESS_DENIED;
 	mutex_lock(&fp->dir_lock);
-	w = watch_of(fp, in->flags & SMB2_WATCH_TREE, in->filter, in->out_len);
+	w = watch_of(fp, in->flags & SMB2_WATCH_TREE, in->raw_filter,
+		     in->out_len);
 	if (IS_ERR(w)) {
 		mutex_unlock(&fp->dir_lock);
 		return notify_status(PTR_ERR(w));
 	}
 	spin_lock(&w->lock);
 	if (has_news(w)) {
-		st = take_changes(w, in->out_len, body, len);
+		st = take_changes(w, in->out_len, body, len, &n);
 		spin_unlock(&w->lock);
+		trace_ksmbd_notify_fire(ctx->conn->id, ctx->req->hdr.message_id,
+					w->fid, st, n, *len, false);
 	} else {
 		spin_unlock(&w->lock);
 		st = wait_for_change(ctx, w, in->out_len);
@@ -610,11 +644,12 @@ enum ksmbd_smb2_verdict ksmbd_smb2_change_notify(struct ksmbd_smb2_ctx *ctx)
 	ksmbd_buf_get_le32(b, 4, &in.out_len);
 	ksmbd_buf_get_le64(b, 8, &in.pid);
 	ksmbd_buf_get_le64(b, 16, &in.vid);
-	ksmbd_buf_get_le32(b, 24, &in.filter);
-	if (!in.filter || (in.filter & ~NOTIFY_ALL)) {
-		ctx->status = STATUS_INVALID_PARAMETER;
-		return KSMBD_SMB2_REPLY;
-	}
+	/*
+	 * Bits past NOTIFY_ALL mean nothing and are ignored, as Windows
+	 * does (smb2.notify.mask tries all 32): a watch left with none
+	 * waits until it is cancelled or closed.
+	 */
+	ksmbd_buf_get_le32(b, 24, &in.raw_filter);
 	fp = ksmbd_file_lookup(ctx, in.pid, in.vid);
 	if (!fp) {
 		ctx->status = STATUS_FILE_CLOSED;
@@ -656,9 +691,11 @@ void ksmbd_notify_file_closed(struct ksmbd_file *fp)
 		spin_unlock(&w->lock);
 		if (!r)
 			break;
-		if (ksmbd_async_claim(r->async))
+		if (ksmbd_async_claim(r->async)) {
+			trace_cleanup(r->async, w);
 			ksmbd_async_complete(r->async, STATUS_NOTIFY_CLEANUP,
 					     NULL, 0);
+		}
 	}
 	fsnotify_destroy_mark(&w->mark->fsn, w->mark->fsn.group);
 	/* The mark's own count goes with free_mark; this is the handle's. */

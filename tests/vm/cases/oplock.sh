@@ -3,7 +3,8 @@
 # Oplocks and leases: the server restarted with "oplock break timeout = 2",
 # then the raw client's cases (clients/smb2oplock.py: grants, breaks, acks
 # with right and wrong levels, the timeout, close and disconnect during a
-# break, races), then two cifs mounts of the share on separate TCP
+# break, races, local processes breaking leases and oplocks through the
+# server's kernel leases), then two cifs mounts of the share on separate TCP
 # connections (default cache=strict): data written through one is seen
 # through the other, because the lease break makes the writer flush.
 # The oplock tracepoints must have fired; every live counter (oplocks

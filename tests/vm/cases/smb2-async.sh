@@ -9,6 +9,9 @@
 # unblocks itself, POSIX visibility), then fcntl locks through two cifs
 # mounts (separate connections): a conflicting lock fails, a blocking one
 # waits and is woken by the unlock, one killed by a signal is cancelled.
+# The raw clients run under trace-cmd: their ksmbd_notify_* and
+# ksmbd_async_* events are checked (arm, fire with the action count and
+# ENUM_DIR, cancel/cleanup, interim, cancel reasons, completion).
 # Ends with every live counter back at zero.
 . "$VM_TOP/tests/vm/lib/check.sh"
 cl=$VM_TOP/tests/vm/clients/smb2locks.py
@@ -30,10 +33,47 @@ if ! listening; then
 	finish
 fi
 
-# ---- raw clients ----
+# ---- raw clients, under trace-cmd for the notify and async events ----
+ev=/sys/kernel/tracing/events/ksmbd
+dat=/tmp/async-trace.dat rep=/tmp/async-trace.txt
+trace-cmd record -e 'ksmbd:ksmbd_notify_*' -e 'ksmbd:ksmbd_async_*' -o $dat \
+	> /tmp/tc-record.log 2>&1 &
+tcpid=$!
+tc_on() { [ "$(cat $ev/ksmbd_notify_fire/enable 2>/dev/null)" = 1 ]; }
+check trace-cmd-started wait_for 60 tc_on
 python3 "$cl" --prefix "$CASE" --share-dir "$share" || CHECK_FAILED=1
 python3 "$VM_TOP/tests/vm/clients/smb2notify.py" --prefix "$CASE/notify" \
 	--share-dir "$share" || CHECK_FAILED=1
+sleep 1
+kill -INT $tcpid
+wait $tcpid
+trace-cmd report -i $dat > $rep 2>/dev/null
+# has_ev EVENT PATTERN: a line of EVENT whose fields match PATTERN (grep -E)
+has_ev() { grep -E " $1: .*$2" $rep >/dev/null; }
+check trace-notify-arm has_ev ksmbd_notify_arm "filter=0x3 tree=0 out_len=4096"
+check trace-notify-arm-tree has_ev ksmbd_notify_arm "tree=1"
+check trace-notify-fire-waited has_ev ksmbd_notify_fire "status=STATUS_SUCCESS actions=1 bytes=[1-9][0-9]* waited=1"
+check trace-notify-fire-buffered has_ev ksmbd_notify_fire "status=STATUS_SUCCESS actions=3 bytes=[1-9][0-9]* waited=0"
+check trace-notify-fire-enum-dir has_ev ksmbd_notify_fire "status=STATUS_NOTIFY_ENUM_DIR actions=0 bytes=0 waited=1"
+check trace-notify-overflow has_ev ksmbd_notify_fire "status=STATUS_NOTIFY_ENUM_DIR actions=0 bytes=0 waited=0"
+check trace-notify-cancelled has_ev ksmbd_notify_cancel "status=STATUS_CANCELLED"
+check trace-notify-cleanup has_ev ksmbd_notify_cancel "status=STATUS_NOTIFY_CLEANUP"
+check trace-async-interim has_ev ksmbd_async_interim "cmd=CHANGE_NOTIFY"
+check trace-async-cancel has_ev ksmbd_async_cancel "cmd=CHANGE_NOTIFY reason=cancel"
+# (smb2locks.py's connection drops with pending locks)
+check trace-async-teardown has_ev ksmbd_async_cancel "reason=teardown"
+check trace-async-done has_ev ksmbd_async_done "cmd=CHANGE_NOTIFY status=STATUS_SUCCESS sent=1 latency_ns=[1-9]"
+check trace-async-done-cleanup has_ev ksmbd_async_done "status=STATUS_NOTIFY_CLEANUP sent=1"
+# every interim has its final response (a request cancelled with its
+# connection before the interim went out has a final response only), and
+# each arm its end
+n_int=$(grep -c ' ksmbd_async_interim:' $rep)
+n_done=$(grep -c ' ksmbd_async_done:' $rep)
+echo "# async events: $n_int interim, $n_done done"
+check trace-async-balanced test "$n_int" -gt 0 -a "$n_done" -ge "$n_int"
+n_arm=$(grep -c ' ksmbd_notify_arm:' $rep)
+n_end=$(grep -E -c ' ksmbd_notify_(cancel|fire): .*waited=1|ksmbd_notify_cancel:' $rep)
+check trace-notify-balanced test "$n_arm" -gt 0 -a "$n_arm" = "$n_end"
 
 # ---- fcntl locks through two mounts ----
 # lk FILE CMD START LEN: one fcntl lock; CMD ex (wait), nb (fail if held),

@@ -1,5 +1,5 @@
 #!/bin/bash
-# vm: --server --timeout 900
+# vm: --server --timeout 1200
 # Samba's smbtorture against our server: the quick suites of
 # tests/torture/quick.list, each checked against tests/torture/expected
 # (a listed pass that fails, or a new failure, fails; a listed failure is

@@ -5,8 +5,8 @@
 # read them back, touch, a server-side copy, rename 10, delete all,
 # unmount), a raw session of a second user with its keys known, a refused
 # logon and two deliberately broken connections from 127.0.0.3. Checked on
-# `trace-cmd report`: every event but oplock/lease (and LOCK, which no
-# command issues yet) fired; write events and their bytes match the
+# `trace-cmd report`: every event but oplock/lease, notify and async
+# (asserted in oplock.sh and smb2-async.sh) and LOCK fired; write events and their bytes match the
 # workload exactly; every request_start has its request_done; every
 # latency > 0; peers are the clients' addresses; no password, NT hash,
 # session or signing key in the report or the raw recording;
@@ -146,7 +146,8 @@ for line in open(rep):
                                     FIELD.findall(m.group(2))}))
 seen = collections.Counter(e for e, _ in events)
 listed = [l.strip() for l in open("/tmp/listed") if l.strip()]
-want = [e for e in listed if not re.search(r"oplock|lease|_lock$", e)]
+# oplock/lease, notify and async events: oplock.sh, smb2-async.sh
+want = [e for e in listed if not re.search(r"oplock|lease|_lock$|notify_|async_", e)]
 check("every-event-class", all(seen[e] for e in want),
       "missing: %s" % [e for e in want if not seen[e]])
 

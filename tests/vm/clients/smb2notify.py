@@ -115,13 +115,20 @@ def case_create_wakes(env):
     r = t.recv_mid(t.notify(d, F_FILE_NAME))
     expect_eq(entries(r), [(OLD_NAME, "n2.txt"), (NEW_NAME, "n2b.txt")],
               "rename")
-    mid, interim = t.pending(d, F_LAST_WRITE)
+    w = t.open_dir()
+    mid, interim = t.pending(w, F_LAST_WRITE)
     touch(local(env, "ignored.txt"))
     expect(t.nothing_for(mid, 1.0), "a create woke a LAST_WRITE-only notify")
     with open(local(env, "n2b.txt"), "ab") as f:
         f.write(b"more")
     r = t.final(mid, interim, "modify")
     expect_eq(entries(r)[0], (MODIFIED, "n2b.txt"), "modify")
+    t.close(w)
+    # a handle keeps its first request's filter (as Windows does): the
+    # LAST_WRITE-only request on d gets the create d's names filter saw
+    r = t.recv_mid(t.notify(d, F_LAST_WRITE))
+    want(r, "SUCCESS", "later filter on d")
+    expect_eq(entries(r), [(ADDED, "ignored.txt")], "the first filter stays")
     t.close(d)
     t.bye()
 

@@ -530,6 +530,143 @@ def case_race_close_and_drop(env):
         b.bye()
 
 
+# ---- Local processes (the server's kernel leases) ----
+
+LOCAL_OP = r"""
+import os, sys
+path, how = sys.argv[1], sys.argv[2]
+if how == "write":
+    fd = os.open(path, os.O_WRONLY)
+    os.write(fd, b"local")
+    os.close(fd)
+elif how == "read":
+    fd = os.open(path, os.O_RDONLY)
+    os.read(fd, 4)
+    os.close(fd)
+elif how == "truncate":
+    os.truncate(path, 0)
+elif how == "unlink":
+    os.unlink(path)
+print("done", flush=True)
+"""
+
+
+class Local:
+    """A local process in the server's machine doing one file operation."""
+
+    def __init__(self, env, name, how):
+        import subprocess
+        self.p = subprocess.Popen(
+            [sys.executable, "-c", LOCAL_OP,
+             os.path.join(env.share_dir, name), how],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+
+    def running(self):
+        return self.p.poll() is None
+
+    def finished(self, wait):
+        try:
+            out = self.p.communicate(timeout=wait)[0]
+        except Exception:  # noqa: BLE001
+            self.p.kill()
+            self.p.communicate()
+            raise AssertionError("the local operation did not finish")
+        expect_eq((self.p.returncode, out.strip()), (0, b"done"),
+                  "the local operation")
+
+
+def need_share_dir(env, name):
+    path = os.path.join(env.share_dir, name)
+    expect(os.path.exists(path), "%s not found: --share-dir must be the "
+           "share's directory on this machine" % path)
+
+
+@case
+def case_local_write_breaks_lease(env):
+    """A local open for writing breaks an RH lease to none; it waits for
+    the acknowledgement, then goes on."""
+    a = Peer(env, next(GUIDS))
+    fresh(a, "ls-local.txt")
+    need_share_dir(env, "ls-local.txt")
+    key = os.urandom(16)
+    r, cr = a.open("ls-local.txt", lease=(key, R | H, True, 1))
+    expect_eq(lease_answer(cr)[1], R | H, "granted lease")
+    rd = Local(env, "ls-local.txt", "read")
+    rd.finished(10)
+    try:
+        frame = a.next_frame(1.0)
+    except OSError:
+        frame = None
+    expect(frame is None, "a local read broke the lease")
+    lw = Local(env, "ls-local.txt", "write")
+    n = parse_break(a.next_frame(10))
+    expect_eq((n["kind"], n["key"], n["cur"], n["new"]),
+              ("lease", key, R | H, 0), "lease break")
+    expect_eq(n["flags"] & 1, 1, "ACK_REQUIRED")
+    time.sleep(0.3)
+    expect(lw.running(), "the local open finished before the ack")
+    expect_status(a.ack_lease(key, 0), "SUCCESS", "ack")
+    lw.finished(10)
+    a.close(cr.fid)
+    a.bye()
+
+
+@case
+def case_local_truncate_breaks_batch(env):
+    """A local truncate breaks a batch oplock to none (acknowledged)."""
+    a = Peer(env, next(GUIDS))
+    fresh(a, "op-local.txt")
+    need_share_dir(env, "op-local.txt")
+    r, cr = a.open("op-local.txt", level=LEVEL_BATCH)
+    expect_eq(oplock_level(r), LEVEL_BATCH, "A's level")
+    lt = Local(env, "op-local.txt", "truncate")
+    n = parse_break(a.next_frame(10))
+    expect_eq((n["kind"], n["level"], n["fid"]), ("oplock", LEVEL_NONE, cr.fid),
+              "oplock break")
+    time.sleep(0.3)
+    expect(lt.running(), "the truncate finished before the ack")
+    expect_status(a.ack_oplock(cr.fid, LEVEL_NONE), "SUCCESS", "ack")
+    lt.finished(10)
+    expect_eq(os.path.getsize(os.path.join(env.share_dir, "op-local.txt")), 0,
+              "size after the truncate")
+    a.close(cr.fid)
+    a.bye()
+
+
+@case
+def case_local_unlink_level2(env):
+    """A level II oplock needs no ack: a local unlink breaks it and goes
+    on at once; an unacknowledged lease break ends with the timeout."""
+    a = Peer(env, next(GUIDS))
+    fresh(a, "op-local2.txt")
+    need_share_dir(env, "op-local2.txt")
+    r, cr = a.open("op-local2.txt", level=LEVEL_II)
+    expect_eq(oplock_level(r), LEVEL_II, "A's level")
+    t = time.monotonic()
+    lu = Local(env, "op-local2.txt", "unlink")
+    n = parse_break(a.next_frame(10))
+    expect_eq((n["level"], n["fid"]), (LEVEL_NONE, cr.fid), "oplock break")
+    lu.finished(10)
+    expect(time.monotonic() - t < env.timeout, "the unlink waited")
+    a.close(cr.fid)
+    # no acknowledgement: the local writer goes on after the break timeout
+    fresh(a, "ls-local2.txt")
+    key = os.urandom(16)
+    r, cr = a.open("ls-local2.txt", lease=(key, R | W | H, True, 1))
+    expect_eq(lease_answer(cr)[1], R | W | H, "granted lease")
+    t = time.monotonic()
+    lw = Local(env, "ls-local2.txt", "write")
+    n = parse_break(a.next_frame(10))
+    expect_eq(n["new"], 0, "lease break to none")
+    lw.finished(env.timeout + 20)
+    took = time.monotonic() - t
+    expect(env.timeout * 0.8 <= took < env.timeout + 15,
+           "the local open went on after %.1f s (timeout %d s)" %
+           (took, env.timeout))
+    a.close(cr.fid)
+    a.bye()
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawTextHelpFormatter)
@@ -541,6 +678,8 @@ def main():
     ap.add_argument("--timeout", type=int, default=2,
                     help="the server's oplock break timeout in seconds")
     ap.add_argument("--rounds", type=int, default=30)
+    ap.add_argument("--share-dir", default="/srv/share",
+                    help="the share's directory (cases with local processes)")
     ap.add_argument("--list", action="store_true")
     ap.add_argument("cases", nargs="*")
     env = ap.parse_args()
