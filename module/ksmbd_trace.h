@@ -838,6 +838,8 @@ TRACE_EVENT(ksmbd_durable_scavenge,
 	TP_printk("persistent=0x%016llx file=0x%016llx reason='%s'",
 		  __entry->persistent_id, __entry->file_id,
 		  __get_str(reason))
+);
+
 /* ---------------------------------------------------------------- */
 /* Async requests (MS-SMB2 3.3.4.2, 3.3.5.16)                        */
 
