@@ -458,7 +458,8 @@ def case_share_required(env):
 
 OPLOCK_BREAK, NOTIFY_MID = 0x12, 0xFFFFFFFFFFFFFFFF
 LEVEL_II, LEVEL_BATCH = 1, 9
-STATUS_PENDING = 0x103
+STATUS_PENDING, STATUS_NOTIFY_ENUM_DIR = 0x103, 0x10C
+CHANGE_NOTIFY, F_FILE_NAME = 0xF, 0x1
 
 
 def erecv(c, sess, what, wait=15):
@@ -481,8 +482,9 @@ def ecreate_body(name, level, disp):
 def check_encrypted_break(env, share):
     """A holds a batch oplock on an encrypted tree; B's open makes the
     server break it: the notification (MS-SMB2 3.3.4.6) comes in a
-    transform header with A's session, and B's async CREATE answers
-    (interim and final) are encrypted like its request."""
+    transform header with A's session. Then an async request: B's
+    CHANGE_NOTIFY, whose interim and final answers (completed by A's
+    create) must both be encrypted like the request."""
     name = "crypt-break.txt"
     a, sa = logged_on(env)
     ta = a.ecall(sa, TREE_CONNECT, tcon_body(share))
@@ -510,18 +512,41 @@ def check_encrypted_break(env, share):
     r = a.ecall(sa, OPLOCK_BREAK, ack, tree=ta.tree)
     expect_eq(r.status, STATUS_SUCCESS, "encrypted acknowledgement")
     rb = erecv(b, sb, "B's create answer")
-    went_async = rb.status == STATUS_PENDING
-    if went_async:
+    if rb.status == STATUS_PENDING:
         rb = erecv(b, sb, "B's final create answer")
-    expect(went_async, "B's open did not wait for the break")
     expect_eq(rb.status, STATUS_SUCCESS, "B's create")
     expect_eq(rb.body[2], LEVEL_II, "B's oplock level")
-    for c, s, t, f in ((b, sb, tb.tree, smb2files.Created(rb).fid),
-                       (a, sa, ta.tree, fid)):
+    fb = smb2files.Created(rb).fid
+
+    # B watches the share root (encrypted); A's create completes it.
+    r = b.ecall(sb, smb2files.CREATE, smb2files.create_body(
+        "", access=smb2files.GENERIC_READ, disp=smb2files.OPEN,
+        options=smb2files.DIRECTORY_FILE), tree=tb.tree)
+    expect_eq(r.status, STATUS_SUCCESS, "B's directory open")
+    fd = smb2files.Created(r).fid
+    msg = b.build(CHANGE_NOTIFY, struct.pack("<HHIQQII", 32, 0, 4096, *fd,
+                                             F_FILE_NAME, 0),
+                  session=sb.id, tree=tb.tree)
+    b.send_frame(b.wrap(sb, msg))
+    r = erecv(b, sb, "notify interim")
+    expect_eq(r.status, STATUS_PENDING, "notify interim status")
+    added = "crypt-notify-%s.txt" % os.urandom(4).hex()
+    r = a.ecall(sa, smb2files.CREATE, ecreate_body(added, 0,
+                                                   smb2files.OPEN_IF),
+                tree=ta.tree)
+    expect_eq(r.status, STATUS_SUCCESS, "A's create in the watched root")
+    fa = smb2files.Created(r).fid
+    r = erecv(b, sb, "notify final answer")
+    expect_eq(r.command, CHANGE_NOTIFY, "final answer command")
+    expect(r.status in (STATUS_SUCCESS, STATUS_NOTIFY_ENUM_DIR),
+           "notify final status 0x%x" % r.status)
+    for c, s, t, f in ((b, sb, tb.tree, fd), (a, sa, ta.tree, fa),
+                       (b, sb, tb.tree, fb), (a, sa, ta.tree, fid)):
         r = c.ecall(s, smb2files.CLOSE, struct.pack("<HHIQQ", 24, 0, 0, *f),
                     tree=t)
         expect_eq(r.status, STATUS_SUCCESS, "close")
-        c.close()
+    a.close()
+    b.close()
 
 
 @case
