@@ -19,6 +19,7 @@
 #include "ksmbd_trace.h"
 #include "session.h"
 #include "smb2_dispatch.h"
+#include "smb2_transform.h"
 #include "stats.h"
 #include "work.h"
 
@@ -49,7 +50,16 @@ struct ksmbd_async *ksmbd_async_alloc(struct ksmbd_smb2_ctx *ctx,
 	a->command = hdr->command;
 	a->credit_charge = hdr->credit_charge;
 	a->started_ns = ktime_get_ns();
-	/* Whether the final response is signed is decided as for a sync one. */
+	/*
+	 * MS-SMB2 3.3.4.1.4: the answer to an encrypted request is encrypted
+	 * with the same session, the final one of an async request too.
+	 * Otherwise it is signed or not as a sync one would be.
+	 */
+	if (ctx->work->enc_sess) {
+		ksmbd_session_get(ctx->work->enc_sess);
+		a->enc_sess = ctx->work->enc_sess;
+		return a;
+	}
 	ctx->status = STATUS_SUCCESS;
 	a->signer = ksmbd_smb2_rsp_signer(ctx);
 	ctx->status = saved;
@@ -70,6 +80,8 @@ void ksmbd_async_put(struct ksmbd_async *a)
 	ksmbd_work_buf_free(a->final);
 	if (a->signer)
 		ksmbd_session_put(a->signer);
+	if (a->enc_sess)
+		ksmbd_session_put(a->enc_sess);
 	ksmbd_conn_put(a->conn);
 	kfree(a);
 }
@@ -188,10 +200,18 @@ static u8 *build_final(struct ksmbd_async *a, u32 status, const void *body,
 	return buf;
 }
 
-/* Sign, send (unless the connection is going) and leave the table. */
-static void send_final(struct ksmbd_async *a, u8 *buf, u32 len)
+static int send_frame(struct ksmbd_async *a, u8 *buf, u32 len)
 {
 	struct kvec iov = { .iov_base = buf, .iov_len = len };
+
+	if (a->enc_sess)
+		return ksmbd_smb2_send_encrypted(a->conn, a->enc_sess, buf, len);
+	return ksmbd_conn_send(a->conn, &iov, 1);
+}
+
+/* Sign or encrypt, send (unless the connection is going), leave the table. */
+static void send_final(struct ksmbd_async *a, u8 *buf, u32 len)
+{
 	struct ksmbd_session *signer = a->signer;
 	bool sent = false;
 
@@ -201,7 +221,7 @@ static void send_final(struct ksmbd_async *a, u8 *buf, u32 len)
 			ksmbd_smb2_sign_rsp(signer, buf, len);
 		}
 		if (!ksmbd_conn_exiting(a->conn))
-			sent = !ksmbd_conn_send(a->conn, &iov, 1);
+			sent = !send_frame(a, buf, len);
 		ksmbd_work_buf_free(buf);
 	}
 	trace_ksmbd_async_done(a->conn->id, a->id, a->message_id, a->command,

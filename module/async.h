@@ -28,7 +28,7 @@
  * Lifetime: the table of published requests holds one reference until the
  * final response is sent; the handler's reference from alloc() is the
  * owner's. The request holds counted references on its connection and (for
- * signing) its session, never on a tree: a final response after the tree,
+ * signing or encryption) its session, never on a tree: a final response after the tree,
  * the session or the connection went away touches only those counted
  * objects, and nothing is sent on a connection that is exiting.
  *
@@ -65,6 +65,7 @@ struct ksmbd_async {
 	u64 id;				/* AsyncId; 0 until published */
 	struct ksmbd_conn *conn;	/* counted */
 	struct ksmbd_session *signer;	/* counted, or NULL: sign the final response */
+	struct ksmbd_session *enc_sess;	/* counted, or NULL: encrypt it (3.3.4.1.4) */
 	const struct ksmbd_async_ops *ops;
 	void *priv;
 

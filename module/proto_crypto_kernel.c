@@ -55,6 +55,12 @@ err_free_tfm:
 	return rc;
 }
 
+int ksmbd_crypto_md5(const struct ksmbd_buf *parts, u32 nparts,
+		     u8 out[KSMBD_MD5_SIZE])
+{
+	return shash_run("md5", NULL, 0, parts, nparts, out, KSMBD_MD5_SIZE);
+}
+
 int ksmbd_crypto_hmac_md5(const u8 *key, u32 key_len,
 			  const struct ksmbd_buf *parts, u32 nparts,
 			  u8 out[KSMBD_MD5_SIZE])

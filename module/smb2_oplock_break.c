@@ -16,7 +16,9 @@
 #include "ksmbd_trace.h"
 #include "oplock.h"
 #include "oplock_internal.h"
+#include "session.h"
 #include "smb2_dispatch.h"
+#include "smb2_transform.h"
 
 /* Unsolicited messages carry this MessageId (3.3.4.6, 3.3.4.7). */
 #define KSMBD_NOTIFY_MESSAGE_ID		0xffffffffffffffffULL
@@ -32,6 +34,30 @@ static void put_notify_hdr(struct smb2_hdr *h, u64 sess_id)
 	h->session_id = cpu_to_le64(sess_id);
 }
 
+/*
+ * MS-SMB2 3.3.4.6, 3.3.4.7 with 3.3.4.1.4: a break for a session that
+ * encrypts (Session.EncryptData, or a tree the client was told to
+ * encrypt on) goes out in a transform header with that session's key.
+ * The session is the open's; a lease's is the one its first handle came
+ * on. When that session is gone the break goes out plain.
+ */
+static struct ksmbd_session *break_enc_session(struct ksmbd_conn *conn,
+					       u64 sess_id)
+{
+	struct ksmbd_session *sess;
+
+	if (!sess_id || !READ_ONCE(conn->crypto))
+		return NULL;
+	sess = ksmbd_session_lookup(conn, sess_id);
+	if (!sess)
+		return NULL;
+	if (ksmbd_sess_crypto_ready(&sess->crypto) &&
+	    (sess->crypto.encrypt_data || READ_ONCE(sess->crypto.tree_encrypts)))
+		return sess;
+	ksmbd_session_put(sess);
+	return NULL;
+}
+
 void ksmbd_oplock_send_break(struct ksmbd_conn *conn, bool lease,
 			     bool ack_required, const u8 *key, u64 pid,
 			     u64 vid, u64 sess_id, u32 from, u32 to,
@@ -45,6 +71,7 @@ void ksmbd_oplock_send_break(struct ksmbd_conn *conn, bool lease,
 		};
 	} __packed msg;
 	struct kvec iov = { .iov_base = &msg };
+	struct ksmbd_session *enc;
 
 	if (lease) {
 		put_notify_hdr(&msg.hdr, 0);
@@ -67,7 +94,13 @@ void ksmbd_oplock_send_break(struct ksmbd_conn *conn, bool lease,
 		iov.iov_len = sizeof(msg.hdr) + sizeof(msg.op);
 	}
 	/* A failed send drops the connection; its break then resolves at once. */
-	ksmbd_conn_send(conn, &iov, 1);
+	enc = break_enc_session(conn, sess_id);
+	if (enc) {
+		ksmbd_smb2_send_encrypted(conn, enc, (u8 *)&msg, iov.iov_len);
+		ksmbd_session_put(enc);
+	} else {
+		ksmbd_conn_send(conn, &iov, 1);
+	}
 }
 
 /* ---- Oplock acknowledgement (3.3.5.22.1) ---- */

@@ -44,6 +44,7 @@
 #include "ipc.h"
 #include "ksmbd_trace.h"
 #include "proto/kdf.h"
+#include "proto/ntlmsec.h"
 #include "proto/ntlmssp.h"
 #include "proto/ntlmv2.h"
 #include "proto/spnego.h"
@@ -60,6 +61,8 @@
 #define NEGOTIATE_BLOB_MAX	1024
 /* CHALLENGE with our names and timestamp; SPNEGO adds a few dozen bytes. */
 #define CHALLENGE_BLOB_MAX	1024
+/* The client's DER MechTypeList, kept for the mechListMIC: 16 OIDs. */
+#define MECH_LIST_MAX		256
 /* Seconds from 1601-01-01 (FILETIME epoch) to 1970-01-01. */
 #define FILETIME_UNIX_OFFSET	11644473600ULL
 
@@ -72,6 +75,10 @@ struct ksmbd_auth_state {
 	u32 chal_len;
 	u8 neg_blob[NEGOTIATE_BLOB_MAX];	/* for the MIC */
 	u8 chal_blob[CHALLENGE_BLOB_MAX];
+	/* SPNEGO: NTLMSSP not the client's first choice, its mechTypes. */
+	bool not_preferred;
+	u32 mech_list_len;		/* 0: none, or too long to keep */
+	u8 mech_list[MECH_LIST_MAX];
 };
 
 /* A decoded leg: which session, which NTLMSSP message. */
@@ -82,6 +89,10 @@ struct setup_req {
 	u32 type;			/* NTLMSSP_*_MSG */
 	bool mech_only;			/* NegTokenInit without an NTLMSSP token */
 	bool krb5;			/* a Kerberos AP-REQ: smb2_session_krb5.c */
+	/* SPNEGO fields of this leg (empty when absent or raw NTLMSSP) */
+	bool not_preferred;		/* NegTokenInit: NTLMSSP not first */
+	struct ksmbd_buf mech_list;	/* NegTokenInit: DER mechTypes */
+	struct ksmbd_buf mech_list_mic;	/* NegTokenResp: client's MIC */
 };
 
 void ksmbd_auth_state_free(struct ksmbd_auth_state *auth)
@@ -123,8 +134,13 @@ static int decode_setup(const struct ksmbd_req *req, struct setup_req *out)
 	out->spnego = false;
 	out->mech_only = false;
 	out->krb5 = false;
+	out->not_preferred = false;
+	out->mech_list = ksmbd_buf_make(NULL, 0);
+	out->mech_list_mic = ksmbd_buf_make(NULL, 0);
 	out->token = *blob;
 	if (blob->len && (blob->p[0] == 0x60 || blob->p[0] == 0xa1)) {
+		bool first;
+
 		if (ksmbd_spnego_parse(blob->p, blob->len, &tok))
 			return -EINVAL;
 		if (tok.is_init && ksmbd_krb5_wanted(&tok)) {
@@ -133,10 +149,16 @@ static int decode_setup(const struct ksmbd_req *req, struct setup_req *out)
 			return 0;
 		}
 		if (tok.is_init && !ksmbd_spnego_offers(&tok,
-						KSMBD_MECH_NTLMSSP, NULL))
+						KSMBD_MECH_NTLMSSP, &first))
 			return -EOPNOTSUPP;
 		out->spnego = true;
 		out->token = tok.mech_token;
+		if (tok.is_init) {
+			out->not_preferred = !first;
+			out->mech_list = tok.mech_list;
+		} else {
+			out->mech_list_mic = tok.mech_list_mic;
+		}
 	}
 	out->type = ksmbd_ntlmssp_type(out->token.p, out->token.len);
 	if (out->type == NTLMSSP_NEGOTIATE_MSG ||
@@ -160,7 +182,7 @@ static int decode_setup(const struct ksmbd_req *req, struct setup_req *out)
  */
 static int encode_rsp(struct ksmbd_wbuf *w, u16 session_flags, bool spnego,
 		      enum ksmbd_spnego_state state, const u8 *token,
-		      u32 token_len)
+		      u32 token_len, const u8 *mic, u32 mic_len)
 {
 	u32 blob_len = 0;
 	u8 *fixed, *at;
@@ -173,7 +195,7 @@ static int encode_rsp(struct ksmbd_wbuf *w, u16 session_flags, bool spnego,
 	if (spnego) {
 		ret = ksmbd_spnego_build_resp(state,
 					state == KSMBD_SPNEGO_ACCEPT_INCOMPLETE,
-					token, token_len, NULL, 0, at,
+					token, token_len, mic, mic_len, at,
 					w->cap - w->len, &blob_len);
 		if (ret)
 			return ret;
@@ -311,6 +333,22 @@ static void reauth_abandon(struct ksmbd_session *sess)
 }
 
 /*
+ * MS-SPNG 3.1.5.1 / RFC 4178: the mechListMIC is over the mechTypes of
+ * the client's first NegTokenInit. A list too long to keep leaves none,
+ * and a MIC then cannot verify.
+ */
+static void keep_mech_list(struct ksmbd_auth_state *auth,
+			   const struct setup_req *sq)
+{
+	auth->not_preferred = sq->not_preferred;
+	auth->mech_list_len = 0;
+	if (sq->mech_list.len && sq->mech_list.len <= sizeof(auth->mech_list)) {
+		memcpy(auth->mech_list, sq->mech_list.p, sq->mech_list.len);
+		auth->mech_list_len = sq->mech_list.len;
+	}
+}
+
+/*
  * NTLMSSP NEGOTIATE -> CHALLENGE. A SPNEGO NegTokenInit whose optimistic
  * token is another mechanism's (Kerberos) gets an answer choosing
  * NTLMSSP and no token; the client's NEGOTIATE then comes on that
@@ -336,8 +374,10 @@ static u32 leg_negotiate(struct ksmbd_smb2_ctx *ctx, struct setup_req *sq)
 			     STATUS_REQUEST_NOT_ACCEPTED;
 		goto out_unlock;
 	}
-	if (start)
+	if (start) {
 		auth->spnego = sq->spnego;
+		keep_mech_list(auth, sq);
+	}
 	reauth = auth->reauth;
 	ret = preauth_absorb(sess, ctx->req->elem.p, ctx->req->elem.len);
 	if (!ret && !sq->mech_only)
@@ -345,7 +385,7 @@ static u32 leg_negotiate(struct ksmbd_smb2_ctx *ctx, struct setup_req *sq)
 	if (!ret)
 		ret = encode_rsp(&ctx->body, 0, auth->spnego,
 				 KSMBD_SPNEGO_ACCEPT_INCOMPLETE,
-				 auth->chal_blob, auth->chal_len);
+				 auth->chal_blob, auth->chal_len, NULL, 0);
 	if (ret)
 		st = ret == -ENOSPC ? STATUS_INSUFFICIENT_RESOURCES :
 				      STATUS_INVALID_PARAMETER;
@@ -579,6 +619,8 @@ static const char *failure_reason(int err)
 		return "not NTLMv2";
 	case -ESHUTDOWN:
 		return "session ended";
+	case -ENOKEY:
+		return "bad or missing mechListMIC";
 	default:
 		return "malformed or internal";
 	}
@@ -611,20 +653,52 @@ static int identify(struct ksmbd_session *sess, struct setup_req *sq,
 	return guest_record(lr);
 }
 
+/*
+ * MS-SPNG 3.1.5.1: a client's mechListMIC is checked (NTLM session
+ * security, its first signature) and answered with ours in the final
+ * NegTokenResp; one that preferred another mechanism must send one
+ * (RFC 4178 section 5). Guest and anonymous sessions have no key to
+ * check or sign with: their callers skip this.
+ */
+static int mech_list_mic(const struct ksmbd_auth_state *auth,
+			 const struct setup_req *sq, u32 ntlm_flags,
+			 const u8 exported[KSMBD_NTLMV2_KEY_SIZE],
+			 u8 mic[KSMBD_NTLM_SEC_SIG_SIZE], u32 *mic_len)
+{
+	struct ksmbd_buf list = ksmbd_buf_make(auth->mech_list,
+					       auth->mech_list_len);
+	int ret;
+
+	*mic_len = 0;
+	if (!auth->spnego || (!sq->mech_list_mic.len && !auth->not_preferred))
+		return 0;
+	ret = ksmbd_ntlm_mech_list_mic(ntlm_flags, exported, &list,
+				       &sq->mech_list_mic, mic);
+	if (ret)
+		return ret == -EKEYREJECTED ? -ENOKEY : ret;
+	*mic_len = KSMBD_NTLM_SEC_SIG_SIZE;
+	return 0;
+}
+
 static int authenticate_leg(struct ksmbd_smb2_ctx *ctx, struct setup_req *sq,
 			    struct ksmbd_session *sess,
 			    struct ksmbd_ntlm_auth *na,
-			    struct ksmbd_login_response *lr)
+			    struct ksmbd_login_response *lr,
+			    u8 mic[KSMBD_NTLM_SEC_SIG_SIZE], u32 *mic_len)
 {
 	u8 exported[KSMBD_NTLMV2_KEY_SIZE];
 	u16 flags = 0;
 	int ret;
 
+	*mic_len = 0;
 	ret = ksmbd_ntlmssp_parse_authenticate(sq->token.p, sq->token.len, na);
 	if (!ret)
 		ret = preauth_absorb(sess, ctx->req->elem.p, ctx->req->elem.len);
 	if (!ret)
 		ret = identify(sess, sq, na, lr, exported, &flags);
+	if (!ret && !flags)
+		ret = mech_list_mic(sess->auth, sq, na->flags, exported, mic,
+				    mic_len);
 	if (!ret && sess->auth->reauth) {
 		ret = reauth_check(sess, lr, flags);
 	} else if (!ret) {
@@ -642,6 +716,8 @@ static u32 authenticate(struct ksmbd_smb2_ctx *ctx, struct setup_req *sq,
 	struct ksmbd_login_response *lr;
 	struct ksmbd_ntlm_auth *na;
 	bool spnego = sess->auth->spnego;
+	u8 mic[KSMBD_NTLM_SEC_SIG_SIZE];
+	u32 mic_len;
 	int ret;
 
 	na = kzalloc(sizeof(*na), GFP_KERNEL);
@@ -651,7 +727,7 @@ static u32 authenticate(struct ksmbd_smb2_ctx *ctx, struct setup_req *sq,
 		kfree(lr);
 		return STATUS_INSUFFICIENT_RESOURCES;
 	}
-	ret = authenticate_leg(ctx, sq, sess, na, lr);
+	ret = authenticate_leg(ctx, sq, sess, na, lr, mic, &mic_len);
 	kfree(lr);
 	if (ret) {
 		trace_ksmbd_auth_failure(ctx->conn, na->user_utf8,
@@ -668,7 +744,7 @@ static u32 authenticate(struct ksmbd_smb2_ctx *ctx, struct setup_req *sq,
 	ret = encode_rsp(&ctx->body, sess->session_flags |
 			 (sess->crypto.encrypt_data ?
 			  SMB2_SESSION_FLAG_ENCRYPT_DATA : 0), spnego,
-			 KSMBD_SPNEGO_ACCEPT_COMPLETED, NULL, 0);
+			 KSMBD_SPNEGO_ACCEPT_COMPLETED, NULL, 0, mic, mic_len);
 	if (ret)
 		return STATUS_INSUFFICIENT_RESOURCES;
 	ksmbd_conn_set_authenticated(ctx->conn);
@@ -923,5 +999,6 @@ int ksmbd_sess_encode_rsp(struct ksmbd_wbuf *w, u16 session_flags,
 			  const u8 *token, u32 token_len)
 {
 	return encode_rsp(w, session_flags, false,
-			  KSMBD_SPNEGO_ACCEPT_COMPLETED, token, token_len);
+			  KSMBD_SPNEGO_ACCEPT_COMPLETED, token, token_len,
+			  NULL, 0);
 }

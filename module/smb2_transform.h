@@ -32,6 +32,7 @@ struct ksmbd_sess_crypto {
 	u8 nonce_salt[4];
 	bool encrypt_data;		/* Session.EncryptData: we asked for it */
 	bool reject_unencrypted;	/* "smb3 encryption = required" */
+	bool tree_encrypts;		/* a tree connect answered ENCRYPT_DATA */
 };
 
 static inline bool ksmbd_sess_crypto_ready(const struct ksmbd_sess_crypto *c)

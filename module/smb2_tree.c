@@ -136,8 +136,8 @@ static u32 ask_daemon(struct ksmbd_smb2_ctx *ctx, struct ksmbd_tree *tree,
 	return st;
 }
 
-static void encode_tcon(struct ksmbd_wbuf *w, const struct ksmbd_tree *tree,
-			bool can_encrypt)
+static void encode_tcon(struct ksmbd_wbuf *w, struct ksmbd_session *sess,
+			const struct ksmbd_tree *tree, bool can_encrypt)
 {
 	bool ipc = ksmbd_tree_is_ipc(tree);
 	u32 flags = ipc ? SHAREFLAG_NO_CACHING : SHAREFLAG_MANUAL_CACHING;
@@ -148,8 +148,11 @@ static void encode_tcon(struct ksmbd_wbuf *w, const struct ksmbd_tree *tree,
 	/* Asked ("yes") or required: the client then encrypts on this tree. */
 	if (can_encrypt &&
 	    (ksmbd_share_has(tree->share, KSMBD_SHARE_FLAG_ENCRYPT) ||
-	     ksmbd_share_has(tree->share, KSMBD_SHARE_FLAG_ENCRYPT_DESIRED)))
+	     ksmbd_share_has(tree->share, KSMBD_SHARE_FLAG_ENCRYPT_DESIRED))) {
 		flags |= SHAREFLAG_ENCRYPT_DATA;
+		/* Its oplock breaks go out encrypted from now on. */
+		WRITE_ONCE(sess->crypto.tree_encrypts, true);
+	}
 	ksmbd_wbuf_put_le32(w, flags);
 	ksmbd_wbuf_put_le32(w, 0);	/* Capabilities: none of DFS, CA, ... */
 	ksmbd_wbuf_put_le32(w, tree->maximal_access);
@@ -181,7 +184,7 @@ static u32 connect_share(struct ksmbd_smb2_ctx *ctx, struct ksmbd_share *share)
 					 STATUS_BAD_NETWORK_NAME;
 		goto out_teardown;
 	}
-	encode_tcon(&ctx->body, tree, ctx->conn->neg.cipher != 0);
+	encode_tcon(&ctx->body, ctx->sess, tree, ctx->conn->neg.cipher != 0);
 	ctx->tree_id = tree->id;
 	trace_ksmbd_tree_connect(ctx->conn->id, ctx->sess->id, tree->id,
 				 tree->share->name, tree->flags,

@@ -22,6 +22,8 @@ enum {
 	KSMBD_CMAC_AES_SIZE	= 16,
 };
 
+int ksmbd_crypto_md5(const struct ksmbd_buf *parts, u32 nparts,
+		     u8 out[KSMBD_MD5_SIZE]);
 int ksmbd_crypto_hmac_md5(const u8 *key, u32 key_len,
 			  const struct ksmbd_buf *parts, u32 nparts,
 			  u8 out[KSMBD_MD5_SIZE]);

@@ -7,31 +7,6 @@
 #include "crypto.h"
 #include "utf16.h"
 
-void ksmbd_arc4_crypt(const u8 *key, u32 key_len, u8 *buf, u32 len)
-{
-	u8 s[256], t;
-	u32 i, j = 0, k;
-
-	for (i = 0; i < 256; i++)
-		s[i] = (u8)i;
-	for (i = 0; i < 256; i++) {
-		j = (j + s[i] + key[i % key_len]) & 0xff;
-		t = s[i];
-		s[i] = s[j];
-		s[j] = t;
-	}
-	i = j = 0;
-	for (k = 0; k < len; k++) {
-		i = (i + 1) & 0xff;
-		j = (j + s[i]) & 0xff;
-		t = s[i];
-		s[i] = s[j];
-		s[j] = t;
-		buf[k] ^= s[(s[i] + s[j]) & 0xff];
-	}
-	memzero_explicit(s, sizeof(s));
-}
-
 int ksmbd_ntlmv2_owf(const u8 nt_hash[KSMBD_NT_HASH_SIZE],
 		     const struct ksmbd_buf *user, const struct ksmbd_buf *domain,
 		     u8 owf[KSMBD_NTLMV2_KEY_SIZE])

@@ -10,6 +10,7 @@
 #include "shim.h"
 #include "buf.h"
 #include "ntlmssp.h"
+#include "ntlmsec.h"	/* ksmbd_arc4_crypt */
 
 enum {
 	KSMBD_NT_HASH_SIZE	= 16,
@@ -17,9 +18,6 @@ enum {
 	/* UPPER(user) + domain, as UTF-16, must fit this scratch buffer. */
 	KSMBD_NTLMV2_IDENT_MAX	= 1024,
 };
-
-/* RC4 in place; only NTLM key exchange uses it (16 bytes, once). */
-void ksmbd_arc4_crypt(const u8 *key, u32 key_len, u8 *buf, u32 len);
 
 /* NTOWFv2 = HMAC-MD5(NT hash, UTF16(UPPER(user)) || UTF16(domain)). */
 int ksmbd_ntlmv2_owf(const u8 nt_hash[KSMBD_NT_HASH_SIZE],

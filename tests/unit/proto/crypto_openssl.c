@@ -73,8 +73,8 @@ int ksmbd_crypto_cmac_aes(const u8 *key, u32 key_len,
 		       parts, nparts, out, KSMBD_CMAC_AES_SIZE);
 }
 
-int ksmbd_crypto_sha512(const struct ksmbd_buf *parts, u32 nparts,
-			u8 out[KSMBD_SHA512_SIZE])
+static int digest_run(const EVP_MD *md, const struct ksmbd_buf *parts,
+		      u32 nparts, u8 *out, unsigned int out_len)
 {
 	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
 	unsigned int got = 0;
@@ -83,15 +83,27 @@ int ksmbd_crypto_sha512(const struct ksmbd_buf *parts, u32 nparts,
 
 	if (!ctx)
 		return -ENOMEM;
-	if (!EVP_DigestInit_ex(ctx, EVP_sha512(), NULL))
+	if (!EVP_DigestInit_ex(ctx, md, NULL))
 		goto out;
 	for (i = 0; i < nparts; i++)
 		if (parts[i].len && !EVP_DigestUpdate(ctx, parts[i].p, parts[i].len))
 			goto out;
-	if (!EVP_DigestFinal_ex(ctx, out, &got) || got != KSMBD_SHA512_SIZE)
+	if (!EVP_DigestFinal_ex(ctx, out, &got) || got != out_len)
 		goto out;
 	rc = 0;
 out:
 	EVP_MD_CTX_free(ctx);
 	return rc;
+}
+
+int ksmbd_crypto_sha512(const struct ksmbd_buf *parts, u32 nparts,
+			u8 out[KSMBD_SHA512_SIZE])
+{
+	return digest_run(EVP_sha512(), parts, nparts, out, KSMBD_SHA512_SIZE);
+}
+
+int ksmbd_crypto_md5(const struct ksmbd_buf *parts, u32 nparts,
+		     u8 out[KSMBD_MD5_SIZE])
+{
+	return digest_run(EVP_md5(), parts, nparts, out, KSMBD_MD5_SIZE);
 }

@@ -4,7 +4,7 @@
 # (clients/smb2crypt.py: every cipher, compounds, hostile transform
 # headers, GMAC/CMAC/HMAC choice), mount.cifs with seal on 3.0, 3.0.2 and
 # 3.1.1 (AES-128-GCM, then AES-256-GCM with require_gcm_256), smbclient
-# with --client-protection=encrypt and with signing (AES-GMAC), a share
+# with --client-protection=encrypt and =sign (AES-GMAC), a share
 # with "smb3 encryption = required", then the global setting required and
 # yes. Files are written and read back through every path and compared.
 . "$VM_TOP/tests/vm/lib/check.sh"
@@ -149,17 +149,20 @@ smbc() {	# SHARE OPTIONS... -- put a file, get it back, compare
 		>/tmp/smbc.out 2>&1 && cmp -s $src/big /tmp/crypt-back
 }
 echo > $tr/trace
-# --client-protection=encrypt|sign also makes Samba's SPNEGO insist on a
-# mechListMIC, which our NTLMSSP answer does not carry yet: the smb.conf
-# options ask for the same SMB-level protection.
-if smbc share -m SMB3 --option='client smb encrypt=required'; then
+# --client-protection=encrypt|sign also has Samba's NTLMSSP negotiate
+# signing, and its SPNEGO then insists on our mechListMIC (MS-SPNG 3.1.5.1).
+dec0=$(stat_value decrypted_frames)
+if smbc share --client-protection=encrypt; then
 	pass smbclient-encrypt
 else
 	fail smbclient-encrypt "$(tail -2 /tmp/smbc.out | tr '\n' ' ')"
 fi
+dec1=$(stat_value decrypted_frames)
+[ "$((dec1 - dec0))" -ge 10 ] && pass smbclient-encrypt-encrypted ||
+	fail smbclient-encrypt-encrypted "decrypted_frames $dec0 -> $dec1"
 check smbclient-encrypt-cipher trace_has 'ksmbd_negotiate: .*cipher=AES-128-GCM'
 echo > $tr/trace
-if smbc share -m SMB3 --option='client signing=required'; then
+if smbc share --client-protection=sign; then
 	pass smbclient-signed
 else
 	fail smbclient-signed "$(tail -2 /tmp/smbc.out | tr '\n' ' ')"

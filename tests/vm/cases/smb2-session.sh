@@ -75,6 +75,16 @@ for m in SMB2 SMB3; do
 	grep -E 'ksmbd_(conn_close|request_rejected)' $tr/trace | sed 's/^/trace: /' | head -4
 done
 
+# --client-protection=sign: Samba's NTLMSSP negotiates signing and its
+# SPNEGO insists on the server's mechListMIC (MS-SPNG 3.1.5.1).
+for m in SMB2 SMB3; do
+	out=$(timeout 60 smbclient //127.0.0.1/share -U tester%tester -m $m \
+		--client-protection=sign -c 'ls' 2>&1)
+	echo "$out" | sed "s/^/smbclient ($m, --client-protection=sign): /" | head -4
+	check_not smbclient-protection-sign-$m grep -qE 'NT_STATUS_|mechListMIC|failed' <<<"$out"
+	check smbclient-protection-sign-$m-listed grep -q 'blocks of size' <<<"$out"
+done
+
 # ---- mount.cifs ----
 mkdir -p $mnt
 for v in 2.1 3.0 3.02 3.1.1 3.1.1,sign; do

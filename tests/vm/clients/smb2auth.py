@@ -88,15 +88,60 @@ def der(tag, body):
 KRB5_OID = bytes.fromhex("06092a864886f712010202")
 
 
+def mech_types(krb5_first=False):
+    """The DER MechTypeList, which the SPNEGO mechListMIC covers."""
+    return der(0x30, (KRB5_OID if krb5_first else b"") + NTLMSSP_OID)
+
+
 def spnego_init(token, krb5_first=False):
-    oids = (KRB5_OID if krb5_first else b"") + NTLMSSP_OID
-    mechs = der(0xa0, der(0x30, oids))
+    mechs = der(0xa0, mech_types(krb5_first))
     tok = der(0xa2, der(0x04, token))
     return der(0x60, SPNEGO_OID + der(0xa0, der(0x30, mechs + tok)))
 
 
-def spnego_resp(token):
-    return der(0xa1, der(0x30, der(0xa2, der(0x04, token))))
+def spnego_resp(token, mic=None):
+    body = der(0xa2, der(0x04, token))
+    if mic is not None:
+        body += der(0xa3, der(0x04, mic))
+    return der(0xa1, der(0x30, body))
+
+
+def der_read(b, pos):
+    """(tag, value, next position) of the TLV at pos."""
+    tag, n = b[pos], b[pos + 1]
+    pos += 2
+    if n & 0x80:
+        k = n & 0x7f
+        n = int.from_bytes(b[pos:pos + k], "big")
+        pos += k
+    return tag, b[pos:pos + n], pos + n
+
+
+def spnego_resp_fields(blob):
+    """{context tag number: inner value} of a NegTokenResp."""
+    tag, seq, _ = der_read(blob, 0)
+    expect_eq(tag, 0xa1, "NegTokenResp tag")
+    tag, body, _ = der_read(seq, 0)
+    expect_eq(tag, 0x30, "NegTokenResp sequence")
+    out, pos = {}, 0
+    while pos < len(body):
+        tag, val, pos = der_read(body, pos)
+        out[tag & 0x1f] = der_read(val, 0)[1]
+    return out
+
+
+def ntlm_sign_key(key, direction):
+    """MS-NLMP 3.4.5.2 SIGNKEY (extended session security)."""
+    magic = b"session key to %s signing key magic constant\0" % direction
+    return hashlib.md5(key + magic).digest()
+
+
+def ntlm_mic(key, direction, msg, seq=0):
+    """MS-NLMP 3.4.4.2 MAC without KEY_EXCH (our NTLM_FLAGS): the
+    checksum goes out without RC4."""
+    seqb = struct.pack("<I", seq)
+    check = hmac_md5(ntlm_sign_key(key, direction), seqb + msg)[:8]
+    return struct.pack("<I", 1) + check + seqb
 
 
 def find_ntlmssp(blob):
@@ -178,6 +223,7 @@ class Session:
         self.alg = None  # "hmac", "cmac" or "gmac"
         self.flags = 0
         self.preauth = None  # 3.1.1: the hash the keys come from
+        self.server_mic = None  # the final NegTokenResp's mechListMIC
 
 
 def gmac_nonce(msg):
@@ -277,15 +323,19 @@ class AuthConn(smb2raw.Conn):
         return req, raw, Rsp(raw)
 
     def login(self, user, password, domain="", spnego=False, security_mode=1,
-              krb5_first=False, reauth=None, signed=False):
+              krb5_first=False, reauth=None, signed=False, mech_mic=None):
         """(status, Session, final response); Session is set up on success.
 
         krb5_first: the first leg is a SPNEGO NegTokenInit preferring
         Kerberos with a (bogus) Kerberos token, as domain clients send.
         user None: an anonymous logon. reauth: a Session to
         re-authenticate (its key stays, MS-SMB2 3.3.5.5.2); signed: sign
-        every leg with its key.
+        every leg with its key. mech_mic (SPNEGO): send a mechListMIC
+        with AUTHENTICATE, "bad" a corrupted one; None sends one when
+        krb5_first (RFC 4178 requires it then).
         """
+        if mech_mic is None:
+            mech_mic = krb5_first
         if reauth:
             return self.reauthenticate(reauth, user, password, domain,
                                        spnego, security_mode, signed)
@@ -316,10 +366,18 @@ class AuthConn(smb2raw.Conn):
         boff, blen = struct.unpack_from("<HH", r.body, 4)
         _, challenge, tinfo = parse_challenge(find_ntlmssp(raw[boff:boff + blen]))
         msg, key = ntlm_authenticate(user, password, domain, challenge, tinfo)
-        req, raw, r = self.setup_leg(sess, spnego_resp(msg) if spnego else msg,
-                                     security_mode)
+        mic = None
+        if mech_mic and key is not None:
+            mic = ntlm_mic(key, b"client-to-server", mech_types(krb5_first))
+            if mech_mic == "bad":
+                mic = mic[:8] + bytes([mic[8] ^ 1]) + mic[9:]
+        req, raw, r = self.setup_leg(sess, spnego_resp(msg, mic) if spnego
+                                     else msg, security_mode)
         if r.status != STATUS_SUCCESS:
             return r.status, sess, r
+        if spnego:
+            boff, blen = struct.unpack_from("<HH", r.body, 4)
+            sess.server_mic = spnego_resp_fields(raw[boff:boff + blen]).get(3)
         h = self.chain(h, req)
         sess.flags = struct.unpack_from("<H", r.body, 2)[0]
         if key is None or sess.flags & (SESSION_FLAG_IS_GUEST |
@@ -463,6 +521,56 @@ def case_login_300_spnego(env):
 @case
 def case_login_311_kerberos_preferred(env):
     check_login(env, 0x0311, krb5_first=True)
+
+
+def check_server_mic(sess, krb5_first=False):
+    want = ntlm_mic(sess.key, b"server-to-client",
+                    mech_types(krb5_first))
+    expect(sess.server_mic is not None, "no mechListMIC in the final answer")
+    expect_eq(sess.server_mic.hex(), want.hex(), "server's mechListMIC")
+
+
+@case
+def case_spnego_mech_list_mic(env):
+    """MS-SPNG 3.1.5.1: the client's mechListMIC is checked and the final
+    NegTokenResp carries the server's, signed with its own keys."""
+    c, sess, _ = logged_on(env, 0x0311, spnego=True, mech_mic=True)
+    check_server_mic(sess)
+    e = c.echo(sess, signed=True)
+    expect_eq(e.status, STATUS_SUCCESS, "signed echo")
+    c.close()
+    # No MIC from the client (NTLMSSP preferred): none from us either.
+    c, sess, _ = logged_on(env, 0x0311, spnego=True)
+    expect(sess.server_mic is None, "mechListMIC the client did not ask for")
+    c.close()
+
+
+@case
+def case_kerberos_preferred_mech_list_mic(env):
+    c, sess, _ = logged_on(env, 0x0311, krb5_first=True)
+    check_server_mic(sess, krb5_first=True)
+    c.close()
+
+
+def refused_mic(env, **kw):
+    c = AuthConn(env.host, env.port, 0x0311)
+    st, sess, _ = c.login(env.user, env.password, spnego=True, **kw)
+    expect_eq(st, STATUS_LOGON_FAILURE, "status")
+    t = c.tree_connect(sess, "share")
+    expect_eq(t.status, STATUS_USER_SESSION_DELETED, "tree connect after failure")
+    c.close()
+
+
+@case
+def case_bad_mech_list_mic_refused(env):
+    refused_mic(env, mech_mic="bad")
+
+
+@case
+def case_kerberos_preferred_without_mic_refused(env):
+    """RFC 4178 section 5: NTLMSSP was not the first choice, so the MIC
+    that protects the mechanism list is mandatory."""
+    refused_mic(env, krb5_first=True, mech_mic=False)
 
 
 @case

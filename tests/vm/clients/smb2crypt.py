@@ -31,6 +31,7 @@ from smb2auth import (AuthConn, Rsp, ECHO, TREE_CONNECT,  # noqa: E402
                       TREE_DISCONNECT, FLAG_RELATED, FLAG_SIGNED,
                       STATUS_SUCCESS, STATUS_ACCESS_DENIED)
 
+import smb2files  # noqa: E402
 from Cryptodome.Cipher import AES  # noqa: E402
 
 AES128_CCM, AES128_GCM, AES256_CCM, AES256_GCM = 1, 2, 3, 4
@@ -453,6 +454,107 @@ def case_share_required(env):
     c.close()
 
 
+# ---- server-initiated messages of encrypting sessions ---------------------
+
+OPLOCK_BREAK, NOTIFY_MID = 0x12, 0xFFFFFFFFFFFFFFFF
+LEVEL_II, LEVEL_BATCH = 1, 9
+STATUS_PENDING, STATUS_NOTIFY_ENUM_DIR = 0x103, 0x10C
+CHANGE_NOTIFY, F_FILE_NAME = 0xF, 0x1
+
+
+def erecv(c, sess, what, wait=15):
+    """The next frame, which must be a transform; its decrypted message."""
+    c.sock.settimeout(wait)
+    try:
+        frame = c.recv_frame()
+    finally:
+        c.sock.settimeout(30)
+    expect_eq(frame[:4], b"\xfdSMB", what + ": protocol id (not encrypted)")
+    return Rsp(c.unwrap(sess, frame))
+
+
+def ecreate_body(name, level, disp):
+    body = bytearray(smb2files.create_body(name, disp=disp))
+    body[3] = level
+    return bytes(body)
+
+
+def check_encrypted_break(env, share):
+    """A holds a batch oplock on an encrypted tree; B's open makes the
+    server break it: the notification (MS-SMB2 3.3.4.6) comes in a
+    transform header with A's session. Then an async request: B's
+    CHANGE_NOTIFY, whose interim and final answers (completed by A's
+    create) must both be encrypted like the request."""
+    name = "crypt-break.txt"
+    a, sa = logged_on(env)
+    ta = a.ecall(sa, TREE_CONNECT, tcon_body(share))
+    expect_eq(ta.status, STATUS_SUCCESS, "A's tree connect to %s" % share)
+    r = a.ecall(sa, smb2files.CREATE,
+                ecreate_body(name, LEVEL_BATCH, smb2files.OVERWRITE_IF),
+                tree=ta.tree)
+    expect_eq(r.status, STATUS_SUCCESS, "A's create")
+    expect_eq(r.body[2], LEVEL_BATCH, "A's oplock level")
+    fid = smb2files.Created(r).fid
+    b, sb = logged_on(env)
+    tb = b.ecall(sb, TREE_CONNECT, tcon_body(share))
+    expect_eq(tb.status, STATUS_SUCCESS, "B's tree connect")
+    msg = b.build(smb2files.CREATE,
+                  ecreate_body(name, LEVEL_BATCH, smb2files.OPEN),
+                  session=sb.id, tree=tb.tree)
+    b.send_frame(b.wrap(sb, msg))
+    n = erecv(a, sa, "oplock break")
+    expect_eq(n.command, OPLOCK_BREAK, "notification command")
+    expect_eq(n.mid, NOTIFY_MID, "notification MessageId")
+    level, pid, vid = struct.unpack_from("<B5xQQ", n.body, 2)
+    expect_eq(level, LEVEL_II, "break to level")
+    expect_eq((pid, vid), fid, "notification FileId")
+    ack = struct.pack("<HBBIQQ", 24, LEVEL_II, 0, 0, *fid)
+    r = a.ecall(sa, OPLOCK_BREAK, ack, tree=ta.tree)
+    expect_eq(r.status, STATUS_SUCCESS, "encrypted acknowledgement")
+    rb = erecv(b, sb, "B's create answer")
+    if rb.status == STATUS_PENDING:
+        rb = erecv(b, sb, "B's final create answer")
+    expect_eq(rb.status, STATUS_SUCCESS, "B's create")
+    expect_eq(rb.body[2], LEVEL_II, "B's oplock level")
+    fb = smb2files.Created(rb).fid
+
+    # B watches the share root (encrypted); A's create completes it.
+    r = b.ecall(sb, smb2files.CREATE, smb2files.create_body(
+        "", access=smb2files.GENERIC_READ, disp=smb2files.OPEN,
+        options=smb2files.DIRECTORY_FILE), tree=tb.tree)
+    expect_eq(r.status, STATUS_SUCCESS, "B's directory open")
+    fd = smb2files.Created(r).fid
+    msg = b.build(CHANGE_NOTIFY, struct.pack("<HHIQQII", 32, 0, 4096, *fd,
+                                             F_FILE_NAME, 0),
+                  session=sb.id, tree=tb.tree)
+    b.send_frame(b.wrap(sb, msg))
+    r = erecv(b, sb, "notify interim")
+    expect_eq(r.status, STATUS_PENDING, "notify interim status")
+    added = "crypt-notify-%s.txt" % os.urandom(4).hex()
+    r = a.ecall(sa, smb2files.CREATE, ecreate_body(added, 0,
+                                                   smb2files.OPEN_IF),
+                tree=ta.tree)
+    expect_eq(r.status, STATUS_SUCCESS, "A's create in the watched root")
+    fa = smb2files.Created(r).fid
+    r = erecv(b, sb, "notify final answer")
+    expect_eq(r.command, CHANGE_NOTIFY, "final answer command")
+    expect(r.status in (STATUS_SUCCESS, STATUS_NOTIFY_ENUM_DIR),
+           "notify final status 0x%x" % r.status)
+    for c, s, t, f in ((b, sb, tb.tree, fd), (a, sa, ta.tree, fa),
+                       (b, sb, tb.tree, fb), (a, sa, ta.tree, fid)):
+        r = c.ecall(s, smb2files.CLOSE, struct.pack("<HHIQQ", 24, 0, 0, *f),
+                    tree=t)
+        expect_eq(r.status, STATUS_SUCCESS, "close")
+    a.close()
+    b.close()
+
+
+@case
+def case_oplock_break_encrypted_share(env):
+    """Share-level encryption: the session has no EncryptData."""
+    check_encrypted_break(env, env.secure_share)
+
+
 @case
 def case_share_desired(env):
     c, sess = logged_on(env)
@@ -484,6 +586,8 @@ def case_global_required(env):
     r = c.ecall(sess, TREE_CONNECT, tcon_body("share"))
     expect_eq(r.status, STATUS_SUCCESS, "encrypted tree connect")
     c.close()
+    # Session.EncryptData: breaks on a share without encryption of its own.
+    check_encrypted_break(env, "share")
 
 
 @case
