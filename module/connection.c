@@ -297,6 +297,64 @@ int ksmbd_conn_send(struct ksmbd_conn *conn, struct kvec *iov,
 	return 0;
 }
 
+/* The pages after what was sent; false when the socket failed. */
+static bool send_pages(struct socket *sock, const struct bio_vec *bv,
+		       unsigned int nr, size_t *sent)
+{
+	unsigned int i, off;
+	int flags, ret;
+
+	for (i = 0; i < nr; i++) {
+		flags = MSG_NOSIGNAL | (i + 1 < nr ? MSG_MORE : 0);
+		for (off = 0; off < bv[i].bv_len; off += ret) {
+			/* The socket takes its own page references. */
+			ret = kernel_sendpage(sock, bv[i].bv_page,
+					      bv[i].bv_offset + off,
+					      bv[i].bv_len - off, flags);
+			if (ret <= 0)
+				return false;
+			*sent += ret;
+		}
+	}
+	return true;
+}
+
+int ksmbd_conn_send_pages(struct ksmbd_conn *conn, const void *head,
+			  size_t head_len, const struct bio_vec *bv,
+			  unsigned int nr, size_t data_len)
+{
+	struct msghdr msg = { .msg_flags = MSG_NOSIGNAL | MSG_MORE };
+	size_t len = head_len + data_len, sent = 0;
+	struct kvec vec[2];
+	__be32 hdr;
+	int ret;
+
+	if (len > KSMBD_RFC1002_MAX_LEN)
+		return -EMSGSIZE;
+	hdr = cpu_to_be32((u32)len);
+	vec[0].iov_base = &hdr;
+	vec[0].iov_len = sizeof(hdr);
+	vec[1].iov_base = (void *)head;
+	vec[1].iov_len = head_len;
+
+	mutex_lock(&conn->send_lock);
+	ret = kernel_sendmsg(conn->sock, &msg, vec, 2, head_len + sizeof(hdr));
+	if (ret > 0)
+		sent = ret;
+	if (ret == (int)(head_len + sizeof(hdr)))
+		send_pages(conn->sock, bv, nr, &sent);
+	mutex_unlock(&conn->send_lock);
+	if (sent) {
+		ksmbd_total_add(KSMBD_TOTAL_BYTES_OUT, sent);
+		atomic64_add(sent, &conn->bytes_out);
+	}
+	if (sent != len + sizeof(hdr)) {
+		ksmbd_conn_drop(conn, "send failed");
+		return ret < 0 ? ret : -EIO;
+	}
+	return 0;
+}
+
 /* ---- Sequence window and credits ---- */
 
 bool ksmbd_conn_seq_consume(struct ksmbd_conn *conn, u64 mid, u16 charge)

@@ -15,6 +15,7 @@
 #define KSMBD_CONNECTION_H
 
 #include <linux/bitops.h>
+#include <linux/bvec.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/refcount.h>
@@ -153,6 +154,15 @@ void ksmbd_conn_request_end(struct ksmbd_conn *conn);
 /* Sends the RFC1002 header and the iovs as one frame; drops on failure. */
 int ksmbd_conn_send(struct ksmbd_conn *conn, struct kvec *iov,
 		    unsigned int nr);
+
+/*
+ * One frame of head (header and fixed body) followed by the data in bv
+ * (data_len bytes), the pages handed to the socket without a copy; drops
+ * on failure like ksmbd_conn_send().
+ */
+int ksmbd_conn_send_pages(struct ksmbd_conn *conn, const void *head,
+			  size_t head_len, const struct bio_vec *bv,
+			  unsigned int nr, size_t data_len);
 
 /* Consume [mid, mid + charge) from the window; false: outside or reused. */
 bool ksmbd_conn_seq_consume(struct ksmbd_conn *conn, u64 mid, u16 charge);

@@ -28,6 +28,8 @@
  * QUERY_*) will size it from their request once they exist.
  */
 #define KSMBD_RSP_BUF_SIZE	4096
+/* Room for a lone READ's data in the buffer (pipes read into it). */
+#define KSMBD_READ_BUF_MAX	(128 << 10)
 /* An error response, padded for the next element. */
 #define KSMBD_ERR_RSP_ROOM	ALIGN(SMB2_HEADER_SIZE + SMB2_ERROR_RSP_SIZE, 8)
 
@@ -72,6 +74,8 @@ struct frame_rsp {
 	/* Elements that went async: armed once the frame is out (async.h). */
 	struct ksmbd_async *asyncs[KSMBD_MAX_COMPOUND];
 	u32 nr_asyncs;
+	/* READ data after buf[0..len), see ksmbd_smb2_ctx.pages. */
+	struct ksmbd_pagevec pages;
 };
 
 void ksmbd_smb2_put_hdr(u8 *rsp, const struct ksmbd_req_hdr *rq, u32 status,
@@ -266,6 +270,8 @@ static bool process_element(struct ksmbd_work *work, struct frame_rsp *fr,
 	ctx.body = ksmbd_wbuf_make(rsp + SMB2_HEADER_SIZE, room);
 	ctx.cfid = &fr->cfid;
 	ctx.status = STATUS_SUCCESS;
+	if (n == 1 && !work->enc_sess)
+		ctx.pages = &fr->pages;
 	ctx.session_id = hdr.session_id;
 	ctx.tree_id = hdr.tree_id;
 	if (i && (hdr.flags & SMB2_FLAGS_RELATED_OPERATIONS)) {
@@ -298,6 +304,9 @@ static bool process_element(struct ksmbd_work *work, struct frame_rsp *fr,
 	if (ctx.status != STATUS_SUCCESS && (!ctx.body.len ||
 					     ctx.body.overflow))
 		put_error_body(&ctx.body);
+	/* Data pages belong to a successful READ answer only. */
+	if (ksmbd_ntstatus_is_error(ctx.status))
+		ksmbd_pagevec_release(&fr->pages);
 
 	if (fr->any) {
 		memset(fr->buf + fr->len, 0, start - fr->len);
@@ -325,7 +334,7 @@ static bool process_element(struct ksmbd_work *work, struct frame_rsp *fr,
 	fr->sign_sess = work->enc_sess ? NULL : ksmbd_smb2_rsp_signer(&ctx);
 	ksmbd_smb2_detach(&ctx);
 	trace_ksmbd_request_done(conn, &hdr, i, ctx.status, credits, el->len,
-				 SMB2_HEADER_SIZE + ctx.body.len,
+				 SMB2_HEADER_SIZE + ctx.body.len + fr->pages.len,
 				 ktime_get_ns() - work->received_ns);
 	return !ksmbd_conn_exiting(conn);
 }
@@ -355,9 +364,11 @@ static u32 output_len_at(u16 command)
  * whole bounded by the largest maximum plus headroom. Fields are read
  * unvalidated here, so they only ever size, never index.
  */
-static u32 rsp_buf_size(const struct ksmbd_conn *conn, const u8 *frame,
+static u32 rsp_buf_size(const struct ksmbd_work *work,
 			const struct ksmbd_elem *elems, u32 n)
 {
+	const struct ksmbd_conn *conn = work->conn;
+	const u8 *frame = work->frame;
 	u64 total = KSMBD_RSP_BUF_SIZE, cap;
 	u32 i, at, want, limit;
 	u16 cmd;
@@ -375,9 +386,40 @@ static u32 rsp_buf_size(const struct ksmbd_conn *conn, const u8 *frame,
 			continue;
 		want = get_unaligned_le32(el + SMB2_HEADER_SIZE + at);
 		limit = cmd == SMB2_READ ? conn->neg.max_read : conn->neg.max_trans;
+		/* A lone plain READ sends larger data as pages (ctx.pages). */
+		if (cmd == SMB2_READ && n == 1 && !work->enc_sess)
+			limit = min_t(u32, limit, KSMBD_READ_BUF_MAX);
 		total += min(want, limit) + SMB2_HEADER_SIZE + 64;
 	}
 	return min(total, cap);
+}
+
+/*
+ * A signed answer covers the data: copy the READ's pages in after the body,
+ * into a larger buffer when they do not fit. False: no memory.
+ */
+static bool pages_inline(struct frame_rsp *fr)
+{
+	struct ksmbd_pagevec *pv = &fr->pages;
+	unsigned int i;
+	u8 *buf;
+
+	if (fr->size - fr->len < pv->len) {
+		buf = ksmbd_work_buf_alloc(fr->len + pv->len);
+		if (!buf)
+			return false;
+		memcpy(buf, fr->buf, fr->len);
+		ksmbd_work_buf_free(fr->buf);
+		fr->buf = buf;
+		fr->size = fr->len + pv->len;
+	}
+	for (i = 0; i < pv->nr; i++) {
+		memcpy_from_page(fr->buf + fr->len, pv->bv[i].bv_page,
+				 pv->bv[i].bv_offset, pv->bv[i].bv_len);
+		fr->len += pv->bv[i].bv_len;
+	}
+	ksmbd_pagevec_release(pv);
+	return true;
 }
 
 static void process_smb2(struct ksmbd_work *work)
@@ -404,7 +446,7 @@ static void process_smb2(struct ksmbd_work *work)
 		return;
 	}
 
-	fr.size = rsp_buf_size(conn, work->frame, elems, n);
+	fr.size = rsp_buf_size(work, elems, n);
 	fr.buf = ksmbd_work_buf_alloc(fr.size);
 	if (!fr.buf) {
 		ksmbd_conn_drop(conn, "out of memory");
@@ -413,6 +455,10 @@ static void process_smb2(struct ksmbd_work *work)
 	for (i = 0; i < n; i++)
 		if (!process_element(work, &fr, &elems[i], i, n))
 			goto out_free;
+	if (fr.pages.nr && fr.sign_sess && !pages_inline(&fr)) {
+		ksmbd_conn_drop(conn, "out of memory");
+		goto out_free;
+	}
 	if (fr.sign_sess) {
 		ksmbd_smb2_sign_rsp(fr.sign_sess, fr.buf + fr.prev,
 				    fr.len - fr.prev);
@@ -421,12 +467,16 @@ static void process_smb2(struct ksmbd_work *work)
 	if (fr.any && work->enc_sess) {
 		/* MS-SMB2 3.3.4.1.4: encrypted requests get encrypted answers. */
 		ksmbd_smb2_send_encrypted(conn, work->enc_sess, fr.buf, fr.len);
+	} else if (fr.any && fr.pages.nr) {
+		ksmbd_conn_send_pages(conn, fr.buf, fr.len, fr.pages.bv,
+				      fr.pages.nr, fr.pages.len);
 	} else if (fr.any) {
 		iov.iov_base = fr.buf;
 		iov.iov_len = fr.len;
 		ksmbd_conn_send(conn, &iov, 1);
 	}
 out_free:
+	ksmbd_pagevec_release(&fr.pages);
 	arm_asyncs(&fr);
 	if (fr.sign_sess)
 		ksmbd_session_put(fr.sign_sess);

@@ -8,6 +8,7 @@
 #define KSMBD_SMB2_DISPATCH_H
 
 #include "proto/buf.h"
+#include "vfs.h"
 #include "proto/validate.h"
 
 struct ksmbd_conn;
@@ -73,6 +74,13 @@ struct ksmbd_smb2_ctx {
 	 * handler's reference (see async.h).
 	 */
 	struct ksmbd_async *async;
+	/*
+	 * Set when the frame is this one element and goes out unencrypted:
+	 * READ may answer with page references here (data following the
+	 * body) instead of copying the data into the body. The dispatcher
+	 * sends them without a copy, or copies them in when it signs.
+	 */
+	struct ksmbd_pagevec *pages;
 };
 
 typedef enum ksmbd_smb2_verdict (*ksmbd_smb2_handler_t)(struct ksmbd_smb2_ctx *ctx);

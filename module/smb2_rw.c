@@ -5,7 +5,9 @@
  * The gate has bounded READ's Length by the negotiated MaxReadSize and
  * WRITE's data by MaxWriteSize and by its own compound element; the
  * dispatcher sized the response buffer for the READ, so file data is read
- * straight into the response, and written straight from the request.
+ * straight into the response, or (a lone unencrypted READ of 16 KiB or
+ * more) sent from the page cache without a copy; it is written straight
+ * from the request.
  */
 #define pr_fmt(fmt) "ksmbd: " fmt
 
@@ -72,12 +74,41 @@ static struct ksmbd_file *lookup(struct ksmbd_smb2_ctx *ctx, u64 pid, u64 vid)
 	return fp;
 }
 
+/*
+ * Smaller reads are copied: below this, splicing costs more than the copy
+ * it saves.
+ */
+#define READ_PAGES_MIN	(16 * 1024)
+
+/*
+ * The data: as page references when the dispatcher allows it (nothing
+ * copied; the socket sends the page cache pages), else read into the body.
+ * With pages allowed the dispatcher sized the body for small reads only.
+ */
+static ssize_t read_data(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
+			 const struct rw_req *rq)
+{
+	struct ksmbd_wbuf *w = &ctx->body;
+	ssize_t n;
+	u8 *dst;
+
+	if (ctx->pages && (rq->length >= READ_PAGES_MIN ||
+			   !ksmbd_range_ok(w->cap, w->len, rq->length)))
+		return ksmbd_vfs_read_pages(fp, rq->length, rq->offset,
+					    ctx->pages);
+	dst = ksmbd_wbuf_reserve(w, rq->length);
+	if (!dst)
+		return -ENOSPC;
+	n = ksmbd_vfs_read(fp, dst, rq->length, rq->offset);
+	w->len -= rq->length - (n > 0 ? n : 0);
+	return n;
+}
+
 static u32 read_file(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
 		     const struct rw_req *rq, u32 *got)
 {
 	ssize_t n;
 	u64 t0;
-	u8 *dst;
 
 	if (fp->kind == KSMBD_FILE_DIRECTORY)
 		return STATUS_INVALID_DEVICE_REQUEST;
@@ -87,16 +118,14 @@ static u32 read_file(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
 		return STATUS_INVALID_PARAMETER;
 	if (ksmbd_lock_check_io(fp, rq->offset, rq->length, false))
 		return STATUS_FILE_LOCK_CONFLICT;
-	dst = ksmbd_wbuf_reserve(&ctx->body, rq->length);
-	if (!dst)
-		return STATUS_INSUFFICIENT_RESOURCES;
 	t0 = KSMBD_TP_CLOCK(ksmbd_vfs_read);
-	n = ksmbd_vfs_read(fp, dst, rq->length, rq->offset);
+	n = read_data(ctx, fp, rq);
 	trace_ksmbd_vfs_read(ctx->conn, fp, rq->offset, rq->length,
 			     n > 0 ? n : 0, ksmbd_tp_since(t0));
+	if (n == -ENOSPC)
+		return STATUS_INSUFFICIENT_RESOURCES;
 	if (n < 0)
 		return ksmbd_ntstatus_from_errno(n);
-	ctx->body.len -= rq->length - n;
 	*got = n;
 	WRITE_ONCE(fp->position, rq->offset + n);
 	/* MS-SMB2 3.3.5.12: nothing at all, or less than MinimumCount. */
@@ -134,6 +163,8 @@ enum ksmbd_smb2_verdict ksmbd_smb2_read(struct ksmbd_smb2_ctx *ctx)
 	ksmbd_file_put(fp);
 	if (ksmbd_ntstatus_is_error(ctx->status) || w->overflow) {
 		w->len = 0;	/* the dispatcher answers with an error body */
+		if (ctx->pages)
+			ksmbd_pagevec_release(ctx->pages);
 		return KSMBD_SMB2_REPLY;
 	}
 	put_unaligned_le32(got, w->p + len_at);

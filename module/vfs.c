@@ -20,7 +20,9 @@
 #include <linux/falloc.h>
 #include <linux/mount.h>
 #include <linux/namei.h>
+#include <linux/pipe_fs_i.h>
 #include <linux/slab.h>
+#include <linux/splice.h>
 #include <linux/statfs.h>
 #include <linux/xattr.h>
 #include "file.h"
@@ -334,6 +336,117 @@ ssize_t ksmbd_vfs_read(struct ksmbd_file *fp, void *buf, size_t len,
 		       loff_t pos)
 {
 	return AS_USER(fp, kernel_read(fp->filp, buf, len, &pos));
+}
+
+/*
+ * The splice pipe holds at most a pipe's worth of buffers at a time; each
+ * round, take a reference on every buffer's page instead of copying it, so
+ * the socket can send the page cache pages themselves.
+ */
+static int take_page(struct pipe_inode_info *pipe, struct pipe_buffer *buf,
+		     struct splice_desc *sd)
+{
+	struct ksmbd_pagevec *pv = sd->u.data;
+	struct bio_vec *bv;
+
+	if (pv->nr == pv->max) {
+		/* A page split between two rounds takes two entries. */
+		bv = krealloc_array(pv->bv, pv->max * 2, sizeof(*bv),
+				    GFP_KERNEL);
+		if (!bv)
+			return -ENOMEM;
+		pv->bv = bv;
+		pv->max *= 2;
+	}
+	bv = &pv->bv[pv->nr++];
+	get_page(buf->page);
+	bv->bv_page = buf->page;
+	bv->bv_offset = buf->offset;
+	bv->bv_len = sd->len;
+	pv->len += sd->len;
+	return sd->len;
+}
+
+static int take_pipe(struct pipe_inode_info *pipe, struct splice_desc *sd)
+{
+	return __splice_from_pipe(pipe, sd, take_page);
+}
+
+void ksmbd_pagevec_release(struct ksmbd_pagevec *pv)
+{
+	unsigned int i;
+
+	for (i = 0; i < pv->nr; i++)
+		put_page(pv->bv[i].bv_page);
+	kfree(pv->bv);
+	memset(pv, 0, sizeof(*pv));
+}
+
+/* A file system without splice: read into pages of our own. */
+static ssize_t read_into_pages(struct ksmbd_file *fp, size_t len, loff_t pos,
+			       struct ksmbd_pagevec *pv)
+{
+	struct page *page;
+	size_t chunk;
+	ssize_t n;
+
+	while (pv->len < len && pv->nr < pv->max) {
+		page = alloc_page(GFP_KERNEL);
+		if (!page)
+			return -ENOMEM;
+		chunk = min_t(size_t, len - pv->len, PAGE_SIZE);
+		n = AS_USER(fp, kernel_read(fp->filp, page_address(page),
+					    chunk, &pos));
+		if (n <= 0) {
+			put_page(page);
+			return n;
+		}
+		pv->bv[pv->nr].bv_page = page;
+		pv->bv[pv->nr].bv_offset = 0;
+		pv->bv[pv->nr++].bv_len = n;
+		pv->len += n;
+		if (n < chunk)
+			break;
+	}
+	return 0;
+}
+
+ssize_t ksmbd_vfs_read_pages(struct ksmbd_file *fp, size_t len, loff_t pos,
+			     struct ksmbd_pagevec *pv)
+{
+	struct splice_desc sd = {
+		.total_len = len,
+		.pos = pos,
+		.u.data = pv,
+	};
+	ssize_t n;
+
+	/* Pipe buffers hold at most a page: about one entry per page. */
+	pv->max = DIV_ROUND_UP(len, PAGE_SIZE) + 2;
+	pv->bv = kmalloc_array(pv->max, sizeof(*pv->bv), GFP_KERNEL);
+	if (!pv->bv)
+		return -ENOMEM;
+	if (fp->filp->f_op->splice_read) {
+		/*
+		 * The thread's splice pipe lives as long as the thread: make
+		 * it (a zero-length splice) as the server, so it is not
+		 * charged to the first user who reads.
+		 */
+		if (!current->splice_pipe) {
+			struct splice_desc none = { };
+
+			splice_direct_to_actor(fp->filp, &none, take_pipe);
+		}
+		n = AS_USER(fp, splice_direct_to_actor(fp->filp, &sd,
+						       take_pipe));
+	} else {
+		n = read_into_pages(fp, len, pos, pv) ?: pv->len;
+	}
+	if (n < 0 || n != pv->len) {
+		ksmbd_pagevec_release(pv);
+		return n < 0 ? n : -EIO;
+	}
+	return n;
 }
 
 ssize_t ksmbd_vfs_write(struct ksmbd_file *fp, const void *buf, size_t len,

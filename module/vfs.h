@@ -15,6 +15,7 @@
 #ifndef KSMBD_VFS_H
 #define KSMBD_VFS_H
 
+#include <linux/bvec.h>
 #include <linux/cred.h>
 #include <linux/fs.h>
 #include <linux/path.h>
@@ -78,6 +79,26 @@ ssize_t ksmbd_vfs_read(struct ksmbd_file *fp, void *buf, size_t len,
 		       loff_t pos);
 ssize_t ksmbd_vfs_write(struct ksmbd_file *fp, const void *buf, size_t len,
 			loff_t pos);
+
+/*
+ * File data as counted page references (page cache pages, or the zero
+ * page for holes), for a READ answer sent without copying the data.
+ */
+struct ksmbd_pagevec {
+	struct bio_vec *bv;	/* kmalloc'd, max entries */
+	unsigned int nr, max;
+	size_t len;		/* bytes in bv[0..nr) */
+};
+
+/*
+ * Up to len bytes at pos into pv (empty on entry) by splicing the file
+ * (read into new pages on a file system that cannot splice); bytes
+ * referenced, or negative errno (pv then holds nothing).
+ */
+ssize_t ksmbd_vfs_read_pages(struct ksmbd_file *fp, size_t len, loff_t pos,
+			     struct ksmbd_pagevec *pv);
+/* Drop the references and the array; pv is empty afterwards. */
+void ksmbd_pagevec_release(struct ksmbd_pagevec *pv);
 int ksmbd_vfs_fsync(struct ksmbd_file *fp, loff_t start, loff_t end);
 int ksmbd_vfs_truncate(struct ksmbd_file *fp, loff_t size);
 /* FALLOC_FL_* mode, e.g. PUNCH_HOLE | KEEP_SIZE for FSCTL_SET_ZERO_DATA. */

@@ -8,6 +8,7 @@
 #include <linux/mm.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
+#include <net/sock.h>
 #include <asm/unaligned.h>
 #include "connection.h"
 #include "proto/smb2.h"
@@ -92,9 +93,33 @@ static bool run_inline(const struct ksmbd_work *work)
 	       !get_unaligned_le32(f + offsetof(struct smb2_hdr, next_command));
 }
 
+/*
+ * A lone READ with nothing else of the connection in flight and nothing
+ * more received: no other request could run beside it, so it runs in the
+ * receive thread, saving a worker wake-up and a switch on each round trip
+ * of a client that waits for every answer (4 KiB random reads). READ
+ * waits for nothing but the file system. (WRITE is left on the workqueue:
+ * one noisy run showed sequential writes slower with it inline.)
+ */
+static bool run_alone(const struct ksmbd_work *work)
+{
+	const u8 *f = work->frame;
+	u16 cmd;
+
+	if (work->frame_len < SMB2_HEADER_SIZE ||
+	    get_unaligned_le32(f) != le32_to_cpu(SMB2_PROTO_NUMBER) ||
+	    get_unaligned_le32(f + offsetof(struct smb2_hdr, next_command)))
+		return false;
+	cmd = get_unaligned_le16(f + offsetof(struct smb2_hdr, command));
+	if (cmd != SMB2_READ)
+		return false;
+	return atomic_read(&work->conn->outstanding) == 1 &&
+	       !skb_queue_len_lockless(&work->conn->sock->sk->sk_receive_queue);
+}
+
 void ksmbd_work_queue(struct ksmbd_work *work)
 {
-	if (run_inline(work)) {
+	if (run_inline(work) || run_alone(work)) {
 		work_run(&work->work);
 		return;
 	}
