@@ -48,6 +48,7 @@ struct ksmbd_inode {
 	u64 set_create_time;
 	u64 set_change_time;
 	struct timespec64 change_base;	/* the ctime set_change_time stands for */
+	struct list_head timed_node;	/* on timed_inodes while a time is set */
 };
 
 static DEFINE_XARRAY_ALLOC1(files);
@@ -57,8 +58,12 @@ static atomic_t nr_files;
 
 static DEFINE_MUTEX(share_lock);
 static DEFINE_HASHTABLE(inodes, 8);
-/* ksmbd_inodes holding set times: listings look only when some do */
+/*
+ * ksmbd_inodes holding set times: a listing looks only when some do, and
+ * then only at those (a listing entry has a stat, not the inode).
+ */
 static atomic_t nr_set_times;
+static LIST_HEAD(timed_inodes);
 
 static struct ksmbd_inode *inode_find(struct inode *inode)
 {
@@ -124,8 +129,10 @@ static bool share_leave(struct ksmbd_file *fp)
 		ino->delete_pending = true;
 	if (!--ino->nr_opens) {
 		remove = ino->delete_pending;
-		if (ino->set_create_time || ino->set_change_time)
+		if (ino->set_create_time || ino->set_change_time) {
 			atomic_dec(&nr_set_times);
+			list_del(&ino->timed_node);
+		}
 		hash_del(&ino->node);
 		kfree(ino);
 	}
@@ -779,8 +786,10 @@ void ksmbd_file_set_times(struct ksmbd_file *fp, u64 create_time,
 	mutex_lock(&share_lock);
 	ino = fp->ino;
 	if (ino) {
-		if (!ino->set_create_time && !ino->set_change_time)
+		if (!ino->set_create_time && !ino->set_change_time) {
 			atomic_inc(&nr_set_times);
+			list_add(&ino->timed_node, &timed_inodes);
+		}
 		if (create_time)
 			ino->set_create_time = create_time;
 		if (change_time) {
@@ -827,12 +836,11 @@ void ksmbd_file_apply_times(struct ksmbd_file *fp, const struct kstat *st,
 void ksmbd_inode_apply_times(const struct kstat *st, struct ksmbd_fattr *a)
 {
 	struct ksmbd_inode *ino;
-	int bkt;
 
 	if (!atomic_read(&nr_set_times))
 		return;
 	mutex_lock(&share_lock);
-	hash_for_each(inodes, bkt, ino, node)
+	list_for_each_entry(ino, &timed_inodes, timed_node)
 		if (ino->inode->i_ino == st->ino &&
 		    ino->inode->i_sb->s_dev == st->dev) {
 			apply_times(ino, st, a);

@@ -130,6 +130,7 @@ void *ksmbd_ipc_transact(unsigned int type, void *req, size_t req_len,
 {
 	struct ipc_wait *w;
 	unsigned long wait;
+	u32 w_handle;
 	u64 sent_ns;
 	u32 portid;
 	void *resp;
@@ -180,9 +181,15 @@ void *ksmbd_ipc_transact(unsigned int type, void *req, size_t req_len,
 	trace_ksmbd_ipc_response(type, w->handle, resp ? *resp_len : 0,
 				 resp ? 0 : ret, ktime_get_ns() - sent_ns);
 	ksmbd_live_dec(KSMBD_LIVE_IPC_REQUESTS);
+	w_handle = w->handle;
 	kfree(w);
 	if (resp)
 		return resp;
+	if (ret == -ETIMEDOUT)
+		/* The request fails with it; say why a client waited so long. */
+		pr_warn_ratelimited("the daemon did not answer %s (handle %u) within %lu s\n",
+				    ksmbd_ipc_event_name(type), w_handle,
+				    wait / HZ);
 	ksmbd_debug(IPC, "%s failed: %d\n", ksmbd_ipc_event_name(type), ret);
 	return ERR_PTR(ret);
 
