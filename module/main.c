@@ -5,6 +5,8 @@
  */
 #define pr_fmt(fmt) "ksmbd: " fmt
 
+#include <crypto/aead.h>
+#include <crypto/hash.h>
 #include <linux/module.h>
 #include "control.h"
 #include "ipc.h"
@@ -17,10 +19,51 @@
 #include "transport_tcp.h"
 #include "work.h"
 
+/*
+ * Instantiate every algorithm the protocol paths allocate by name, so
+ * that the crypto modules (sha512, cmac, gcm, ccm are modules in distro
+ * kernels) are loaded and self-tested now: otherwise the first NEGOTIATE,
+ * signed SESSION_SETUP or encrypted frame waits for a modprobe through
+ * the usermode helper, which under load took longer than the client's
+ * timeout. A missing one is only reported; its dialect or cipher fails later.
+ */
+static void __init ksmbd_crypto_preload(void)
+{
+	static const char * const hashes[] = {
+		"sha512", "hmac(sha256)", "cmac(aes)", "hmac(md5)", "md5",
+	};
+	static const struct { const char *name; u32 mask; } aeads[] = {
+		{ "gcm(aes)", 0 },
+		{ "gcm(aes)", CRYPTO_ALG_ASYNC },	/* GMAC signing */
+		{ "ccm(aes)", 0 },
+	};
+	struct crypto_shash *sh;
+	struct crypto_aead *ae;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(hashes); i++) {
+		sh = crypto_alloc_shash(hashes[i], 0, 0);
+		if (IS_ERR(sh))
+			pr_info("%s is not available: %ld\n", hashes[i],
+				PTR_ERR(sh));
+		else
+			crypto_free_shash(sh);
+	}
+	for (i = 0; i < ARRAY_SIZE(aeads); i++) {
+		ae = crypto_alloc_aead(aeads[i].name, 0, aeads[i].mask);
+		if (IS_ERR(ae))
+			pr_info("%s is not available: %ld\n", aeads[i].name,
+				PTR_ERR(ae));
+		else
+			crypto_free_aead(ae);
+	}
+}
+
 static int __init ksmbd_init(void)
 {
 	int ret;
 
+	ksmbd_crypto_preload();
 	ret = ksmbd_work_init();
 	if (ret)
 		return ret;
