@@ -146,8 +146,9 @@ for line in open(rep):
                                     FIELD.findall(m.group(2))}))
 seen = collections.Counter(e for e, _ in events)
 listed = [l.strip() for l in open("/tmp/listed") if l.strip()]
-# oplock/lease, notify and async events: oplock.sh, smb2-async.sh
-want = [e for e in listed if not re.search(r"oplock|lease|_lock$|notify_|async_", e)]
+# oplock/lease, notify and async events: oplock.sh, smb2-async.sh;
+# durable events: smb2-durable.sh
+want = [e for e in listed if not re.search(r"oplock|lease|_lock$|notify_|async_|durable_", e)]
 check("every-event-class", all(seen[e] for e in want),
       "missing: %s" % [e for e in want if not seen[e]])
 
