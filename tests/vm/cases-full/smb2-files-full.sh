@@ -10,12 +10,6 @@ share=/srv/share
 mnt=/mnt/ksmbd-files-full
 opts=username=tester,password=tester,cache=none,mfsymlinks
 
-listening() { ss -ltnH 'sport = :445' | grep -q LISTEN; }
-live_is_zero() {
-	for k in open_files trees sessions connections works; do
-		[ "$(stat_value "$k")" = 0 ] || return 1
-	done
-}
 same() { [ "$1" = "$2" ] || { echo "'$1' != '$2'"; return 1; }; }
 # Bytes of the regular files below $1, by stat (find -type f trusts the
 # directory entry's type, which the cifs client reports as regular for a
@@ -25,10 +19,7 @@ filebytes() {
 		awk -F'|' '$1 ~ /^regular/ { s += $2 } END { print s + 0 }')
 }
 
-if ! listening; then
-	fail server "nothing listens on port 445 (see start-server output)"
-	finish
-fi
+require_server
 
 # Names that differ only in case are one file to an SMB client: drop them.
 rm -rf /tmp/inc && cp -a /usr/include /tmp/inc

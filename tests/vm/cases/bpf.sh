@@ -26,11 +26,7 @@ mnt1=/mnt/bpf-a mnt2=/mnt/bpf-b
 user2=bpfuser pass2=bpfpass2
 ECHOS=10
 
-listening() { ss -ltnH 'sport = :445' | grep -q LISTEN; }
-if ! listening; then
-	fail server "nothing listens on port 445 (see start-server output)"
-	finish
-fi
+require_server
 if [ ! -x "$lat" ]; then
 	fail build "$lat was not built"
 	finish

@@ -19,15 +19,11 @@ work=/tmp/ksmbdtop
 mkdir -p "$out" "$work"
 rm -f "$out"/*.txt "$out"/*.json
 
-listening() { ss -ltnH 'sport = :445' | grep -q LISTEN; }
 if [ ! -x "$kt" ]; then
 	fail build "$kt missing (make user)"
 	finish
 fi
-if ! listening; then
-	fail server "nothing listens on port 445 (see start-server output)"
-	finish
-fi
+require_server
 ip addr add 127.0.0.2/8 dev lo 2>/dev/null || true
 
 # ---- helpers ----------------------------------------------------------------

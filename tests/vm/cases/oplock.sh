@@ -18,19 +18,9 @@ mb=/mnt/ksmbd-op-b
 tr=/sys/kernel/tracing
 export PYTHONDONTWRITEBYTECODE=1
 
-listening() { ss -ltnH 'sport = :445' | grep -q LISTEN; }
 running() { grep -q '^state running' /sys/class/ksmbd-control/stats; }
-live_is_zero() {
-	for k in sessions trees connections works open_files oplocks; do
-		v=$(stat_value "$k")
-		[ -z "$v" ] || [ "$v" = 0 ] || return 1
-	done
-}
 
-if ! listening; then
-	fail server "nothing listens on port 445 (see start-server output)"
-	finish
-fi
+require_server
 
 # Restart the daemon with a short break timeout.
 sed -i '/^\[global\]/a\	oplock break timeout = 2' /etc/ksmbd/ksmbd.conf
@@ -117,7 +107,7 @@ if [ -d $tr/events/ksmbd/ksmbd_oplock_grant ]; then
 	check cifs-lease-acks grep -q "ksmbd_oplock_break_ack:.* lease=.*STATUS_SUCCESS" $tr/trace
 fi
 
-check live-zero wait_for 15 live_is_zero
+check live-zero wait_for 15 live_is_zero sessions trees connections works open_files oplocks
 grep -E '^(sessions|trees|connections|works|open_files|oplocks) ' \
 	/sys/class/ksmbd-control/stats | tr '\n' ' ' | sed 's/^/# live: /'; echo
 rm -f $share/op-*.txt $share/ls-*.txt $share/coh*.txt

@@ -20,18 +20,8 @@ m1=/mnt/ksmbd-lock1
 m2=/mnt/ksmbd-lock2
 w=$share/lock-case
 
-listening() { ss -ltnH 'sport = :445' | grep -q LISTEN; }
-live_is_zero() {
-	for k in sessions trees connections works open_files; do
-		v=$(stat_value "$k")
-		[ -z "$v" ] || [ "$v" = 0 ] || return 1
-	done
-}
 
-if ! listening; then
-	fail server "nothing listens on port 445 (see start-server output)"
-	finish
-fi
+require_server
 
 # ---- raw clients, under trace-cmd for the notify and async events ----
 ev=/sys/kernel/tracing/events/ksmbd

@@ -15,18 +15,9 @@ mnt=/mnt/ksmbd-crypt
 src=/tmp/crypt-src
 conf=/etc/ksmbd/ksmbd.conf
 
-listening() { ss -ltnH 'sport = :445' | grep -q LISTEN; }
 trace_has() { grep -q -- "$1" $tr/trace; }
-live_is_zero() {
-	for k in sessions trees connections works; do
-		[ "$(stat_value "$k")" = 0 ] || return 1
-	done
-}
 
-if ! listening; then
-	fail server "nothing listens on port 445 (see start-server output)"
-	finish
-fi
+require_server
 echo 1 > $tr/events/ksmbd/enable
 echo > $tr/trace
 
@@ -239,7 +230,7 @@ copy_and_compare global-desired-3.0 share vers=3.0
 echo 0 > $tr/events/ksmbd/enable
 
 # ---- teardown ----
-check live-zero-after-clients wait_for 20 live_is_zero
+check live-zero-after-clients wait_for 20 live_is_zero sessions trees connections works
 grep -E '^(sessions|connections|signing_failures|decrypt_failures) ' /sys/class/ksmbd-control/stats
 kill "$(cat /run/ksmbd.mountd.pid)" 2>/dev/null
 sleep 1

@@ -16,18 +16,8 @@ mnt=/mnt/ksmbd-durable
 tr=/sys/kernel/tracing
 export PYTHONDONTWRITEBYTECODE=1
 
-listening() { ss -ltnH 'sport = :445' | grep -q LISTEN; }
-live_is_zero() {
-	for k in sessions trees connections works open_files oplocks; do
-		v=$(stat_value "$k")
-		[ -z "$v" ] || [ "$v" = 0 ] || return 1
-	done
-}
 
-if ! listening; then
-	fail server "nothing listens on port 445 (see start-server output)"
-	finish
-fi
+require_server
 
 id other >/dev/null 2>&1 || useradd -M -s /bin/bash other
 "$b/daemon/ksmbd.adduser" -a other -p other2 -i /etc/ksmbd/ksmbdpwd.db >/dev/null ||
@@ -94,7 +84,7 @@ for e in $events; do
 	echo 0 > $tr/events/ksmbd/ksmbd_durable_$e/enable 2>/dev/null
 done
 
-check live-zero wait_for 15 live_is_zero
+check live-zero wait_for 15 live_is_zero sessions trees connections works open_files oplocks
 grep -E '^(sessions|trees|connections|works|open_files|oplocks) ' \
 	/sys/class/ksmbd-control/stats | tr '\n' ' ' | sed 's/^/# live: /'; echo
 rm -f $share/"$CASE"-*.bin $share/dur-cifs.txt

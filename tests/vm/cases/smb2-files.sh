@@ -19,13 +19,7 @@ mnt=/mnt/ksmbd-files
 opts=username=tester,password=tester,cache=none
 trace=/sys/kernel/tracing
 
-listening() { ss -ltnH 'sport = :445' | grep -q LISTEN; }
 files_zero() { [ "$(stat_value open_files)" = 0 ]; }
-live_is_zero() {
-	for k in open_files trees sessions connections works; do
-		[ "$(stat_value "$k")" = 0 ] || return 1
-	done
-}
 # Bytes the cifs client wrote over the wire, all shares.
 cifs_written() {
 	sed -n 's/.*Bytes written: *\([0-9]*\).*/\1/p' /proc/fs/cifs/Stats |
@@ -35,10 +29,7 @@ same() { [ "$1" = "$2" ] || { echo "'$1' != '$2'"; return 1; }; }
 # du's total over the regular files of a tree, in bytes.
 filebytes() { (cd "$1" && find . -type f -print0 | du -cb --files0-from=- | tail -1 | cut -f1); }
 
-if ! listening; then
-	fail server "nothing listens on port 445 (see start-server output)"
-	finish
-fi
+require_server
 
 # Escape attempts planted on the server side.
 ln -sfn /etc $share/link

@@ -11,13 +11,9 @@ auth=$VM_TOP/tests/vm/clients/smb2auth.py
 b=$VM_TOP/build
 mnt=/mnt/ksmbd-guest
 state() { sed -n 's/^state //p' /sys/class/ksmbd-control/stats; }
-listening() { ss -ltnH 'sport = :445' | grep -q LISTEN; }
 mounted() { grep -q " $mnt " /proc/mounts; }
 
-if ! listening; then
-	fail server "nothing listens on port 445 (see start-server output)"
-	finish
-fi
+require_server
 
 # ---- users, groups, directories ----
 groupadd ksmbdgrp

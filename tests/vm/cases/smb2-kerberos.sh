@@ -17,17 +17,13 @@ log=/var/log/ksmbd.mountd.log
 kdcdir=/var/lib/krb5kdc
 tmp=$(mktemp -d)
 
-listening() { ss -ltnH 'sport = :445' | grep -q LISTEN; }
 state() { sed -n 's/^state //p' /sys/class/ksmbd-control/stats; }
 trace_has() { grep -q -- "$1" $tr/trace; }
 # Every client call is bounded: a hung one costs 30 s, not the case.
 smbc() { timeout 30 smbclient "$@" </dev/null; }
 krb_smb() { smbc --use-kerberos=required "//$host/share" -c "$1"; }
 
-if ! listening; then
-	fail server "nothing listens on port 445 (see start-server output)"
-	finish
-fi
+require_server
 
 # ---- realm, KDC, keytab ----
 echo "127.0.0.1 $host localhost" > /etc/hosts

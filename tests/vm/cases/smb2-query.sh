@@ -12,20 +12,10 @@ mnt=/mnt/ksmbd-query
 w=$share/query-case
 m=$mnt/query-case
 
-listening() { ss -ltnH 'sport = :445' | grep -q LISTEN; }
-live_is_zero() {
-	for k in sessions trees connections works open_files; do
-		v=$(stat_value "$k")
-		[ -z "$v" ] || [ "$v" = 0 ] || return 1
-	done
-}
 mtime() { stat -c %Y "$1"; }
 size() { stat -c %s "$1"; }
 
-if ! listening; then
-	fail server "nothing listens on port 445 (see start-server output)"
-	finish
-fi
+require_server
 
 rm -rf "$w"
 mkdir -p "$w" $mnt

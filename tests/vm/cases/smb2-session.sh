@@ -11,18 +11,9 @@ auth=$VM_TOP/tests/vm/clients/smb2auth.py
 tr=/sys/kernel/tracing
 mnt=/mnt/ksmbd-session
 
-listening() { ss -ltnH 'sport = :445' | grep -q LISTEN; }
-live_is_zero() {
-	for k in sessions trees connections works; do
-		[ "$(stat_value "$k")" = 0 ] || return 1
-	done
-}
 trace_has() { grep -q -- "$1" $tr/trace; }
 
-if ! listening; then
-	fail server "nothing listens on port 445 (see start-server output)"
-	finish
-fi
+require_server
 if [ -d $tr/events/ksmbd ]; then
 	echo 1 > $tr/events/ksmbd/enable
 	echo > $tr/trace
@@ -45,7 +36,7 @@ fi
 wait $half
 cat /tmp/half.log
 
-check live-zero-after-raw wait_for 10 live_is_zero
+check live-zero-after-raw wait_for 10 live_is_zero sessions trees connections works
 
 # ---- smbclient ----
 out=$(timeout 60 smbclient //127.0.0.1/share -U tester%tester -m SMB3 -c 'ls' 2>&1)
@@ -109,7 +100,7 @@ check mount-wrong-password grep -q 'auth_failure: .*user=tester' $tr/trace
 [ -d $tr/events/ksmbd ] && echo 0 > $tr/events/ksmbd/enable
 
 # ---- teardown ----
-check live-zero-after-clients wait_for 20 live_is_zero
+check live-zero-after-clients wait_for 20 live_is_zero sessions trees connections works
 grep -E '^(sessions|trees|connections) ' /sys/class/ksmbd-control/stats
 if [ -f /run/ksmbd.mountd.pid ]; then
 	kill "$(cat /run/ksmbd.mountd.pid)" 2>/dev/null

@@ -15,7 +15,6 @@ tr=/sys/kernel/tracing
 live_zero() {
 	test "$(stat_value connections) $(stat_value works) $(stat_value buffers)" = "0 0 0"
 }
-listening() { ss -ltnH 'sport = :445' | grep -q LISTEN; }
 # A background client that holds a connection: negotiated, or mid-frame.
 hold_client() {
 	python3 - "$1" "$(dirname "$raw")" <<'PY' &

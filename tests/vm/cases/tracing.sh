@@ -23,11 +23,7 @@ dat=/tmp/tracing.dat rep=/tmp/tracing.txt sec=/tmp/tracing-secrets
 NFILES=100 FSIZE=65536 NRENAME=10
 user2=tracer pass2=Tr4ce-Secret-pw9
 
-listening() { ss -ltnH 'sport = :445' | grep -q LISTEN; }
-if ! listening; then
-	fail server "nothing listens on port 445 (see start-server output)"
-	finish
-fi
+require_server
 
 # ---- every event the header defines is listed ----
 trace-cmd list -e ksmbd 2>/dev/null | sed -n 's/^ksmbd://p' | sort > /tmp/listed

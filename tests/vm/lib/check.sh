@@ -45,3 +45,23 @@ wait_for() {
 }
 
 finish() { exit $CHECK_FAILED; }
+
+# listening: the server listens on port 445.
+listening() { ss -ltnH 'sport = :445' | grep -q LISTEN; }
+
+# require_server: ends the case with one failure when nothing listens.
+require_server() {
+	listening && return 0
+	fail server "nothing listens on port 445 (see start-server output)"
+	finish
+}
+
+# live_is_zero [KEY...]: the live counters of the stats file (default:
+# sessions trees connections works open_files) are all 0 or absent.
+live_is_zero() {
+	local k v
+	for k in ${*:-sessions trees connections works open_files}; do
+		v=$(stat_value "$k")
+		[ -z "$v" ] || [ "$v" = 0 ] || return 1
+	done
+}
