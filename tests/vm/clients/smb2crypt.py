@@ -16,7 +16,6 @@ CLI: smb2crypt.py [--host H] [--port P] [--prefix NAME] [--user U]
 Cases that need a server configuration (global_required, global_desired)
 are only run when named.
 """
-import argparse
 import hashlib
 import hmac
 import os
@@ -605,26 +604,15 @@ CONFIG_CASES = ("global_required", "global_desired")
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__,
-                                 formatter_class=argparse.RawTextHelpFormatter)
-    ap.add_argument("--host", default="127.0.0.1")
-    ap.add_argument("--port", type=int, default=445)
-    ap.add_argument("--prefix", default="smb2crypt")
-    ap.add_argument("--user", default="tester")
-    ap.add_argument("--password", default="tester")
-    ap.add_argument("--secure-share", default="secure",
-                    help="a share with smb3 encryption = required")
-    ap.add_argument("--sealed-share", default="sealed",
-                    help="a share with smb3 encryption = yes")
-    ap.add_argument("--list", action="store_true")
-    ap.add_argument("cases", nargs="*")
-    env = ap.parse_args()
-    if env.list:
-        print("\n".join(CASES))
-        return 0
-    if not env.cases:
-        env.cases = [n for n in CASES if n not in CONFIG_CASES]
-    return smb2raw.run_cases(env, CASES)
+    def args(ap):
+        ap.add_argument("--secure-share", default="secure",
+                        help="a share with smb3 encryption = required")
+        ap.add_argument("--sealed-share", default="sealed",
+                        help="a share with smb3 encryption = yes")
+    # The CONFIG_CASES need smb2-crypt.sh's later configuration: by name only.
+    plain = [n for n in CASES if n not in CONFIG_CASES]
+    return smb2raw.case_main(__doc__, "smb2crypt", CASES, args,
+                             default_cases=plain)
 
 
 if __name__ == "__main__":

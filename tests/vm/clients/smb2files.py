@@ -13,7 +13,6 @@ srvsvc pipe, and the FSCTLs.
 CLI: smb2files.py [--host H] [--port P] [--prefix NAME] [--user U]
                   [--password PW] [--list] [CASE ...]
 """
-import argparse
 import os
 import struct
 import sys
@@ -784,22 +783,10 @@ def case_create_vs_teardown(env):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__,
-                                 formatter_class=argparse.RawTextHelpFormatter)
-    ap.add_argument("--host", default="127.0.0.1")
-    ap.add_argument("--port", type=int, default=445)
-    ap.add_argument("--prefix", default="smb2files")
-    ap.add_argument("--user", default="tester")
-    ap.add_argument("--password", default="tester")
-    ap.add_argument("--share-dir", default="/srv/share",
-                    help="the share's backing directory, when local")
-    ap.add_argument("--list", action="store_true")
-    ap.add_argument("cases", nargs="*")
-    env = ap.parse_args()
-    if env.list:
-        print("\n".join(CASES))
-        return 0
-    return smb2raw.run_cases(env, CASES)
+    def args(ap):
+        ap.add_argument("--share-dir", default="/srv/share",
+                        help="the share's backing directory, when local")
+    return smb2raw.case_main(__doc__, "smb2files", CASES, args)
 
 
 if __name__ == "__main__":

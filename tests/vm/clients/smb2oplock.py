@@ -12,7 +12,6 @@ by default in the VM case) so the timeout cases finish quickly.
 CLI: smb2oplock.py [--host H] [--port P] [--prefix NAME] [--timeout S]
                    [--list] [CASE ...]
 """
-import argparse
 import os
 import struct
 import sys
@@ -668,25 +667,13 @@ def case_local_unlink_level2(env):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__,
-                                 formatter_class=argparse.RawTextHelpFormatter)
-    ap.add_argument("--host", default="127.0.0.1")
-    ap.add_argument("--port", type=int, default=445)
-    ap.add_argument("--prefix", default="smb2oplock")
-    ap.add_argument("--user", default="tester")
-    ap.add_argument("--password", default="tester")
-    ap.add_argument("--timeout", type=int, default=2,
-                    help="the server's oplock break timeout in seconds")
-    ap.add_argument("--rounds", type=int, default=30)
-    ap.add_argument("--share-dir", default="/srv/share",
-                    help="the share's directory (cases with local processes)")
-    ap.add_argument("--list", action="store_true")
-    ap.add_argument("cases", nargs="*")
-    env = ap.parse_args()
-    if env.list:
-        print("\n".join(CASES))
-        return 0
-    return smb2raw.run_cases(env, CASES)
+    def args(ap):
+        ap.add_argument("--timeout", type=int, default=2,
+                        help="the server's oplock break timeout in seconds")
+        ap.add_argument("--rounds", type=int, default=30)
+        ap.add_argument("--share-dir", default="/srv/share",
+                        help="the share's directory (cases with local processes)")
+    return smb2raw.case_main(__doc__, "smb2oplock", CASES, args)
 
 
 if __name__ == "__main__":

@@ -10,7 +10,6 @@ that match nothing, SET_INFO with short buffers, rename with and without
 ReplaceIfExists, renames out of the share, hostile EA chains and
 security descriptors.
 """
-import argparse
 import os
 import struct
 import sys
@@ -407,21 +406,10 @@ def case_setinfo_foreign_file_denied(env):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--host", default="127.0.0.1")
-    ap.add_argument("--port", type=int, default=445)
-    ap.add_argument("--prefix", default="smb2query")
-    ap.add_argument("--user", default="tester")
-    ap.add_argument("--password", default="tester")
-    ap.add_argument("--foreign", default="",
-                    help="share-relative name of a file root owns")
-    ap.add_argument("--list", action="store_true")
-    ap.add_argument("cases", nargs="*")
-    env = ap.parse_args()
-    if env.list:
-        print("\n".join(CASES))
-        return 0
-    return smb2raw.run_cases(env, CASES)
+    def args(ap):
+        ap.add_argument("--foreign", default="",
+                        help="share-relative name of a file root owns")
+    return smb2raw.case_main(__doc__, "smb2query", CASES, args)
 
 
 if __name__ == "__main__":

@@ -669,10 +669,11 @@ def run_cases(env, cases):
     return 1 if failed else 0
 
 
-def case_main(doc, prefix, cases, add_args=None):
+def case_main(doc, prefix, cases, add_args=None, default_cases=None):
     """The command line every case client shares: --host, --port, --prefix,
     --user, --password, --list and case names; add_args(ap) adds the
-    client's own options. Returns the exit status."""
+    client's own options; default_cases, when given, are run when no case
+    is named (instead of all). Returns the exit status."""
     ap = argparse.ArgumentParser(description=doc,
                                  formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--host", default="127.0.0.1")
@@ -688,6 +689,8 @@ def case_main(doc, prefix, cases, add_args=None):
     if env.list:
         print("\n".join(cases))
         return 0
+    if not env.cases and default_cases is not None:
+        env.cases = list(default_cases)
     return run_cases(env, cases)
 
 def main():
