@@ -16,7 +16,7 @@ SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-fr
 UNIT_CFLAGS := $(USER_CFLAGS) $(SAN_FLAGS) -I$(TOP)/tests/lib
 FUZZ_CC := clang
 FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -D_GNU_SOURCE
-FUZZ_SECONDS ?= 30
+FUZZ_SECONDS ?= 20
 
 UNIT_TESTS :=
 FUZZ_TARGETS :=
