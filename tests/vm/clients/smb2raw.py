@@ -694,36 +694,10 @@ def case_main(doc, prefix, cases, add_args=None, default_cases=None):
     return run_cases(env, cases)
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__,
-                                 formatter_class=argparse.RawTextHelpFormatter)
-    ap.add_argument("--host", default="127.0.0.1")
-    ap.add_argument("--port", type=int, default=445)
-    ap.add_argument("--prefix", default="smb2raw")
-    ap.add_argument("--flood", type=int, default=200)
-    ap.add_argument("--flood-wait", type=float, default=30.0)
-    ap.add_argument("--list", action="store_true")
-    ap.add_argument("cases", nargs="*")
-    env = ap.parse_args()
-    if env.list:
-        print("\n".join(CASES))
-        return 0
-    names = env.cases or list(CASES)
-    failed = 0
-    for name in names:
-        fn = CASES.get(name)
-        if not fn:
-            print("FAIL: %s/%s: no such case" % (env.prefix, name))
-            failed += 1
-            continue
-        try:
-            fn(env)
-            print("PASS: %s/%s" % (env.prefix, name))
-        except Exception as e:  # report every failure kind the same way
-            print("FAIL: %s/%s: %s: %s" % (env.prefix, name,
-                                           type(e).__name__, e))
-            failed += 1
-        sys.stdout.flush()
-    return 1 if failed else 0
+    def args(ap):
+        ap.add_argument("--flood", type=int, default=200)
+        ap.add_argument("--flood-wait", type=float, default=30.0)
+    return case_main(__doc__, "smb2raw", CASES, args)
 
 
 if __name__ == "__main__":
