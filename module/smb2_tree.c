@@ -241,7 +241,10 @@ enum ksmbd_smb2_verdict ksmbd_smb2_tree_disconnect(struct ksmbd_smb2_ctx *ctx)
 		ctx->status = STATUS_INVALID_PARAMETER;
 		return KSMBD_SMB2_REPLY;
 	}
-	ksmbd_tree_teardown(ctx->tree);
+	if (!ksmbd_tree_teardown(ctx->tree)) {
+		ctx->status = STATUS_NETWORK_NAME_DELETED;
+		return KSMBD_SMB2_REPLY;
+	}
 	ksmbd_wbuf_put_le16(&ctx->body, SMB2_SIMPLE_SIZE);
 	ksmbd_wbuf_put_le16(&ctx->body, 0);
 	return KSMBD_SMB2_REPLY;

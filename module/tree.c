@@ -138,7 +138,7 @@ int ksmbd_tree_publish(struct ksmbd_tree *tree, u16 conn_flags)
 	return ret;
 }
 
-void ksmbd_tree_teardown(struct ksmbd_tree *tree)
+bool ksmbd_tree_teardown(struct ksmbd_tree *tree)
 {
 	struct ksmbd_session *sess = tree->sess;
 	bool published;
@@ -146,7 +146,7 @@ void ksmbd_tree_teardown(struct ksmbd_tree *tree)
 	mutex_lock(&sess->lock);
 	if (test_and_set_bit(KSMBD_TREE_S_DISCONNECTED, &tree->state)) {
 		mutex_unlock(&sess->lock);
-		return;
+		return false;
 	}
 	published = test_bit(KSMBD_TREE_S_PUBLISHED, &tree->state);
 	xa_erase(&sess->trees, tree->id);
@@ -162,6 +162,7 @@ void ksmbd_tree_teardown(struct ksmbd_tree *tree)
 					    tree->share->name, tree->flags,
 					    STATUS_SUCCESS);
 	ksmbd_tree_put(tree);	/* the table's */
+	return true;
 }
 
 void ksmbd_tree_teardown_all(struct ksmbd_session *sess)

@@ -91,8 +91,11 @@ struct ksmbd_tree *ksmbd_tree_create(struct ksmbd_session *sess,
  */
 int ksmbd_tree_publish(struct ksmbd_tree *tree, u16 conn_flags);
 
-/* Disconnect once; later calls do nothing. */
-void ksmbd_tree_teardown(struct ksmbd_tree *tree);
+/*
+ * Disconnect once. Returns true for the call that did it; a racing
+ * second TREE_DISCONNECT gets false and answers NETWORK_NAME_DELETED.
+ */
+bool ksmbd_tree_teardown(struct ksmbd_tree *tree);
 /* Disconnect every tree of a session (session teardown). */
 void ksmbd_tree_teardown_all(struct ksmbd_session *sess);
 
