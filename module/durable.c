@@ -180,8 +180,11 @@ static u32 reconnect_check(struct ksmbd_smb2_ctx *ctx,
 	const struct ksmbd_durable *d = fp->durable;
 	bool v2 = rq->kind == KSMBD_DH_V2_RECONNECT;
 
-	if (v2 != d->v2)
-		return STATUS_OBJECT_NAME_NOT_FOUND;
+	/*
+	 * DH2C must name the CreateGuid (a v1 handle's is zero, as Samba
+	 * and smbtorture have it); DHnC takes either kind (3.3.5.9.7 looks
+	 * the open up by its FileId alone).
+	 */
 	if (v2 && memcmp(d->create_guid, rq->create_guid, 16))
 		return STATUS_OBJECT_NAME_NOT_FOUND;
 	if (strcmp(d->share, ctx->tree->share->name))
@@ -193,14 +196,29 @@ static u32 reconnect_check(struct ksmbd_smb2_ctx *ctx,
 	return STATUS_SUCCESS;
 }
 
+/* The request's name (NULL when it was invalid) is fp's, case aside. */
+static bool same_name(struct ksmbd_file *fp, const char *name)
+{
+	char *own;
+	bool same;
+
+	if (!name)
+		return false;
+	own = ksmbd_file_name_dup(fp, GFP_KERNEL);
+	same = own && !strcasecmp(own, name);
+	kfree(own);
+	return same;
+}
+
 u32 ksmbd_durable_reconnect(struct ksmbd_smb2_ctx *ctx,
 			    const struct ksmbd_durable_req *rq,
 			    const struct ksmbd_oplock_req *op,
-			    struct ksmbd_file **out,
+			    const char *name, struct ksmbd_file **out,
 			    struct ksmbd_oplock_grant *og)
 {
 	struct ksmbd_file *fp;
 	u32 status;
+	int ret;
 
 	*out = NULL;
 	fp = ksmbd_file_durable_claim(rq->persistent_id, rq->volatile_id);
@@ -211,9 +229,13 @@ u32 ksmbd_durable_reconnect(struct ksmbd_smb2_ctx *ctx,
 		return STATUS_OBJECT_NAME_NOT_FOUND;
 	}
 	status = reconnect_check(ctx, rq, fp);
-	if (status == STATUS_SUCCESS &&
-	    ksmbd_oplock_durable_reclaim(ctx, fp, op, og))
-		status = STATUS_OBJECT_NAME_NOT_FOUND;
+	if (status == STATUS_SUCCESS) {
+		ret = ksmbd_oplock_durable_reclaim(ctx, fp, op,
+						   same_name(fp, name), og);
+		if (ret)
+			status = ret == -EINVAL ? STATUS_INVALID_PARAMETER :
+						  STATUS_OBJECT_NAME_NOT_FOUND;
+	}
 	trace_ksmbd_durable_reconnect(ctx->conn, ctx->session_id,
 				      rq->persistent_id, status);
 	if (status != STATUS_SUCCESS) {

@@ -95,12 +95,14 @@ void ksmbd_durable_grant(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
 /*
  * CREATE with DHnC or DH2C: find the disconnected handle and give it to
  * the request's session and tree. A counted fp in *out on success, with
- * the oplock or lease answer in og; else the status to answer.
+ * the oplock or lease answer in og; else the status to answer. name is
+ * the request's (NULL if invalid): a lease's handle must be reopened by
+ * its name (INVALID_PARAMETER), an oplock's by anything.
  */
 u32 ksmbd_durable_reconnect(struct ksmbd_smb2_ctx *ctx,
 			    const struct ksmbd_durable_req *rq,
 			    const struct ksmbd_oplock_req *op,
-			    struct ksmbd_file **out,
+			    const char *name, struct ksmbd_file **out,
 			    struct ksmbd_oplock_grant *og);
 
 /*

@@ -54,6 +54,8 @@ u32 ksmbd_dos_attrs(bool directory, bool mode_writable, bool hide,
 	if (da && (da->valid & KSMBD_DOSINFO_ATTRIB))
 		attrs = da->attrib & KSMBD_ATTR_SETTABLE &
 			~(FILE_ATTRIBUTE_READONLY | FILE_ATTRIBUTE_NORMAL);
+	else if (!directory)
+		attrs = FILE_ATTRIBUTE_ARCHIVE;
 	if (directory)
 		attrs |= FILE_ATTRIBUTE_DIRECTORY;
 	else if (!mode_writable)

@@ -151,6 +151,10 @@ struct ksmbd_dosattr;
  * FileAttributes of a file: READONLY from the mode (the kernel enforces
  * it), HIDDEN for hidden dot files, the rest (HIDDEN, SYSTEM, ARCHIVE, ...)
  * from user.DOSATTRIB when da holds them; NORMAL when nothing else is set.
+ * A file without stored attributes is ARCHIVE, as Windows sets it on
+ * every new file (storing it at CREATE would cost an xattr write, and a
+ * change-notify event the client did not cause); once a client sets the
+ * attributes, what it set is stored, NORMAL included.
  */
 u32 ksmbd_dos_attrs(bool directory, bool mode_writable, bool hide,
 		    const struct ksmbd_dosattr *da);
@@ -246,6 +250,8 @@ void ksmbd_fattr_from_kstat(const struct kstat *st, u32 attrs,
 			    struct ksmbd_fattr *a);
 int ksmbd_fattr_of_file(struct ksmbd_file *fp, struct kstat *st,
 			struct ksmbd_fattr *a);
+/* FileAttributes of an open handle (CREATE and CLOSE answers too). */
+u32 ksmbd_file_attributes(struct ksmbd_file *fp, const struct kstat *st);
 /* user.DOSATTRIB of an open handle when its share stores DOS attributes. */
 bool ksmbd_file_dosattr(struct ksmbd_file *fp, struct ksmbd_dosattr *da);
 #endif

@@ -610,6 +610,23 @@ static bool grant_locked(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
 	return true;
 }
 
+/*
+ * A lease request that gets no caching is still answered as a lease, in
+ * state None (as Windows does): OplockLevel LEASE and the key echoed.
+ */
+static void no_lease_grant(const struct ksmbd_oplock_req *rq,
+			   struct ksmbd_oplock_grant *out)
+{
+	out->level = SMB2_OPLOCK_LEVEL_LEASE;
+	out->lease = true;
+	out->version = rq->version;
+	memcpy(out->key, rq->key, 16);
+	memcpy(out->parent_key, rq->parent_key, 16);
+	out->flags = rq->flags;
+	out->epoch = rq->version == 2 ? rq->epoch + 1 : 0;
+	out->state = 0;
+}
+
 void ksmbd_oplock_grant(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
 			const struct ksmbd_oplock_req *rq,
 			struct ksmbd_oplock_grant *out)
@@ -654,6 +671,8 @@ void ksmbd_oplock_grant(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
 	if (old_conn)
 		ksmbd_conn_put(old_conn);
 	kfree(fresh);
+	if (rq->lease && !out->lease && may_cache(fp))
+		no_lease_grant(rq, out);
 }
 
 /* ---- Release ---- */
@@ -770,7 +789,7 @@ void ksmbd_oplock_durable_move(struct ksmbd_file *fp, struct ksmbd_conn *conn,
 int ksmbd_oplock_durable_reclaim(struct ksmbd_smb2_ctx *ctx,
 				 struct ksmbd_file *fp,
 				 const struct ksmbd_oplock_req *rq,
-				 struct ksmbd_oplock_grant *out)
+				 bool name_ok, struct ksmbd_oplock_grant *out)
 {
 	const u8 *guid = ctx->conn->neg.client_guid;
 	struct ksmbd_conn *old = NULL;
@@ -780,16 +799,20 @@ int ksmbd_oplock_durable_reclaim(struct ksmbd_smb2_ctx *ctx,
 	memset(out, 0, sizeof(*out));
 	mutex_lock(&ksmbd_owner_lock);
 	o = fp->oplock;
-	/* 3.3.5.9.7/.12: a lease is reclaimed with its key, an oplock without. */
+	/*
+	 * 3.3.5.9.7/.12: a lease is reclaimed with its key by the client
+	 * that holds it, and only under the name it was opened with; an
+	 * oplock without a lease.
+	 */
 	if (!o || o->lease != rq->lease ||
-	    (o->lease && memcmp(o->key, rq->key, 16))) {
+	    (o->lease && (memcmp(o->key, rq->key, 16) ||
+			  memcmp(o->guid, guid, 16)))) {
 		ret = -ENOENT;
 		goto out_unlock;
 	}
-	if (o->lease && memcmp(o->guid, guid, 16)) {
-		hash_del(&o->key_node);
-		memcpy(o->guid, guid, 16);
-		hash_add(by_key, &o->key_node, key_hash(o->guid, o->key));
+	if (o->lease && !name_ok) {
+		ret = -EINVAL;
+		goto out_unlock;
 	}
 	old = owner_move(o, ctx->conn, ctx->sess->id);
 	fill_grant(o, out);

@@ -149,14 +149,15 @@ bool ksmbd_oplock_durable_breaks(const struct ksmbd_file *durable,
 void ksmbd_oplock_durable_move(struct ksmbd_file *fp, struct ksmbd_conn *conn,
 			       u64 sess_id);
 /*
- * Reconnect: the request's lease (key) or oplock must match fp's owner
- * (-ENOENT), which then belongs to the request's connection; out is the
- * CREATE answer.
+ * Reconnect: the request's lease (key, client) or oplock must match fp's
+ * owner (-ENOENT), and a lease's name_ok say the request named fp's file
+ * (-EINVAL); the owner then belongs to the request's connection; out is
+ * the CREATE answer.
  */
 int ksmbd_oplock_durable_reclaim(struct ksmbd_smb2_ctx *ctx,
 				 struct ksmbd_file *fp,
 				 const struct ksmbd_oplock_req *rq,
-				 struct ksmbd_oplock_grant *out);
+				 bool name_ok, struct ksmbd_oplock_grant *out);
 
 /* OPLOCK_BREAK request: an oplock or lease break acknowledgement. */
 enum ksmbd_smb2_verdict ksmbd_smb2_oplock_break(struct ksmbd_smb2_ctx *ctx);

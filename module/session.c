@@ -15,6 +15,7 @@
 #include "debug.h"
 #include "ipc.h"
 #include "ksmbd_trace.h"
+#include "proto/smb2.h"
 #include "server.h"
 #include "session.h"
 #include "stats.h"
@@ -48,7 +49,7 @@ static struct ksmbd_session *lookup(struct ksmbd_conn *conn, u64 id,
 	xa_lock(&sessions);
 	sess = xa_load(&sessions, idx);
 	/* Another connection's session is as good as unknown here. */
-	if (sess && (sess->id != id || sess->conn != conn))
+	if (sess && (sess->id != id || (conn && sess->conn != conn)))
 		sess = NULL;
 	if (sess) {
 		/* Pairs with the release in ksmbd_session_activate(). */
@@ -263,6 +264,28 @@ void ksmbd_session_teardown(struct ksmbd_session *sess, const char *why)
 	trace_ksmbd_session_end(sess->conn->id, sess->id, sess->account, why);
 	/* The table's reference. */
 	ksmbd_session_put(sess);
+}
+
+void ksmbd_session_end_previous(struct ksmbd_session *sess, u64 prev_id)
+{
+	struct ksmbd_session *old;
+
+	if (!prev_id || prev_id == sess->id || !ksmbd_session_valid(sess) ||
+	    (sess->session_flags & (SMB2_SESSION_FLAG_IS_GUEST |
+				    SMB2_SESSION_FLAG_IS_NULL)))
+		return;
+	old = lookup(NULL, prev_id, true);
+	if (!old)
+		return;
+	/* Another user's session is left alone (the id is ignored). */
+	if (old != sess && uid_eq(old->uid, sess->uid) &&
+	    !strcmp(old->account, sess->account) &&
+	    !(old->session_flags & (SMB2_SESSION_FLAG_IS_GUEST |
+				    SMB2_SESSION_FLAG_IS_NULL))) {
+		WRITE_ONCE(old->keep_durable, true);
+		ksmbd_session_teardown(old, "replaced by a reconnect");
+	}
+	ksmbd_session_put(old);
 }
 
 /* One session of conn still in the table, with a reference. */

@@ -14,7 +14,8 @@
  * object until they put it; they see ksmbd_session_valid() turn false.
  *
  * A session holds a counted reference on its connection and is only ever
- * found on that connection (no multichannel).
+ * found on that connection (no multichannel), but by a PreviousSessionId
+ * that ends it (ksmbd_session_end_previous()).
  */
 #ifndef KSMBD_SESSION_H
 #define KSMBD_SESSION_H
@@ -79,6 +80,12 @@ struct ksmbd_session {
 	 */
 	const struct cred *cred;
 
+	/*
+	 * Ended by a reconnect naming it as PreviousSessionId: its durable
+	 * handles are kept as when its connection drops (MS-SMB2 3.3.5.5.3).
+	 */
+	bool keep_durable;
+
 	/* Sign every response and demand signed requests. */
 	bool signing_required;
 	struct ksmbd_signer signer;	/* valid once VALID */
@@ -130,6 +137,13 @@ void ksmbd_auth_state_free(struct ksmbd_auth_state *auth);
  * why ("logoff", "logon failed", ...) goes to the session_end event.
  */
 void ksmbd_session_teardown(struct ksmbd_session *sess, const char *why);
+
+/*
+ * SESSION_SETUP succeeded with a PreviousSessionId (MS-SMB2 3.3.5.5.3):
+ * when that session (on any connection) is the same user's, tear it down
+ * keeping its durable handles for a reconnect; otherwise ignore the id.
+ */
+void ksmbd_session_end_previous(struct ksmbd_session *sess, u64 prev_id);
 
 /* The connection is going away: tear down every session it has. */
 void ksmbd_session_conn_closed(struct ksmbd_conn *conn);

@@ -21,6 +21,7 @@
 #include "create_rules.h"
 #include "durable.h"
 #include "file.h"
+#include "fileinfo.h"
 #include "oplock.h"
 #include "ksmbd_trace.h"
 #include "proto/validate.h"
@@ -227,6 +228,11 @@ static void apply_new_file_hints(struct ksmbd_file *fp,
 	char xname[XATTR_NAME_MAX + 1];
 	u32 pos = 0;
 
+	/* The usual NORMAL or ARCHIVE is what an unstored file reports. */
+	if (rq->args.file_attributes & ~(FILE_ATTRIBUTE_NORMAL |
+					 FILE_ATTRIBUTE_ARCHIVE |
+					 FILE_ATTRIBUTE_DIRECTORY))
+		ksmbd_create_set_attrs(fp, rq->args.file_attributes);
 	if (rq->alloc_size && fp->kind == KSMBD_FILE_REGULAR &&
 	    (fp->filp->f_mode & FMODE_WRITE) && rq->alloc_size <= LLONG_MAX)
 		ksmbd_vfs_fallocate(fp, FALLOC_FL_KEEP_SIZE, 0, rq->alloc_size);
@@ -351,8 +357,15 @@ static int act(struct create_state *cs, const char *name,
 	fp = open_handle(cs, name);
 	if (IS_ERR(fp))
 		return PTR_ERR(fp);
-	/* Disconnected durable handles are closed, not broken (3.3.4.6). */
-	ksmbd_file_durable_purge(fp, cs->step == KSMBD_STEP_TRUNCATE);
+	/*
+	 * Disconnected durable handles are closed, not broken (3.3.4.6);
+	 * when that ran their delete-on-close, the name is gone: look again.
+	 */
+	if (ksmbd_file_durable_purge(fp, cs->step == KSMBD_STEP_TRUNCATE) &&
+	    d_unlinked(fp->filp->f_path.dentry)) {
+		ret = -ESTALE;
+		goto err_put;
+	}
 	ksmbd_oplock_break_for_open(cs->ctx, fp, &rq->op,
 				    cs->step == KSMBD_STEP_TRUNCATE);
 	ret = ksmbd_file_share_join(fp);
@@ -422,6 +435,11 @@ again:
 		return ksmbd_ntstatus_from_errno(ret);
 	ret = act(&cs, name, out);
 	ksmbd_vfs_lookup_done(&cs.res);
+	/* A purged durable handle deleted the file we opened (act()). */
+	if (ret == -ESTALE && !retried) {
+		retried = true;
+		goto again;
+	}
 	/*
 	 * Another open created the name between our lookup and our create.
 	 * For the dispositions that open an existing file that is no
@@ -557,7 +575,7 @@ static void encode(struct ksmbd_smb2_ctx *ctx, const struct create_req *rq,
 	ksmbd_wbuf_put_le64(w, sized ? ksmbd_file_alloc_size(&r->st) : 0);
 	ksmbd_wbuf_put_le64(w, sized ? r->st.size : 0);
 	ksmbd_wbuf_put_le32(w, pipe ? FILE_ATTRIBUTE_NORMAL :
-				      ksmbd_file_dos_attrs(fp, &r->st));
+				      ksmbd_file_attributes(fp, &r->st));
 	ksmbd_wbuf_put_le32(w, 0);
 	ksmbd_wbuf_put_le64(w, fp->persistent_id);
 	ksmbd_wbuf_put_le64(w, fp->volatile_id);
@@ -604,18 +622,32 @@ static u32 existing_result(struct ksmbd_file *fp, struct create_result *r)
 }
 
 /*
- * DHnC/DH2C: only the durable context (and a lease's key) counts; name,
- * access, disposition and options are not looked at (MS-SMB2 3.3.5.9.7,
- * .12), so this runs before they are checked.
+ * DHnC/DH2C: only the durable context (and a lease's key and name)
+ * counts; access, disposition and options are not looked at (MS-SMB2
+ * 3.3.5.9.7, .12), so this runs before they are checked.
  */
 static u32 reopen(struct ksmbd_smb2_ctx *ctx, const struct create_req *rq)
 {
 	struct create_result r = { };
+	struct ksmbd_oplock_req op;
 	struct ksmbd_file *fp;
 	u32 status;
+	char *name;
 
-	status = ksmbd_durable_reconnect(ctx, &rq->dh, &rq->op, &fp,
+	/* RequestedOplockLevel is ignored too: a lease context is the lease. */
+	ksmbd_oplock_decode(ctx, rq->has_lease ? SMB2_OPLOCK_LEVEL_LEASE :
+				 rq->oplock_level,
+			    rq->has_lease ? &rq->lease : NULL, &op);
+	name = kmalloc(KSMBD_NAME_MAX_PATH, GFP_KERNEL);
+	if (!name)
+		return STATUS_NO_MEMORY;
+	if (ksmbd_name_from_utf16(&rq->name, name, KSMBD_NAME_MAX_PATH) < 0) {
+		kfree(name);
+		name = NULL;
+	}
+	status = ksmbd_durable_reconnect(ctx, &rq->dh, &op, name, &fp,
 					 &r.grant);
+	kfree(name);
 	if (status != STATUS_SUCCESS)
 		return status;
 	status = existing_result(fp, &r);
@@ -636,7 +668,7 @@ static bool replay(struct ksmbd_smb2_ctx *ctx, const struct create_req *rq,
 	if (!fp)
 		return false;
 	if (existing_result(fp, r) != STATUS_SUCCESS ||
-	    ksmbd_oplock_durable_reclaim(ctx, fp, &rq->op, &r->grant)) {
+	    ksmbd_oplock_durable_reclaim(ctx, fp, &rq->op, true, &r->grant)) {
 		memset(&r->grant, 0, sizeof(r->grant));
 	}
 	r->dh.kind = KSMBD_DH_V2_REQ;
@@ -756,7 +788,7 @@ static void encode_close(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
 	ksmbd_smb2_put_file_times(w, &st);
 	ksmbd_wbuf_put_le64(w, S_ISDIR(st.mode) ? 0 : ksmbd_file_alloc_size(&st));
 	ksmbd_wbuf_put_le64(w, S_ISDIR(st.mode) ? 0 : st.size);
-	ksmbd_wbuf_put_le32(w, ksmbd_file_dos_attrs(fp, &st));
+	ksmbd_wbuf_put_le32(w, ksmbd_file_attributes(fp, &st));
 }
 
 enum ksmbd_smb2_verdict ksmbd_smb2_close(struct ksmbd_smb2_ctx *ctx)

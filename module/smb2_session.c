@@ -27,8 +27,11 @@
  * Kerberos (a SPNEGO NegTokenInit whose first mechanism is krb5 with an
  * AP-REQ) is checked by the daemon: smb2_session_krb5.c.
  *
- * Not yet: binding (no multichannel), PreviousSessionId
- * (reconnect cleanup).
+ * PreviousSessionId (3.3.5.5.3): a successful setup naming another
+ * session of the same user ends that one as a dropped connection would,
+ * keeping its durable handles (session.c).
+ *
+ * Not yet: binding (no multichannel).
  */
 #define pr_fmt(fmt) "ksmbd: " fmt
 
@@ -825,6 +828,9 @@ enum ksmbd_smb2_verdict ksmbd_smb2_session_setup(struct ksmbd_smb2_ctx *ctx)
 		ctx->status = leg_negotiate(ctx, &sq);
 	else
 		ctx->status = leg_authenticate(ctx, &sq);
+	if (ctx->status == STATUS_SUCCESS && ctx->sess)
+		ksmbd_session_end_previous(ctx->sess,
+					   sq.sr.previous_session_id);
 	trace_ksmbd_session_setup(ctx->conn, ctx->session_id,
 				  ctx->sess ? ctx->sess->account : "",
 				  sq.krb5 ? "spnego-krb5" :

@@ -93,8 +93,10 @@ static int store_dosattr(struct ksmbd_file *fp, const struct kstat *st,
 	bool old = ksmbd_file_dosattr(fp, &da);
 	int n;
 
-	if (!set_attrs)
-		attrs = old && (da.valid & KSMBD_DOSINFO_ATTRIB) ? da.attrib : 0;
+	if (!set_attrs && old && (da.valid & KSMBD_DOSINFO_ATTRIB))
+		attrs = da.attrib;
+	else if (!set_attrs)	/* keep what was reported (fileinfo.h) */
+		attrs = S_ISDIR(st->mode) ? 0 : FILE_ATTRIBUTE_ARCHIVE;
 	if (!btime && old && (da.valid & KSMBD_DOSINFO_CREATE_TIME))
 		btime = da.create_time;
 	attrs &= KSMBD_ATTR_SETTABLE & ~FILE_ATTRIBUTE_NORMAL;
@@ -122,6 +124,25 @@ static bool readonly_mode(const struct kstat *st, u32 attrs, umode_t *mode)
 		return true;
 	}
 	return false;
+}
+
+void ksmbd_create_set_attrs(struct ksmbd_file *fp, u32 attrs)
+{
+	struct iattr ia = { };
+	struct kstat st;
+
+	attrs &= KSMBD_ATTR_SETTABLE & ~FILE_ATTRIBUTE_NORMAL;
+	if (!attrs || ksmbd_vfs_getattr(fp, &st))
+		return;
+	if (!S_ISDIR(st.mode))
+		attrs |= FILE_ATTRIBUTE_ARCHIVE;
+	/* the xattr first: a read-only mode may forbid writing it after */
+	if (stores_dos_attrs(fp))
+		store_dosattr(fp, &st, attrs, true, 0);
+	if (readonly_mode(&st, attrs, &ia.ia_mode)) {
+		ia.ia_valid = ATTR_MODE | ATTR_CTIME;
+		ksmbd_vfs_setattr(fp, &ia);
+	}
 }
 
 static int set_basic(struct ksmbd_file *fp, const struct ksmbd_buf *b)

@@ -294,16 +294,22 @@ TEST(dos_attributes)
 					      FILE_ATTRIBUTE_READONLY |
 					      FILE_ATTRIBUTE_DIRECTORY };
 
+	/* nothing stored: a file is ARCHIVE, as Windows creates it */
 	CHECK_EQ_INT(ksmbd_dos_attrs(false, true, false, NULL),
-		     FILE_ATTRIBUTE_NORMAL);
+		     FILE_ATTRIBUTE_ARCHIVE);
 	CHECK_EQ_INT(ksmbd_dos_attrs(false, false, false, NULL),
-		     FILE_ATTRIBUTE_READONLY);
+		     FILE_ATTRIBUTE_ARCHIVE | FILE_ATTRIBUTE_READONLY);
 	CHECK_EQ_INT(ksmbd_dos_attrs(true, false, true, NULL),
 		     FILE_ATTRIBUTE_DIRECTORY | FILE_ATTRIBUTE_HIDDEN);
 	/* the mode decides READONLY and the file type DIRECTORY */
 	CHECK_EQ_INT(ksmbd_dos_attrs(false, true, false, &da),
 		     FILE_ATTRIBUTE_SYSTEM);
 	da.valid = 0;
+	CHECK_EQ_INT(ksmbd_dos_attrs(false, true, false, &da),
+		     FILE_ATTRIBUTE_ARCHIVE);
+	/* stored attributes without ARCHIVE (a client cleared it) */
+	da.valid = KSMBD_DOSINFO_ATTRIB;
+	da.attrib = 0;
 	CHECK_EQ_INT(ksmbd_dos_attrs(false, true, false, &da),
 		     FILE_ATTRIBUTE_NORMAL);
 }
