@@ -42,21 +42,20 @@ from smb2auth import (AuthConn, Session, STATUS_SUCCESS,  # noqa: E402
 from pyasn1.codec.der import decoder, encoder  # noqa: E402
 from pyasn1.type.univ import noValue  # noqa: E402
 from impacket.krb5 import constants  # noqa: E402
+from impacket.krb5 import kerberosv5  # noqa: E402
 from impacket.krb5.asn1 import (AP_REP, AP_REQ, AS_REP,  # noqa: E402
-                                Authenticator, EncAPRepPart, EncTicketPart,
-                                TGS_REP, TGS_REQ, seq_set, seq_set_iter)
+                                Authenticator, EncAPRepPart, EncTGSRepPart,
+                                EncTicketPart, TGS_REP, TGS_REQ, seq_set,
+                                seq_set_iter)
 from impacket.krb5.crypto import (Cksumtype, Key,  # noqa: E402
                                   _checksum_table, _enctype_table)
-from impacket.krb5 import kerberosv5  # noqa: E402
-from impacket.krb5.kerberosv5 import (getKerberosTGS,  # noqa: E402
-                                      getKerberosTGT)
-from impacket.krb5.asn1 import EncTGSRepPart  # noqa: E402
+from impacket.krb5.kerberosv5 import getKerberosTGT  # noqa: E402
+from impacket.krb5.types import KerberosTime, Principal  # noqa: E402
 
 # MIT's KDC seals the AS-REP's encrypted part with the EncTGSRepPart tag
 # (RFC 4120 5.4.2 tells clients to accept either); impacket 0.10 insists
 # on EncASRepPart. The two have the same fields.
 kerberosv5.EncASRepPart = EncTGSRepPart
-from impacket.krb5.types import KerberosTime, Principal  # noqa: E402
 
 AES256 = 18
 GSS_KRB5_OID = bytes.fromhex("06092a864886f712010202")
