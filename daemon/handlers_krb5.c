@@ -6,7 +6,9 @@
  * account "user" (the user database's spelling when it has that user,
  * else the Unix account of that name). The answer carries the account's
  * record, the GSS session key and the SPNEGO reply for the client.
- * Every refusal is KSMBD_SPNEGO_DENIED with one log line saying why.
+ * Every refusal is one log line saying why and a status naming the
+ * reason where there is one (expired, clock skew, replay, wrong principal
+ * or key, no local user), KSMBD_SPNEGO_DENIED otherwise.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -45,6 +47,24 @@ static bool map_principal(const struct mountd_state *st, const char *principal,
 	snprintf(lr->account, sizeof(lr->account), "%s", name);
 	lr->status = KSMBD_USER_FLAG_OK;
 	return true;
+}
+
+static uint32_t refusal_status(enum mountd_krb5_refusal r)
+{
+	switch (r) {
+	case MOUNTD_KRB5_EXPIRED:
+		return KSMBD_SPNEGO_EXPIRED;
+	case MOUNTD_KRB5_SKEW:
+		return KSMBD_SPNEGO_SKEW;
+	case MOUNTD_KRB5_REPLAY:
+		return KSMBD_SPNEGO_REPLAY;
+	case MOUNTD_KRB5_WRONG_PRINCIPAL:
+		return KSMBD_SPNEGO_WRONG_PRINCIPAL;
+	case MOUNTD_KRB5_BAD_KEY:
+		return KSMBD_SPNEGO_BAD_KEY;
+	default:
+		return KSMBD_SPNEGO_DENIED;
+	}
 }
 
 static int reply_status(struct mountd_reply *reply, uint32_t handle,
@@ -109,8 +129,10 @@ int mountd_handle_spnego(struct mountd_state *st, const void *data,
 	if (mountd_krb5_accept(g->krb5_keytab, g->krb5_service,
 			       (const uint8_t *)data + sizeof(req),
 			       req.spnego_blob_len, &res, why, sizeof(why))) {
-		mountd_log(LOG_WARNING, "Kerberos logon refused: %s", why);
-		return reply_status(reply, req.handle, KSMBD_SPNEGO_DENIED);
+		mountd_log(LOG_WARNING, "Kerberos logon refused (%s): %s",
+			   mountd_krb5_refusal_name(res.refusal), why);
+		return reply_status(reply, req.handle,
+				    refusal_status(res.refusal));
 	}
 	memset(&lr, 0, sizeof(lr));
 	if (res.reply_len > KSMBD_SPNEGO_MAX_BLOB ||
@@ -119,7 +141,7 @@ int mountd_handle_spnego(struct mountd_state *st, const void *data,
 			   res.client);
 		ret = reply_status(reply, req.handle, KSMBD_SPNEGO_DENIED);
 	} else if (!map_principal(st, res.client, &lr)) {
-		ret = reply_status(reply, req.handle, KSMBD_SPNEGO_DENIED);
+		ret = reply_status(reply, req.handle, KSMBD_SPNEGO_NO_USER);
 	} else {
 		mountd_log(LOG_INFO, "Kerberos logon: %s as %s", res.client,
 			   lr.account);

@@ -48,6 +48,62 @@ static void gss_reason(OM_uint32 major, OM_uint32 minor, const char *what,
 	}
 }
 
+/*
+ * MIT's texts for the krb5 errors of an AP-REQ check (the error table's
+ * messages and the keytab lookup's own), first match wins: a key that is
+ * there but does not open the ticket before a key that is not there.
+ */
+static const struct {
+	const char *text;
+	enum mountd_krb5_refusal refusal;
+} refusal_texts[] = {
+	{ "Ticket expired", MOUNTD_KRB5_EXPIRED },
+	{ "Ticket not yet valid", MOUNTD_KRB5_EXPIRED },
+	{ "Clock skew too great", MOUNTD_KRB5_SKEW },
+	{ "Request is a replay", MOUNTD_KRB5_REPLAY },
+	{ "decrypt ticket", MOUNTD_KRB5_BAD_KEY },
+	{ "Decrypt integrity check failed", MOUNTD_KRB5_BAD_KEY },
+	{ "Message stream modified", MOUNTD_KRB5_BAD_KEY },
+	{ "ticket is likely out of date", MOUNTD_KRB5_BAD_KEY },
+	{ "Specified version of key is not available", MOUNTD_KRB5_BAD_KEY },
+	{ "not found in keytab", MOUNTD_KRB5_WRONG_PRINCIPAL },
+	{ "does not match", MOUNTD_KRB5_WRONG_PRINCIPAL },
+	{ "Cannot find key for", MOUNTD_KRB5_WRONG_PRINCIPAL },
+	{ "No key table entry found", MOUNTD_KRB5_WRONG_PRINCIPAL },
+	{ "Key table entry not found", MOUNTD_KRB5_WRONG_PRINCIPAL },
+	{ "Service key not available", MOUNTD_KRB5_WRONG_PRINCIPAL },
+	{ "The ticket isn't for us", MOUNTD_KRB5_WRONG_PRINCIPAL },
+	{ "Wrong principal in request", MOUNTD_KRB5_WRONG_PRINCIPAL },
+};
+
+enum mountd_krb5_refusal mountd_krb5_refusal_of(const char *text)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(refusal_texts) / sizeof(refusal_texts[0]); i++)
+		if (strcasestr(text, refusal_texts[i].text))
+			return refusal_texts[i].refusal;
+	return MOUNTD_KRB5_REFUSED;
+}
+
+const char *mountd_krb5_refusal_name(enum mountd_krb5_refusal r)
+{
+	switch (r) {
+	case MOUNTD_KRB5_EXPIRED:
+		return "expired";
+	case MOUNTD_KRB5_SKEW:
+		return "clock skew";
+	case MOUNTD_KRB5_REPLAY:
+		return "replay";
+	case MOUNTD_KRB5_WRONG_PRINCIPAL:
+		return "wrong principal";
+	case MOUNTD_KRB5_BAD_KEY:
+		return "wrong key";
+	default:
+		return "refused";
+	}
+}
+
 static int acquire(const char *keytab, gss_cred_id_t *cred, char *why,
 		   size_t cap)
 {
@@ -175,14 +231,17 @@ int mountd_krb5_accept(const char *keytab, const char *service,
 				       NULL, &tok, NULL, NULL, NULL);
 	if (GSS_ERROR(major)) {
 		gss_reason(major, minor, "AP-REQ refused", why, why_len);
+		out->refusal = mountd_krb5_refusal_of(why);
 		goto out;
 	}
 	if (major != GSS_S_COMPLETE) {
 		snprintf(why, why_len, "SPNEGO wants another round trip");
 		goto out;
 	}
-	if (check_target(ctx, service, why, why_len))
+	if (check_target(ctx, service, why, why_len)) {
+		out->refusal = MOUNTD_KRB5_WRONG_PRINCIPAL;
 		goto out;
+	}
 	if (name_text(client, out->client, sizeof(out->client))) {
 		snprintf(why, why_len, "client name too long");
 		goto out;

@@ -215,7 +215,7 @@ static int check_spnego(const unsigned char *data, size_t len,
 		return bad(why, "session key or blob too long");
 	if (len != sizeof(r) + r.session_key_len + r.spnego_blob_len)
 		return bad(why, "key and blob sizes do not match the attribute");
-	if (r.status > KSMBD_SPNEGO_NOT_SUPPORTED)
+	if (r.status > KSMBD_SPNEGO_STATUS_MAX)
 		return bad(why, "spnego status out of range");
 	if (r.status != KSMBD_SPNEGO_OK && len != sizeof(r))
 		return bad(why, "payload on a failed authentication");

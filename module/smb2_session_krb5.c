@@ -16,7 +16,9 @@
  * A re-authentication (a VALID session id) must name the same account.
  * Every failure is STATUS_LOGON_FAILURE (ACCESS_DENIED for another
  * account on re-authentication) with the reason on the auth_failure
- * tracepoint; the daemon logs why it refused a ticket.
+ * tracepoint: the daemon's status names it (expired ticket, clock skew,
+ * replayed authenticator, wrong service principal or key, no local user)
+ * and its log line gives the library's words.
  */
 #define pr_fmt(fmt) "ksmbd: " fmt
 
@@ -46,6 +48,17 @@ bool ksmbd_krb5_wanted(const struct ksmbd_spnego_token *tok)
 	return ksmbd_krb5_enabled() && ksmbd_spnego_krb5_ap_req(tok);
 }
 
+/* The trace's reason for each refusal the daemon names. */
+static const char *const refusals[KSMBD_SPNEGO_STATUS_MAX + 1] = {
+	[KSMBD_SPNEGO_DENIED]		= "krb5: ticket refused by the daemon",
+	[KSMBD_SPNEGO_EXPIRED]		= "krb5: ticket expired",
+	[KSMBD_SPNEGO_SKEW]		= "krb5: authenticator outside the clock skew",
+	[KSMBD_SPNEGO_REPLAY]		= "krb5: authenticator replayed",
+	[KSMBD_SPNEGO_WRONG_PRINCIPAL]	= "krb5: ticket for a principal not in our keytab",
+	[KSMBD_SPNEGO_BAD_KEY]		= "krb5: ticket not sealed with our service key",
+	[KSMBD_SPNEGO_NO_USER]		= "krb5: no local user for the principal",
+};
+
 /* The daemon's verdict as an errno, with the reason for the trace. */
 static int verdict(const struct ksmbd_spnego_authen_response *rsp,
 		   const char **why)
@@ -61,7 +74,8 @@ static int verdict(const struct ksmbd_spnego_authen_response *rsp,
 		*why = "krb5: not configured in the daemon";
 		return -EOPNOTSUPP;
 	default:
-		*why = "krb5: ticket refused by the daemon";
+		/* The validator bounded status by KSMBD_SPNEGO_STATUS_MAX. */
+		*why = refusals[rsp->status] ?: refusals[KSMBD_SPNEGO_DENIED];
 		return -EKEYREJECTED;
 	}
 	if (!rsp->session_key_len) {

@@ -38,7 +38,7 @@
 /* 'KSMB': tells our daemon apart from one speaking the historical layout. */
 #define KSMBD_ABI_MAGIC		0x4b534d42
 /* Bump on any change to this file that alters a layout or a meaning. */
-#define KSMBD_ABI_VERSION	2
+#define KSMBD_ABI_VERSION	3
 
 /* Sizes include the terminating NUL. */
 #define KSMBD_REQ_MAX_ACCOUNT_NAME_SZ	48
@@ -387,8 +387,16 @@ struct ksmbd_spnego_authen_request {
 
 /* ksmbd_spnego_authen_response.status */
 #define KSMBD_SPNEGO_OK			0
-#define KSMBD_SPNEGO_DENIED		1	/* the token was checked and refused */
+#define KSMBD_SPNEGO_DENIED		1	/* checked and refused, reason below or other */
 #define KSMBD_SPNEGO_NOT_SUPPORTED	2	/* this daemon has no Kerberos */
+/* Refusals with a named reason (ABI 3), for the kernel's trace. */
+#define KSMBD_SPNEGO_EXPIRED		3	/* ticket expired or not yet valid */
+#define KSMBD_SPNEGO_SKEW		4	/* authenticator outside the clock skew */
+#define KSMBD_SPNEGO_REPLAY		5	/* authenticator seen before */
+#define KSMBD_SPNEGO_WRONG_PRINCIPAL	6	/* ticket for a service without our key */
+#define KSMBD_SPNEGO_BAD_KEY		7	/* ticket does not open with our key */
+#define KSMBD_SPNEGO_NO_USER		8	/* no local account for the principal */
+#define KSMBD_SPNEGO_STATUS_MAX		8
 
 /*
  * SPNEGO_AUTHEN_RESPONSE (D->K). On KSMBD_SPNEGO_OK, login_response is the

@@ -97,6 +97,56 @@ TEST(principal_to_account)
 	CHECK_EQ_INT(mountd_krb5_account(longp, a, sizeof(a)), -1);
 }
 
+/* MIT's words for each refusal (as the VM case sees them) and the class. */
+TEST(refusal_texts)
+{
+	static const struct {
+		const char *text;
+		enum mountd_krb5_refusal want;
+	} t[] = {
+		{ "AP-REQ refused: Unspecified GSS failure.  Minor code may provide more information: Ticket expired",
+		  MOUNTD_KRB5_EXPIRED },
+		{ "x: Ticket not yet valid", MOUNTD_KRB5_EXPIRED },
+		{ "x: Clock skew too great", MOUNTD_KRB5_SKEW },
+		{ "x: Request is a replay", MOUNTD_KRB5_REPLAY },
+		{ "x: Request ticket server cifs/other.host@KSMBD.TEST not found in keytab (ticket kvno 1)",
+		  MOUNTD_KRB5_WRONG_PRINCIPAL },
+		{ "x: Request ticket server cifs/h@R kvno 2 enctype aes256-cts found in keytab but cannot decrypt ticket",
+		  MOUNTD_KRB5_BAD_KEY },
+		{ "x: Request ticket server cifs/h@R kvno 3 not found in keytab; ticket is likely out of date",
+		  MOUNTD_KRB5_BAD_KEY },
+		{ "x: Decrypt integrity check failed", MOUNTD_KRB5_BAD_KEY },
+		{ "x: Wrong principal in request", MOUNTD_KRB5_WRONG_PRINCIPAL },
+		{ "x: Invalid token was supplied", MOUNTD_KRB5_REFUSED },
+		{ "", MOUNTD_KRB5_REFUSED },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		CHECK_EQ_INT(mountd_krb5_refusal_of(t[i].text), t[i].want);
+	CHECK_EQ_STR(mountd_krb5_refusal_name(MOUNTD_KRB5_REPLAY), "replay");
+	CHECK_EQ_STR(mountd_krb5_refusal_name(MOUNTD_KRB5_REFUSED), "refused");
+}
+
+/* Every named refusal passes the kernel's validator; past the last not. */
+TEST(refusal_statuses_validate)
+{
+	struct ksmbd_spnego_authen_response r;
+	const char *why = "";
+	uint32_t status;
+
+	memset(&r, 0, sizeof(r));
+	for (status = KSMBD_SPNEGO_DENIED; status <= KSMBD_SPNEGO_STATUS_MAX;
+	     status++) {
+		r.status = status;
+		CHECK_EQ_INT(ksmbd_ipc_msg_validate(KSMBD_EVENT_SPNEGO_AUTHEN_RESPONSE,
+						    &r, sizeof(r), &why), 0);
+	}
+	r.status = KSMBD_SPNEGO_STATUS_MAX + 1;
+	CHECK(ksmbd_ipc_msg_validate(KSMBD_EVENT_SPNEGO_AUTHEN_RESPONSE, &r,
+				     sizeof(r), &why) != 0);
+}
+
 TEST(no_keytab)
 {
 	if (setup("/nonexistent/krb5.keytab")) {
@@ -156,6 +206,8 @@ int main(void)
 {
 	mountd_log_init(true, false);
 	RUN(principal_to_account);
+	RUN(refusal_texts);
+	RUN(refusal_statuses_validate);
 	RUN(no_keytab);
 	RUN(unusable_keytab_and_junk_tokens);
 	RUN(config_keys);

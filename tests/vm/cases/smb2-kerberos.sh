@@ -5,9 +5,12 @@
 # loopback only), the service key cifs/ksmbd-vm in /etc/krb5.keytab, then
 # smbclient --use-kerberos=required and mount -t cifs -o sec=krb5
 # (cifs.upcall through /etc/request-key.d) as "tester". Refused: a
-# principal without a local user, a keytab without our service key
-# (LOGON_FAILURE, a traced reason, a daemon log line). NTLMv2 keeps
-# working next to Kerberos.
+# principal without a local user, a keytab without our service key, and
+# AP-REQs a raw client builds (a replayed authenticator, an expired
+# ticket, an authenticator outside the clock skew, a ticket for another
+# service, one under a wrong key): LOGON_FAILURE, the reason named on the
+# auth_failure trace and in the daemon's log line. NTLMv2 keeps working
+# next to Kerberos.
 . "$VM_TOP/tests/vm/lib/check.sh"
 tr=/sys/kernel/tracing
 mnt=/mnt/ksmbd-krb5
@@ -130,7 +133,7 @@ echo stranger-krb | kinit stranger@$realm >/dev/null
 echo > $tr/trace
 check_not smbclient-stranger krb_smb ls
 check stranger-logged grep -q "Kerberos logon of stranger@$realm refused: no local user stranger" $log
-check stranger-traced trace_has "ksmbd_auth_failure: .*ticket refused by the daemon"
+check stranger-traced trace_has "ksmbd_auth_failure: .*reason='krb5: no local user for the principal'"
 check stranger-logon-failure trace_has "ksmbd_session_setup: .*mech=spnego-krb5 .*status=STATUS_LOGON_FAILURE"
 
 # ---- refused: a keytab without our service key ----
@@ -140,10 +143,37 @@ cp /etc/krb5.keytab $tmp/good.keytab
 cp $tmp/other.keytab /etc/krb5.keytab
 echo > $tr/trace
 check_not smbclient-wrong-keytab krb_smb ls
-check wrong-keytab-logged grep -q "Kerberos logon refused: AP-REQ refused" $log
-check wrong-keytab-traced trace_has "ksmbd_auth_failure: .*ticket refused by the daemon"
+check wrong-keytab-logged grep -q "Kerberos logon refused (wrong principal): AP-REQ refused: .*cifs/$host@$realm not found in keytab" $log
+check wrong-keytab-traced trace_has "ksmbd_auth_failure: .*reason='krb5: ticket for a principal not in our keytab'"
 cp $tmp/good.keytab /etc/krb5.keytab
 check smbclient-keytab-back krb_smb ls
+
+# ---- AP-REQs built by a raw client (clients/smb2krb5.py) ----
+# valid (the client is right), the same AP-REQ on a second connection
+# (the daemon's GSS acceptor keeps MIT's replay cache), a forged ticket
+# an hour expired, an authenticator an hour old, a ticket for a service
+# not in the keytab, a forged ticket under a wrong key, then valid again.
+check princ-other kadm "addprinc -randkey cifs/other.host@$realm"
+echo > $tr/trace
+logged=$(wc -l < $log)
+t0=$(date +%s)
+python3 "$VM_TOP/tests/vm/clients/smb2krb5.py" --prefix "$CASE/raw" \
+	--host $host --realm $realm --kdc 127.0.0.1 --user tester \
+	--password tester-krb --keytab /etc/krb5.keytab \
+	--other cifs/other.host || CHECK_FAILED=1
+echo "raw client: $(( $(date +%s) - t0 )) s"
+raw_refused() {	# NAME, daemon's reason word, its log text, trace reason
+	check "raw-$1-logged" sh -c "tail -n +$((logged + 1)) $log | grep -q 'Kerberos logon refused ($2): .*$3'"
+	check "raw-$1-traced" trace_has "ksmbd_auth_failure: .*reason='krb5: $4'"
+}
+raw_refused replay replay "Request is a replay" "authenticator replayed"
+raw_refused expired expired "Ticket expired" "ticket expired"
+raw_refused skew "clock skew" "Clock skew too great" "authenticator outside the clock skew"
+raw_refused wrong-principal "wrong principal" "cifs/other.host@$realm not found in keytab" \
+	"ticket for a principal not in our keytab"
+raw_refused wrong-key "wrong key" "cannot decrypt ticket" "ticket not sealed with our service key"
+check raw-five-logon-failures sh -c "[ \$(grep -c 'ksmbd_session_setup: .*mech=spnego-krb5 .*status=STATUS_LOGON_FAILURE' $tr/trace) = 5 ]"
+check raw-live-zero wait_for 10 live_is_zero
 
 grep -E "Kerberos" $log | sed 's/^/mountd: /' | tail -8
 kdestroy
