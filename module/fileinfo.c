@@ -54,6 +54,13 @@ u32 ksmbd_dos_attrs(bool directory, bool mode_writable, bool hide,
 	if (da && (da->valid & KSMBD_DOSINFO_ATTRIB))
 		attrs = da->attrib & KSMBD_ATTR_SETTABLE &
 			~(FILE_ATTRIBUTE_READONLY | FILE_ATTRIBUTE_NORMAL);
+	else if (!directory)
+		/*
+		 * Never given attributes: ARCHIVE, what a new file has
+		 * (MS-FSA 2.1.5.1.2.1), without an xattr write at CREATE
+		 * (one more change-notify event).
+		 */
+		attrs = FILE_ATTRIBUTE_ARCHIVE;
 	if (directory)
 		attrs |= FILE_ATTRIBUTE_DIRECTORY;
 	else if (!mode_writable)

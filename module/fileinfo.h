@@ -246,6 +246,8 @@ void ksmbd_fattr_from_kstat(const struct kstat *st, u32 attrs,
 			    struct ksmbd_fattr *a);
 int ksmbd_fattr_of_file(struct ksmbd_file *fp, struct kstat *st,
 			struct ksmbd_fattr *a);
+/* FileAttributes of an open handle (its DOS attributes, mode and name). */
+u32 ksmbd_file_attributes(struct ksmbd_file *fp, const struct kstat *st);
 /* user.DOSATTRIB of an open handle when its share stores DOS attributes. */
 bool ksmbd_file_dosattr(struct ksmbd_file *fp, struct ksmbd_dosattr *da);
 #endif

@@ -21,6 +21,7 @@
 #include "create_rules.h"
 #include "durable.h"
 #include "file.h"
+#include "fileinfo.h"
 #include "oplock.h"
 #include "ksmbd_trace.h"
 #include "proto/validate.h"
@@ -557,7 +558,7 @@ static void encode(struct ksmbd_smb2_ctx *ctx, const struct create_req *rq,
 	ksmbd_wbuf_put_le64(w, sized ? ksmbd_file_alloc_size(&r->st) : 0);
 	ksmbd_wbuf_put_le64(w, sized ? r->st.size : 0);
 	ksmbd_wbuf_put_le32(w, pipe ? FILE_ATTRIBUTE_NORMAL :
-				      ksmbd_file_dos_attrs(fp, &r->st));
+				      ksmbd_file_attributes(fp, &r->st));
 	ksmbd_wbuf_put_le32(w, 0);
 	ksmbd_wbuf_put_le64(w, fp->persistent_id);
 	ksmbd_wbuf_put_le64(w, fp->volatile_id);
@@ -756,7 +757,7 @@ static void encode_close(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
 	ksmbd_smb2_put_file_times(w, &st);
 	ksmbd_wbuf_put_le64(w, S_ISDIR(st.mode) ? 0 : ksmbd_file_alloc_size(&st));
 	ksmbd_wbuf_put_le64(w, S_ISDIR(st.mode) ? 0 : st.size);
-	ksmbd_wbuf_put_le32(w, ksmbd_file_dos_attrs(fp, &st));
+	ksmbd_wbuf_put_le32(w, ksmbd_file_attributes(fp, &st));
 }
 
 enum ksmbd_smb2_verdict ksmbd_smb2_close(struct ksmbd_smb2_ctx *ctx)

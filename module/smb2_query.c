@@ -115,6 +115,28 @@ void ksmbd_fattr_from_kstat(const struct kstat *st, u32 attrs,
 	a->directory = S_ISDIR(st->mode);
 }
 
+static u32 attrs_of(struct ksmbd_file *fp, const struct kstat *st,
+		    const struct ksmbd_dosattr *da)
+{
+	u32 attrs;
+
+	/* HIDDEN of a dot file and READONLY from the mode: the file layer's rule */
+	attrs = ksmbd_file_dos_attrs(fp, st) &
+		(FILE_ATTRIBUTE_HIDDEN | FILE_ATTRIBUTE_READONLY);
+	attrs |= ksmbd_dos_attrs(S_ISDIR(st->mode), !(attrs & FILE_ATTRIBUTE_READONLY),
+				 false, da);
+	if (attrs & ~FILE_ATTRIBUTE_NORMAL)
+		attrs &= ~FILE_ATTRIBUTE_NORMAL;
+	return attrs;
+}
+
+u32 ksmbd_file_attributes(struct ksmbd_file *fp, const struct kstat *st)
+{
+	struct ksmbd_dosattr da;
+
+	return attrs_of(fp, st, ksmbd_file_dosattr(fp, &da) ? &da : NULL);
+}
+
 int ksmbd_fattr_of_file(struct ksmbd_file *fp, struct kstat *st,
 			struct ksmbd_fattr *a)
 {
@@ -127,13 +149,7 @@ int ksmbd_fattr_of_file(struct ksmbd_file *fp, struct kstat *st,
 	if (ret)
 		return ret;
 	has_da = ksmbd_file_dosattr(fp, &da);
-	/* HIDDEN of a dot file and READONLY from the mode: the file layer's rule */
-	attrs = ksmbd_file_dos_attrs(fp, st) &
-		(FILE_ATTRIBUTE_HIDDEN | FILE_ATTRIBUTE_READONLY);
-	attrs |= ksmbd_dos_attrs(S_ISDIR(st->mode), !(attrs & FILE_ATTRIBUTE_READONLY),
-				 false, has_da ? &da : NULL);
-	if (attrs & ~FILE_ATTRIBUTE_NORMAL)
-		attrs &= ~FILE_ATTRIBUTE_NORMAL;
+	attrs = attrs_of(fp, st, has_da ? &da : NULL);
 	ksmbd_fattr_from_kstat(st, attrs, has_da ? &da : NULL, a);
 	ksmbd_file_apply_times(fp, st, a);
 	a->delete_pending = ksmbd_file_delete_pending(fp);

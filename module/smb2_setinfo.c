@@ -94,7 +94,8 @@ static int store_dosattr(struct ksmbd_file *fp, const struct kstat *st,
 	int n;
 
 	if (!set_attrs)
-		attrs = old && (da.valid & KSMBD_DOSINFO_ATTRIB) ? da.attrib : 0;
+		attrs = old && (da.valid & KSMBD_DOSINFO_ATTRIB) ? da.attrib :
+			S_ISDIR(st->mode) ? 0 : FILE_ATTRIBUTE_ARCHIVE;
 	if (!btime && old && (da.valid & KSMBD_DOSINFO_CREATE_TIME))
 		btime = da.create_time;
 	attrs &= KSMBD_ATTR_SETTABLE & ~FILE_ATTRIBUTE_NORMAL;

@@ -294,10 +294,18 @@ TEST(dos_attributes)
 					      FILE_ATTRIBUTE_READONLY |
 					      FILE_ATTRIBUTE_DIRECTORY };
 
+	/* a file never given attributes has ARCHIVE, as a new file */
 	CHECK_EQ_INT(ksmbd_dos_attrs(false, true, false, NULL),
-		     FILE_ATTRIBUTE_NORMAL);
+		     FILE_ATTRIBUTE_ARCHIVE);
 	CHECK_EQ_INT(ksmbd_dos_attrs(false, false, false, NULL),
-		     FILE_ATTRIBUTE_READONLY);
+		     FILE_ATTRIBUTE_ARCHIVE | FILE_ATTRIBUTE_READONLY);
+	/* attributes set to NORMAL (none) stay so */
+	{
+		struct ksmbd_dosattr none = { .valid = KSMBD_DOSINFO_ATTRIB };
+
+		CHECK_EQ_INT(ksmbd_dos_attrs(false, true, false, &none),
+			     FILE_ATTRIBUTE_NORMAL);
+	}
 	CHECK_EQ_INT(ksmbd_dos_attrs(true, false, true, NULL),
 		     FILE_ATTRIBUTE_DIRECTORY | FILE_ATTRIBUTE_HIDDEN);
 	/* the mode decides READONLY and the file type DIRECTORY */
@@ -305,7 +313,7 @@ TEST(dos_attributes)
 		     FILE_ATTRIBUTE_SYSTEM);
 	da.valid = 0;
 	CHECK_EQ_INT(ksmbd_dos_attrs(false, true, false, &da),
-		     FILE_ATTRIBUTE_NORMAL);
+		     FILE_ATTRIBUTE_ARCHIVE);
 }
 
 int main(void)
