@@ -419,7 +419,8 @@ void ksmbd_file_close_tree(struct ksmbd_tree *tree)
 	struct close_key k = {
 		.session_id = tree->sess->id,
 		.tree_id = tree->id,
-		.keep_durable = ksmbd_conn_exiting(tree->sess->conn),
+		.keep_durable = ksmbd_conn_exiting(tree->sess->conn) ||
+				READ_ONCE(tree->sess->replaced),
 	};
 
 	close_by_key(&k);
@@ -430,7 +431,8 @@ void ksmbd_file_close_session(struct ksmbd_session *sess)
 	struct close_key k = {
 		.session_id = sess->id,
 		.whole_session = true,
-		.keep_durable = ksmbd_conn_exiting(sess->conn),
+		.keep_durable = ksmbd_conn_exiting(sess->conn) ||
+				READ_ONCE(sess->replaced),
 	};
 
 	close_by_key(&k);

@@ -265,6 +265,37 @@ void ksmbd_session_teardown(struct ksmbd_session *sess, const char *why)
 	ksmbd_session_put(sess);
 }
 
+static bool same_user(const struct ksmbd_session *a,
+		      const struct ksmbd_session *b)
+{
+	const u16 anon = SMB2_SESSION_FLAG_IS_GUEST | SMB2_SESSION_FLAG_IS_NULL;
+
+	return !(a->session_flags & anon) && !(b->session_flags & anon) &&
+	       uid_eq(a->uid, b->uid) && !strcmp(a->account, b->account);
+}
+
+void ksmbd_session_replace_previous(struct ksmbd_session *sess, u64 prev_id)
+{
+	struct ksmbd_session *old;
+	u32 idx = sess_index(prev_id);
+
+	if (!prev_id || prev_id == sess->id || !idx || idx == U32_MAX)
+		return;
+	mutex_lock(&table_lock);
+	old = xa_load(&sessions, idx);
+	/* VALID: its user fields are set and fixed (session.h). */
+	if (!old || old == sess || old->id != prev_id ||
+	    old->state != KSMBD_SESS_VALID || !same_user(old, sess) ||
+	    !refcount_inc_not_zero(&old->refs)) {
+		mutex_unlock(&table_lock);
+		return;
+	}
+	WRITE_ONCE(old->replaced, true);
+	mutex_unlock(&table_lock);
+	ksmbd_session_teardown(old, "replaced by a new session");
+	ksmbd_session_put(old);
+}
+
 /* One session of conn still in the table, with a reference. */
 static struct ksmbd_session *first_of_conn(struct ksmbd_conn *conn)
 {

@@ -91,6 +91,11 @@ struct ksmbd_session {
 	struct xarray trees;
 	u32 next_tree_id;		/* cyclic allocation hint */
 	u32 nr_trees;			/* under lock */
+	/*
+	 * Replaced by a new session of the same user (PreviousSessionId):
+	 * torn down as if its connection dropped, durable handles kept.
+	 */
+	bool replaced;
 };
 
 /* Module exit: every connection, so every session, is gone by then. */
@@ -130,6 +135,14 @@ void ksmbd_auth_state_free(struct ksmbd_auth_state *auth);
  * why ("logoff", "logon failed", ...) goes to the session_end event.
  */
 void ksmbd_session_teardown(struct ksmbd_session *sess, const char *why);
+
+/*
+ * MS-SMB2 3.3.5.5.3: a new session (VALID) names prev_id as its
+ * PreviousSessionId; the session of that id, on any connection, is torn
+ * down when the same user (not guest, not anonymous) owns it, keeping its
+ * durable handles for a reconnect (3.3.7.1). Otherwise nothing happens.
+ */
+void ksmbd_session_replace_previous(struct ksmbd_session *sess, u64 prev_id);
 
 /* The connection is going away: tear down every session it has. */
 void ksmbd_session_conn_closed(struct ksmbd_conn *conn);

@@ -27,8 +27,11 @@
  * Kerberos (a SPNEGO NegTokenInit whose first mechanism is krb5 with an
  * AP-REQ) is checked by the daemon: smb2_session_krb5.c.
  *
- * Not yet: binding (no multichannel), PreviousSessionId
- * (reconnect cleanup).
+ * PreviousSessionId (3.3.5.5.3): once the new session is VALID, the old
+ * one of the same user is torn down, its durable handles kept
+ * (ksmbd_session_replace_previous()).
+ *
+ * Not yet: binding (no multichannel).
  */
 #define pr_fmt(fmt) "ksmbd: " fmt
 
@@ -825,6 +828,11 @@ enum ksmbd_smb2_verdict ksmbd_smb2_session_setup(struct ksmbd_smb2_ctx *ctx)
 		ctx->status = leg_negotiate(ctx, &sq);
 	else
 		ctx->status = leg_authenticate(ctx, &sq);
+	/* MS-SMB2 3.3.5.5.3: a reconnecting client's old session goes. */
+	if (ctx->status == STATUS_SUCCESS && ctx->sess &&
+	    sq.sr.previous_session_id)
+		ksmbd_session_replace_previous(ctx->sess,
+					       sq.sr.previous_session_id);
 	trace_ksmbd_session_setup(ctx->conn, ctx->session_id,
 				  ctx->sess ? ctx->sess->account : "",
 				  sq.krb5 ? "spnego-krb5" :
