@@ -458,12 +458,7 @@ def compound(conn, elems):
 
 # ---- cases ------------------------------------------------------------------
 
-CASES = {}
-
-
-def case(fn):
-    CASES[fn.__name__.replace("case_", "")] = fn
-    return fn
+CASES, case = smb2raw.case_registry()
 
 
 def logged_on(env, dialect=0x0311, **kw):
@@ -916,12 +911,7 @@ def case_half_done_setups_bounded(env):
 
 # ---- cases for the configuration of smb2-guest.sh (--config) -------------
 
-CONFIG_CASES = {}
-
-
-def config_case(fn):
-    CONFIG_CASES[fn.__name__.replace("case_", "")] = fn
-    return fn
+CONFIG_CASES, config_case = smb2raw.case_registry()
 
 
 @config_case

@@ -143,12 +143,7 @@ def tcon_body(share):
 
 ECHO_BODY = struct.pack("<HH", 4, 0)
 
-CASES = {}
-
-
-def case(fn):
-    CASES[fn.__name__.replace("case_", "")] = fn
-    return fn
+CASES, case = smb2raw.case_registry()
 
 
 def logged_on(env, **kw):

@@ -114,12 +114,7 @@ def cleanup(env, name):
     t.bye()
 
 
-CASES = {}
-
-
-def case(fn):
-    CASES[fn.__name__.replace("case_", "")] = fn
-    return fn
+CASES, case = smb2raw.case_registry()
 
 
 @case

@@ -194,12 +194,7 @@ class Tree:
         self.c.close()
 
 
-CASES = {}
-
-
-def case(fn):
-    CASES[fn.__name__.replace("case_", "")] = fn
-    return fn
+CASES, case = smb2raw.case_registry()
 
 
 @case

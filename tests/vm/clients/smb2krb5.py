@@ -300,12 +300,7 @@ def refused(env, blob, what):
     c.close()
 
 
-CASES = {}
-
-
-def case(fn):
-    CASES[fn.__name__.replace("case_", "")] = fn
-    return fn
+CASES, case = smb2raw.case_registry()
 
 
 @case

@@ -155,12 +155,7 @@ class LockTree(Tree):
         expect_eq(r.status, 0, "echo")
 
 
-CASES = {}
-
-
-def case(fn):
-    CASES[fn.__name__.replace("case_", "")] = fn
-    return fn
+CASES, case = smb2raw.case_registry()
 
 
 def two_handles(t, name, size=200):

@@ -83,12 +83,7 @@ def fresh_dir(env):
     return d
 
 
-CASES = {}
-
-
-def case(fn):
-    CASES[fn.__name__.replace("case_", "")] = fn
-    return fn
+CASES, case = smb2raw.case_registry()
 
 
 @case

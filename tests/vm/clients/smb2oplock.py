@@ -152,12 +152,7 @@ def fresh(t, name):
     t.put_file(name, b"0123456789")
 
 
-CASES = {}
-
-
-def case(fn):
-    CASES[fn.__name__.replace("case_", "")] = fn
-    return fn
+CASES, case = smb2raw.case_registry()
 
 
 @case

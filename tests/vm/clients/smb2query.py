@@ -124,12 +124,7 @@ def names_of(data, name_at, len_at):
         off += nxt
 
 
-CASES = {}
-
-
-def case(fn):
-    CASES[fn.__name__.replace("case_", "")] = fn
-    return fn
+CASES, case = smb2raw.case_registry()
 
 
 def workdir(env, cl, tag):

@@ -196,12 +196,18 @@ class Conn:
 
 # ---- cases ----------------------------------------------------------------
 
-CASES = {}
+def case_registry():
+    """A table of cases and the decorator that fills it: @case on
+    def case_NAME(env) registers NAME (every case client's list)."""
+    cases = {}
+
+    def register(fn):
+        cases[fn.__name__.replace("case_", "")] = fn
+        return fn
+    return cases, register
 
 
-def case(fn):
-    CASES[fn.__name__.replace("case_", "")] = fn
-    return fn
+CASES, case = case_registry()
 
 
 def expect(cond, msg):
