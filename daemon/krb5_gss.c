@@ -140,7 +140,14 @@ static int name_text(gss_name_t name, char *out, size_t cap)
 	return ret;
 }
 
-/* The ticket must name "service/host@REALM" for our service. */
+/*
+ * The key that opened the ticket must be one of "service/host@REALM" for
+ * our service. With no acceptor name, MIT tries every keytab entry and
+ * names the context's target by the entry whose key worked, not by the
+ * ticket's sname (which is outside the sealed part and so proves
+ * nothing): a host/ ticket edited to say cifs/ still fails here when
+ * host/ and cifs/ have their own keys.
+ */
 static int check_target(gss_ctx_id_t ctx, const char *service, char *why,
 			size_t cap)
 {
@@ -269,8 +276,11 @@ int mountd_krb5_account(const char *principal, char *acct, size_t cap)
 	const char *at = strrchr(principal, '@');
 	size_t n = at ? (size_t)(at - principal) : strlen(principal);
 
-	/* "user/instance" is a service or admin principal, not a user. */
-	if (!n || n >= cap || memchr(principal, '/', n))
+	/*
+	 * "user/instance" is a service or admin principal, not a user; and
+	 * "user@" (an empty realm) is no principal a KDC issues.
+	 */
+	if (!n || n >= cap || memchr(principal, '/', n) || (at && !at[1]))
 		return -1;
 	memcpy(acct, principal, n);
 	acct[n] = '\0';

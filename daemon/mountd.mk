@@ -15,6 +15,8 @@ MOUNTD_NL_CFLAGS := $(shell pkg-config --cflags libnl-genl-3.0 2>/dev/null || ec
 MOUNTD_NL_LIBS := $(shell pkg-config --libs libnl-genl-3.0 2>/dev/null || echo -lnl-genl-3 -lnl-3)
 # MIT Kerberos GSS-API (libkrb5-dev) for SPNEGO_AUTHEN.
 MOUNTD_GSS_LIBS := $(shell pkg-config --libs krb5-gssapi 2>/dev/null || echo -lgssapi_krb5)
+# The tests also make keytabs with libkrb5 (tests/unit/ipc/krb5_realm.h).
+MOUNTD_KRB5_LIBS := $(shell pkg-config --libs krb5-gssapi krb5 2>/dev/null || echo -lgssapi_krb5 -lkrb5)
 MOUNTD_CFLAGS := -I$(MOUNTD_DIR) $(MOUNTD_NL_CFLAGS)
 MOUNTD_OBJS := $(MOUNTD_NAMES:%=$(MOUNTD_OUT)/%.o) $(MOUNTD_OUT)/mountd.o
 MOUNTD_CORE_LIB := $(BUILD)/daemon/libksmbdcore.a
@@ -57,7 +59,7 @@ $(IPC_TESTS): $(BUILD)/unit/ipc_%: $(IPC_TEST_DIR)/test_%.c $(IPC_TEST_SRCS) \
 	$(USER_CC) $(UNIT_CFLAGS) -I$(MOUNTD_DIR) -I$(TOP)/module \
 		-DTEST_SUITE_NAME='"ipc_$*"' -DKSMBD_BUILD_DIR='"$(BUILD)"' $< $(IPC_TEST_SRCS) \
 		$(BUILD)/daemon/libksmbdrpc-san.a $(BUILD)/daemon/libksmbdcore-san.a \
-		$(MOUNTD_GSS_LIBS) -o $@
+		$(MOUNTD_KRB5_LIBS) -o $@
 
 # Fuzz: bytes from a hostile daemon into the kernel's validator, and bytes
 # from the kernel into the daemon's handlers.

@@ -3,7 +3,9 @@
  * The daemon's Kerberos side without a KDC: principal to account, the
  * startup flag following the keytab, and SPNEGO_AUTHEN answers (not
  * configured, a keytab GSS-API cannot use, a token that is no AP-REQ)
- * that the kernel's validator accepts. Real tickets are the VM case
+ * that the kernel's validator accepts), and tokens against a real keytab
+ * (krb5_realm.h) with the fuzz target's seeds, tickets forged for its key
+ * (tests/fuzz/krb5-seeds.py). Tickets from a KDC are the VM case
  * smb2-kerberos's.
  */
 #include <errno.h>
@@ -16,6 +18,9 @@
 #include "handlers.h"
 #include "krb5_gss.h"
 #include "ipc_validate.h"
+#include "krb5_realm.h"
+
+#define SEEDS KSMBD_BUILD_DIR "/../tests/fuzz/corpus/krb5/"
 
 static struct mountd_state st;
 
@@ -40,16 +45,17 @@ static int setup(const char *keytab)
 }
 
 /* SPNEGO_AUTHEN with @blob; the answer's status, or -1. */
-static int spnego(const void *blob, size_t len)
+static int spnego_answer(const void *blob, size_t len,
+			 struct ksmbd_spnego_authen_response *ans)
 {
-	unsigned char buf[sizeof(struct ksmbd_spnego_authen_request) + 256];
+	unsigned char buf[sizeof(struct ksmbd_spnego_authen_request) + 2048];
 	struct ksmbd_spnego_authen_request *req = (void *)buf;
 	struct ksmbd_spnego_authen_response *a;
 	struct mountd_reply r;
 	const char *why = "";
 	int ret = -1;
 
-	if (len > 256)
+	if (len > 2048)
 		return -1;
 	memset(buf, 0, sizeof(buf));
 	req->handle = 77;
@@ -60,10 +66,37 @@ static int spnego(const void *blob, size_t len)
 		return -1;
 	a = (void *)r.data;
 	if (r.type == KSMBD_EVENT_SPNEGO_AUTHEN_RESPONSE && a->handle == 77 &&
-	    !ksmbd_ipc_msg_validate(r.type, r.data, r.len, &why))
+	    !ksmbd_ipc_msg_validate(r.type, r.data, r.len, &why)) {
 		ret = a->status;
+		if (ans)
+			*ans = *a;
+	}
 	mountd_reply_free(&r);
 	return ret;
+}
+
+static int spnego(const void *blob, size_t len)
+{
+	return spnego_answer(blob, len, NULL);
+}
+
+/* SPNEGO_AUTHEN with the seed file @name; its status, or -1. */
+static int spnego_seed(const char *name, struct ksmbd_spnego_authen_response *ans)
+{
+	unsigned char blob[2048];
+	char path[512];
+	size_t n;
+	FILE *f;
+
+	snprintf(path, sizeof(path), SEEDS "%s", name);
+	f = fopen(path, "rb");
+	if (!f)
+		return -1;
+	n = fread(blob, 1, sizeof(blob), f);
+	fclose(f);
+	if (n == sizeof(blob))
+		return -1;
+	return spnego_answer(blob, n, ans);
 }
 
 static int startup_has_krb5(void)
@@ -92,6 +125,18 @@ TEST(principal_to_account)
 	CHECK_EQ_STR(a, "plain");
 	CHECK_EQ_INT(mountd_krb5_account("cifs/host@R", a, sizeof(a)), -1);
 	CHECK_EQ_INT(mountd_krb5_account("@R", a, sizeof(a)), -1);
+	CHECK_EQ_INT(mountd_krb5_account("@REALM", a, sizeof(a)), -1);
+	CHECK_EQ_INT(mountd_krb5_account("user", a, sizeof(a)), 0);
+	CHECK_EQ_STR(a, "user");
+	CHECK_EQ_INT(mountd_krb5_account("user@", a, sizeof(a)), -1);
+	CHECK_EQ_INT(mountd_krb5_account("a@b@c", a, sizeof(a)), 0);
+	CHECK_EQ_STR(a, "a@b");
+	CHECK_EQ_INT(mountd_krb5_account("", a, sizeof(a)), -1);
+	CHECK_EQ_INT(mountd_krb5_account("@", a, sizeof(a)), -1);
+	/* Exactly the capacity does not fit (the NUL), one less does. */
+	CHECK_EQ_INT(mountd_krb5_account("abcd@R", a, 4), -1);
+	CHECK_EQ_INT(mountd_krb5_account("abc@R", a, 4), 0);
+	CHECK_EQ_STR(a, "abc");
 	memset(longp, 'x', sizeof(longp) - 1);
 	longp[sizeof(longp) - 1] = '\0';
 	CHECK_EQ_INT(mountd_krb5_account(longp, a, sizeof(a)), -1);
@@ -182,6 +227,52 @@ TEST(unusable_keytab_and_junk_tokens)
 	unlink(path);
 }
 
+/* Edges of the token against a keytab GSS-API can use. */
+TEST(real_keytab)
+{
+	static const unsigned char ntlmssp_only[] = {
+		/* NegTokenInit, mechTypes = { NTLMSSP }, no token */
+		0x60, 0x1c, 0x06, 0x06, 0x2b, 0x06, 0x01, 0x05, 0x05, 0x02,
+		0xa0, 0x12, 0x30, 0x10, 0xa0, 0x0e, 0x30, 0x0c, 0x06, 0x0a,
+		0x2b, 0x06, 0x01, 0x04, 0x01, 0x82, 0x37, 0x02, 0x02, 0x0a };
+	struct ksmbd_spnego_authen_response a;
+	struct krb5_realm realm;
+
+	if (krb5_realm_make(&realm) || setup(realm.keytab)) {
+		test_fail_("%s", "throwaway realm or configuration");
+		krb5_realm_remove(&realm);
+		return;
+	}
+	CHECK_EQ_INT(startup_has_krb5(), 1);
+	CHECK_EQ_INT(spnego("", 0), KSMBD_SPNEGO_DENIED);
+	CHECK_EQ_INT(spnego("\x60", 1), KSMBD_SPNEGO_DENIED);
+	CHECK_EQ_INT(spnego("\x00", 1), KSMBD_SPNEGO_DENIED);
+	CHECK_EQ_INT(spnego(ntlmssp_only, sizeof(ntlmssp_only)), KSMBD_SPNEGO_DENIED);
+
+	/* A ticket sealed with the keytab's key: the session key (aes256's
+	 * 32 bytes) and an AP-REP in a NegTokenResp come back. */
+	memset(&a, 0, sizeof(a));
+	CHECK_EQ_INT(spnego_seed("negtokeninit-ap-req", &a), KSMBD_SPNEGO_OK);
+	CHECK_EQ_INT(a.session_key_len, 32);
+	CHECK(a.spnego_blob_len > 16);
+	CHECK_EQ_STR(a.login_response.account, "root");
+	CHECK_EQ_INT(spnego_seed("negtokeninit-ap-req-truncated", NULL),
+		     KSMBD_SPNEGO_DENIED);
+	CHECK_EQ_INT(spnego_seed("negtokenresp", NULL), KSMBD_SPNEGO_DENIED);
+	CHECK_EQ_INT(spnego_seed("krb5-ap-req", NULL), KSMBD_SPNEGO_DENIED);
+	CHECK_EQ_INT(spnego_seed("negtokeninit-ntlmssp", NULL), KSMBD_SPNEGO_DENIED);
+	CHECK_EQ_INT(spnego_seed("expired", NULL), KSMBD_SPNEGO_EXPIRED);
+	CHECK_EQ_INT(spnego_seed("wrong-key", NULL), KSMBD_SPNEGO_BAD_KEY);
+	/* Client principals: longer than MOUNTD_KRB5_NAME_MAX, an account
+	 * name past the netlink field, a service principal. */
+	CHECK_EQ_INT(spnego_seed("client-too-long", NULL), KSMBD_SPNEGO_DENIED);
+	CHECK_EQ_INT(spnego_seed("client-account-too-long", NULL),
+		     KSMBD_SPNEGO_NO_USER);
+	CHECK_EQ_INT(spnego_seed("client-service", NULL), KSMBD_SPNEGO_NO_USER);
+	mountd_state_free(&st);
+	krb5_realm_remove(&realm);
+}
+
 TEST(config_keys)
 {
 	char text[512], name[80];
@@ -210,6 +301,7 @@ int main(void)
 	RUN(refusal_statuses_validate);
 	RUN(no_keytab);
 	RUN(unusable_keytab_and_junk_tokens);
+	RUN(real_keytab);
 	RUN(config_keys);
 	return test_report();
 }
