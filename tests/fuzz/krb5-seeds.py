@@ -23,6 +23,8 @@ from smb2krb5 import AES256, Key  # noqa: E402
 
 # fuzz_krb5.c's fuzz_key.
 KEY = b"ksmbd-fuzz-krb5-" + bytes.fromhex("00112233445566778899aabbccddeeff")
+# krb5_realm.h's krb5_realm_host_key, of host/fuzzhost.
+HOST_KEY = b"host-key-of-fuzz" + bytes.fromhex("ffeeddccbbaa99887766554433221100")
 
 
 class Env:
@@ -50,8 +52,9 @@ def main():
         "negtokeninit-ap-req-truncated": valid[:len(valid) // 2],
         # The bare krb5 GSS token, no SPNEGO around it.
         "krb5-ap-req": smb2krb5.ap_req(env, good),
-        # Expired ticket; one for another host; one for another service;
-        # one sealed with a key that is not ours; one at kvno 2.
+        # Expired ticket; one for another host and one for another
+        # service, both sealed with our cifs key (MIT tries every keytab
+        # key); one sealed with a key that is not ours; one at kvno 2.
         "expired": smb2krb5.spnego_ap_req(env, smb2krb5.forged_ticket(
             env, "cifs", Key(AES256, KEY), 1, datetime.datetime(2000, 1, 1),
             datetime.datetime(2001, 1, 1))),
@@ -61,6 +64,11 @@ def main():
             env, "cifs", Key(AES256, bytes(32)), 1, start, end)),
         "other-host": smb2krb5.spnego_ap_req(OtherHost(), smb2krb5.forged_ticket(
             OtherHost(), "cifs", Key(AES256, KEY), 1, start, end)),
+        # A real host/ ticket (the host key): not for our service. The
+        # same sealed part with its sname edited to cifs/ (the sname is
+        # outside the sealed part).
+        "host-ticket": smb2krb5.spnego_ap_req(env, smb2krb5.forged_ticket(
+            env, "host", Key(AES256, HOST_KEY), 1, start, end)),
         "kvno2": smb2krb5.spnego_ap_req(env, smb2krb5.forged_ticket(
             env, "cifs", Key(AES256, KEY), 2, start, end)),
         # NegTokenResp (a second-leg token) carrying the AP-REQ.
@@ -72,6 +80,12 @@ def main():
                                   der(0xa0, der(0x30, b""))),
         "garbage": bytes.fromhex("600a0608ffffffffffffffffa0"),
     }
+    host = smb2krb5.forged_ticket(env, "host", Key(AES256, HOST_KEY), 1,
+                                  start, end)
+    cifs = smb2krb5.forged_ticket(env, "cifs", Key(AES256, HOST_KEY), 1,
+                                  start, end)
+    host.asn1["sname"] = cifs.asn1["sname"]
+    seeds["host-ticket-sname-cifs"] = smb2krb5.spnego_ap_req(env, host)
     # Client names: past MOUNTD_KRB5_NAME_MAX (256) with the realm, past
     # the account name size, and a service principal.
     for name, user in (("client-too-long", "u" * 300),

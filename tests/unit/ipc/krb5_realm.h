@@ -2,8 +2,9 @@
 /*
  * A throwaway Kerberos realm for the daemon's krb5 tests and fuzz target,
  * without a KDC: a temporary directory with a FILE keytab holding
- * cifs/fuzzhost@FUZZ.TEST (aes256, kvno 1, the fixed key below, the one
- * tests/fuzz/krb5-seeds.py forges the seed tickets with) and a krb5.conf
+ * cifs/fuzzhost@FUZZ.TEST and host/fuzzhost@FUZZ.TEST (aes256, kvno 1, the
+ * fixed keys below, the ones tests/fuzz/krb5-seeds.py forges the seed
+ * tickets with: a host keytab has other services' keys too) and a krb5.conf
  * without KDC or DNS lookups whose clock skew is ten years (so the seeds'
  * authenticators stay fresh until 2036; MIT compares times modulo 2^32,
  * so a ticket's endtime plus the skew must stay within 68 years of now),
@@ -23,6 +24,7 @@
 
 #define KRB5_REALM_NAME		"FUZZ.TEST"
 #define KRB5_REALM_SERVICE	"cifs/fuzzhost@" KRB5_REALM_NAME
+#define KRB5_REALM_HOST		"host/fuzzhost@" KRB5_REALM_NAME
 
 struct krb5_realm {
 	char dir[32];
@@ -30,12 +32,18 @@ struct krb5_realm {
 	char conf[48];
 };
 
-/* The service key; tests/fuzz/krb5-seeds.py has the same bytes. */
+/* The service keys; tests/fuzz/krb5-seeds.py has the same bytes. */
 static const uint8_t krb5_realm_key[32] = {
 	0x6b, 0x73, 0x6d, 0x62, 0x64, 0x2d, 0x66, 0x75,
 	0x7a, 0x7a, 0x2d, 0x6b, 0x72, 0x62, 0x35, 0x2d,
 	0x00, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77,
 	0x88, 0x99, 0xaa, 0xbb, 0xcc, 0xdd, 0xee, 0xff,
+};
+static const uint8_t krb5_realm_host_key[32] = {
+	0x68, 0x6f, 0x73, 0x74, 0x2d, 0x6b, 0x65, 0x79,
+	0x2d, 0x6f, 0x66, 0x2d, 0x66, 0x75, 0x7a, 0x7a,
+	0xff, 0xee, 0xdd, 0xcc, 0xbb, 0xaa, 0x99, 0x88,
+	0x77, 0x66, 0x55, 0x44, 0x33, 0x22, 0x11, 0x00,
 };
 
 static int krb5_realm_conf(const struct krb5_realm *r)
@@ -56,31 +64,41 @@ static int krb5_realm_conf(const struct krb5_realm *r)
 	return fclose(f) ? -1 : 0;
 }
 
+static int krb5_realm_entry(krb5_context ctx, krb5_keytab kt,
+			    const char *principal, const uint8_t key[32])
+{
+	krb5_keytab_entry e;
+	int ret;
+
+	memset(&e, 0, sizeof(e));
+	if (krb5_parse_name(ctx, principal, &e.principal))
+		return -1;
+	e.vno = 1;
+	e.key.enctype = ENCTYPE_AES256_CTS_HMAC_SHA1_96;
+	e.key.length = 32;
+	e.key.contents = (krb5_octet *)key;
+	ret = krb5_kt_add_entry(ctx, kt, &e) ? -1 : 0;
+	krb5_free_principal(ctx, e.principal);
+	return ret;
+}
+
 static int krb5_realm_keytab(const struct krb5_realm *r)
 {
 	char name[sizeof(r->keytab) + 8];
 	krb5_context ctx;
 	krb5_keytab kt;
-	krb5_keytab_entry e;
 	int ret = -1;
 
-	memset(&e, 0, sizeof(e));
 	snprintf(name, sizeof(name), "FILE:%s", r->keytab);
 	if (krb5_init_context(&ctx))
 		return -1;
-	if (krb5_parse_name(ctx, KRB5_REALM_SERVICE, &e.principal))
-		goto out;
-	e.vno = 1;
-	e.key.enctype = ENCTYPE_AES256_CTS_HMAC_SHA1_96;
-	e.key.length = sizeof(krb5_realm_key);
-	e.key.contents = (krb5_octet *)krb5_realm_key;
 	if (!krb5_kt_resolve(ctx, name, &kt)) {
-		ret = krb5_kt_add_entry(ctx, kt, &e) ? -1 : 0;
+		ret = krb5_realm_entry(ctx, kt, KRB5_REALM_SERVICE, krb5_realm_key) ||
+		      krb5_realm_entry(ctx, kt, KRB5_REALM_HOST,
+				       krb5_realm_host_key) ? -1 : 0;
 		if (krb5_kt_close(ctx, kt))
 			ret = -1;
 	}
-	krb5_free_principal(ctx, e.principal);
-out:
 	krb5_free_context(ctx);
 	return ret;
 }

@@ -263,6 +263,18 @@ TEST(real_keytab)
 	CHECK_EQ_INT(spnego_seed("negtokeninit-ntlmssp", NULL), KSMBD_SPNEGO_DENIED);
 	CHECK_EQ_INT(spnego_seed("expired", NULL), KSMBD_SPNEGO_EXPIRED);
 	CHECK_EQ_INT(spnego_seed("wrong-key", NULL), KSMBD_SPNEGO_BAD_KEY);
+	/*
+	 * Which key opened the ticket decides, not its sname (outside the
+	 * sealed part): MIT names the target by the keytab entry whose key
+	 * worked. A host/ ticket is refused even with its sname edited to
+	 * cifs/; a ticket sealed with the cifs key is ours whatever sname
+	 * it shows (host/fuzzhost, cifs/otherhost).
+	 */
+	CHECK_EQ_INT(spnego_seed("host-ticket", NULL), KSMBD_SPNEGO_WRONG_PRINCIPAL);
+	CHECK_EQ_INT(spnego_seed("host-ticket-sname-cifs", NULL),
+		     KSMBD_SPNEGO_WRONG_PRINCIPAL);
+	CHECK_EQ_INT(spnego_seed("other-service", NULL), KSMBD_SPNEGO_OK);
+	CHECK_EQ_INT(spnego_seed("other-host", NULL), KSMBD_SPNEGO_OK);
 	/* Client principals: longer than MOUNTD_KRB5_NAME_MAX, an account
 	 * name past the netlink field, a service principal. */
 	CHECK_EQ_INT(spnego_seed("client-too-long", NULL), KSMBD_SPNEGO_DENIED);
