@@ -624,8 +624,28 @@ static const char *failure_reason(int err)
 		return "session ended";
 	case -ENOKEY:
 		return "bad or missing mechListMIC";
+	case -EBADMSG:
+		return "malformed NTLMv2 response";
 	default:
 		return "malformed or internal";
+	}
+}
+
+/*
+ * A malformed NTLMv2 response is a bad parameter, as Windows answers it
+ * (smbtorture smb2.session.ntlmssp_bug14932); a user of a re-authentication
+ * who is not the session's is refused access; every other failure, whether
+ * the user is unknown or the proof wrong, is the one logon failure.
+ */
+static u32 auth_failure_status(int err)
+{
+	switch (err) {
+	case -EBADMSG:
+		return STATUS_INVALID_PARAMETER;
+	case -EPERM:
+		return STATUS_ACCESS_DENIED;
+	default:
+		return STATUS_LOGON_FAILURE;
 	}
 }
 
@@ -736,8 +756,7 @@ static u32 authenticate(struct ksmbd_smb2_ctx *ctx, struct setup_req *sq,
 		trace_ksmbd_auth_failure(ctx->conn, na->user_utf8,
 					 failure_reason(ret));
 		kfree(na);
-		return ret == -EPERM ? STATUS_ACCESS_DENIED :
-				       STATUS_LOGON_FAILURE;
+		return auth_failure_status(ret);
 	}
 	ksmbd_debug(AUTH, "session %llx: user %s logged on (flags 0x%x)\n",
 		    sess->id, sess->account, sess->session_flags);

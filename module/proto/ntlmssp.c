@@ -74,6 +74,28 @@ static bool is_anonymous(const struct ksmbd_ntlm_auth *a)
 		(a->lm_response.len == 1 && !a->lm_response.p[0]));
 }
 
+/*
+ * MS-NLMP 2.2.2.7: after NTProofStr (16) and the fixed part of the
+ * NTLMv2_CLIENT_CHALLENGE (28) comes an AV_PAIR list that ends with
+ * MsvAvEOL; bytes after it are allowed (clients pad with zeros). A pair
+ * that runs past the response, or no MsvAvEOL, is a malformed message.
+ */
+static bool nt_response_av_list_ok(const struct ksmbd_buf *r)
+{
+	u32 pos = 16 + 28;
+	u16 id, len;
+
+	for (;;) {
+		if (!ksmbd_buf_get_le16(r, pos, &id) ||
+		    !ksmbd_buf_get_le16(r, pos + 2, &len) ||
+		    !ksmbd_range_ok(r->len, pos + 4, len))
+			return false;
+		if (id == MSV_AV_EOL)
+			return true;
+		pos += 4 + len;
+	}
+}
+
 static int check_nt_response(const struct ksmbd_ntlm_auth *a)
 {
 	u32 n = a->nt_response.len;
@@ -82,8 +104,13 @@ static int check_nt_response(const struct ksmbd_ntlm_auth *a)
 		return a->anonymous ? 0 : -EINVAL;
 	if (n == 24)
 		return -EOPNOTSUPP;	/* NTLMv1: refused outright */
-	/* NTProofStr (16) + NTLMv2_CLIENT_CHALLENGE header (28) */
-	return n < 16 + 28 ? -EINVAL : 0;
+	/*
+	 * Anything longer is an NTLMv2_RESPONSE, which must parse before
+	 * any proof is checked: Windows answers a malformed one with
+	 * STATUS_INVALID_PARAMETER, not a logon failure (Samba bug 14932,
+	 * smbtorture smb2.session.ntlmssp_bug14932).
+	 */
+	return nt_response_av_list_ok(&a->nt_response) ? 0 : -EBADMSG;
 }
 
 int ksmbd_ntlmssp_parse_authenticate(const u8 *blob, u32 len,

@@ -109,7 +109,9 @@ struct ksmbd_ntlm_auth {
  * fixed header; names must be valid UTF-16 and fit their UTF-8 buffers
  * (-ENAMETOOLONG for a user name over 47 bytes).  Refused: OEM strings
  * (-EOPNOTSUPP), NTLMv1 24-byte responses (-EOPNOTSUPP), a session key that
- * is not exactly 16 bytes under KEY_EXCH (-EINVAL).
+ * is not exactly 16 bytes under KEY_EXCH (-EINVAL), an NTLMv2 response too
+ * short for its fixed part or whose AV_PAIR list does not reach MsvAvEOL
+ * inside it (-EBADMSG: STATUS_INVALID_PARAMETER, as Windows answers).
  */
 int ksmbd_ntlmssp_parse_authenticate(const u8 *blob, u32 len,
 				     struct ksmbd_ntlm_auth *auth);

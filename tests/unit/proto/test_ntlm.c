@@ -275,8 +275,73 @@ TEST(ntlmv1_refused)
 	CHECK_EQ_INT(ksmbd_ntlmv2_verify(owf, chal, &r, base), -EOPNOTSUPP);
 	r.len = 43;
 	CHECK_EQ_INT(ksmbd_ntlmv2_verify(owf, chal, &r, base), -EINVAL);
+	/* longer than NTLMv1, too short for NTLMv2's fixed part: malformed */
 	put_unaligned_le16(30, auth_msg + 20);
-	CHECK_EQ_INT(ksmbd_ntlmssp_parse_authenticate(auth_msg, auth_len, &a), -EINVAL);
+	CHECK_EQ_INT(ksmbd_ntlmssp_parse_authenticate(auth_msg, auth_len, &a), -EBADMSG);
+}
+
+/* Offset of the MsvAvEOL pair in the NT response at @nt, or 0. */
+static u32 av_eol_at(const u8 *nt, u32 len)
+{
+	u32 pos = 44;
+
+	while (pos + 4 <= len) {
+		if (!get_unaligned_le16(nt + pos))
+			return pos;
+		pos += 4 + get_unaligned_le16(nt + pos + 2);
+	}
+	return 0;
+}
+
+/*
+ * The AV_PAIR list of an NTLMv2 response must reach MsvAvEOL inside the
+ * response (Samba bug 14932: Windows answers INVALID_PARAMETER, which
+ * -EBADMSG becomes); bytes after MsvAvEOL are allowed.
+ */
+TEST(nt_response_av_pairs)
+{
+	struct ksmbd_ntlm_auth a;
+	u32 nt_off, nt_len, eol;
+	u8 *nt;
+
+	load_nlmp_auth();
+	nt_off = get_unaligned_le32(auth_msg + 24);
+	nt_len = get_unaligned_le16(auth_msg + 20);
+	nt = auth_msg + nt_off;
+	eol = av_eol_at(nt, nt_len);
+	CHECK(eol > 44 && eol + 4 <= nt_len);
+	CHECK_EQ_INT(ksmbd_ntlmssp_parse_authenticate(auth_msg, auth_len, &a), 0);
+
+	/* cut just before MsvAvEOL, inside it, and right after it */
+	put_unaligned_le16((u16)eol, auth_msg + 20);
+	CHECK_EQ_INT(ksmbd_ntlmssp_parse_authenticate(auth_msg, auth_len, &a), -EBADMSG);
+	put_unaligned_le16((u16)(eol + 2), auth_msg + 20);
+	CHECK_EQ_INT(ksmbd_ntlmssp_parse_authenticate(auth_msg, auth_len, &a), -EBADMSG);
+	put_unaligned_le16((u16)(eol + 4), auth_msg + 20);
+	CHECK_EQ_INT(ksmbd_ntlmssp_parse_authenticate(auth_msg, auth_len, &a), 0);
+	/* the fixed part alone, no list */
+	put_unaligned_le16(44, auth_msg + 20);
+	CHECK_EQ_INT(ksmbd_ntlmssp_parse_authenticate(auth_msg, auth_len, &a), -EBADMSG);
+
+	/* the first pair claims more than the response holds */
+	load_nlmp_auth();
+	put_unaligned_le16(0xffff, nt + 44 + 2);
+	CHECK_EQ_INT(ksmbd_ntlmssp_parse_authenticate(auth_msg, auth_len, &a), -EBADMSG);
+	/* MsvAvEOL turned into another pair that runs off the end */
+	load_nlmp_auth();
+	put_unaligned_le16(MSV_AV_FLAGS, nt + eol);
+	put_unaligned_le16(8, nt + eol + 2);
+	CHECK_EQ_INT(ksmbd_ntlmssp_parse_authenticate(auth_msg, auth_len, &a), -EBADMSG);
+
+	/* a 95-byte response whose "list" is 51 bytes of noise */
+	load_nlmp_auth();
+	memset(nt, 0xcd, 16);
+	memset(nt + 16, 0, 28);
+	nt[16] = nt[17] = 1;
+	memset(nt + 44, 0x5e, 51);
+	put_unaligned_le16(95, auth_msg + 20);
+	put_unaligned_le16(95, auth_msg + 22);
+	CHECK_EQ_INT(ksmbd_ntlmssp_parse_authenticate(auth_msg, auth_len, &a), -EBADMSG);
 }
 
 /* Appends a UTF-16 user name at the end of the blob and points at it. */
@@ -437,6 +502,7 @@ int main(void)
 	RUN(truncated_at_every_byte);
 	RUN(session_key_length);
 	RUN(ntlmv1_refused);
+	RUN(nt_response_av_pairs);
 	RUN(user_name_bounds);
 	RUN(anonymous_and_oem);
 	RUN(build_challenge);

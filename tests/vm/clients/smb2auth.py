@@ -179,10 +179,12 @@ def av_pairs(info):
 
 
 def ntlm_authenticate(user, password, domain, challenge, target_info,
-                      flags=NTLM_FLAGS):
+                      flags=NTLM_FLAGS, av_list=None):
     """AUTHENTICATE with an NTLMv2 response; returns (message, session key).
     user None: anonymous (MS-NLMP 3.2.5.1.2: empty user and NT response,
-    LM Z(1)), and no key."""
+    LM Z(1)), and no key. av_list: these bytes instead of the AV_PAIR list
+    (the server's target info and padding) in the client's blob, which
+    the proof still covers."""
     if user is None:
         fields = [b"\0", b"", b"", b"", "WS".encode("utf-16-le"), b""]
         key = None
@@ -190,8 +192,10 @@ def ntlm_authenticate(user, password, domain, challenge, target_info,
         owf = hmac_md5(nt_hash(password),
                        (user.upper() + domain).encode("utf-16-le"))
         ts = av_pairs(target_info).get(7) or struct.pack("<Q", 0)
+        if av_list is None:
+            av_list = target_info + b"\0" * 4
         blob = b"\x01\x01" + b"\0" * 6 + ts + os.urandom(8) + b"\0" * 4 + \
-            target_info + b"\0" * 4
+            av_list
         proof = hmac_md5(owf, challenge + blob)
         key = hmac_md5(owf, proof)
         fields = [b"\0" * 24, proof + blob, domain.encode("utf-16-le"),
@@ -323,7 +327,8 @@ class AuthConn(smb2raw.Conn):
         return req, raw, Rsp(raw)
 
     def login(self, user, password, domain="", spnego=False, security_mode=1,
-              krb5_first=False, reauth=None, signed=False, mech_mic=None):
+              krb5_first=False, reauth=None, signed=False, mech_mic=None,
+              av_list=None):
         """(status, Session, final response); Session is set up on success.
 
         krb5_first: the first leg is a SPNEGO NegTokenInit preferring
@@ -332,7 +337,8 @@ class AuthConn(smb2raw.Conn):
         re-authenticate (its key stays, MS-SMB2 3.3.5.5.2); signed: sign
         every leg with its key. mech_mic (SPNEGO): send a mechListMIC
         with AUTHENTICATE, "bad" a corrupted one; None sends one when
-        krb5_first (RFC 4178 requires it then).
+        krb5_first (RFC 4178 requires it then). av_list: see
+        ntlm_authenticate.
         """
         if mech_mic is None:
             mech_mic = krb5_first
@@ -365,7 +371,10 @@ class AuthConn(smb2raw.Conn):
         h = self.chain(self.chain(h, req), raw)
         boff, blen = struct.unpack_from("<HH", r.body, 4)
         _, challenge, tinfo = parse_challenge(find_ntlmssp(raw[boff:boff + blen]))
-        msg, key = ntlm_authenticate(user, password, domain, challenge, tinfo)
+        if callable(av_list):
+            av_list = av_list(tinfo)
+        msg, key = ntlm_authenticate(user, password, domain, challenge, tinfo,
+                                     av_list=av_list)
         mic = None
         if mech_mic and key is not None:
             mic = ntlm_mic(key, b"client-to-server", mech_types(krb5_first))
@@ -598,6 +607,36 @@ def failed_login(env, user, password):
 @case
 def case_wrong_password(env):
     failed_login(env, env.user, "wrong")
+
+
+@case
+def case_malformed_av_pairs_invalid_parameter(env):
+    """MS-NLMP 2.2.2.7: the AV_PAIR list in the NTLMv2 response ends with
+    MsvAvEOL. One that runs past the response or never ends is a malformed
+    message, answered STATUS_INVALID_PARAMETER as Windows does (Samba bug
+    14932), before any proof is checked: with the right password (the
+    proof covers the bad list) and a wrong one alike. The session is
+    gone afterwards."""
+    lists = {
+        "pair past the end": lambda ti: struct.pack("<HH", 2, 0x200) + b"\x5e" * 47,
+        "no MsvAvEOL": lambda ti: ti[:-4],
+        "EOL cut short": lambda ti: ti[:-2],
+    }
+    for what, av in lists.items():
+        for pw in (env.password, "wrong"):
+            c = AuthConn(env.host, env.port, 0x0311)
+            st, sess, _ = c.login(env.user, pw, av_list=av)
+            expect_eq(st, smb2raw.STATUS_INVALID_PARAMETER, what + ", status")
+            t = c.tree_connect(sess, "share")
+            expect_eq(t.status, STATUS_USER_SESSION_DELETED,
+                      what + ", tree connect after it")
+            c.close()
+    # padding after MsvAvEOL is fine
+    c = AuthConn(env.host, env.port, 0x0311)
+    st, _, _ = c.login(env.user, env.password,
+                       av_list=lambda ti: ti + b"\0" * 12)
+    expect_eq(st, STATUS_SUCCESS, "padding after MsvAvEOL")
+    c.close()
 
 
 @case
