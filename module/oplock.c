@@ -535,22 +535,26 @@ static void owner_add_modes(struct ksmbd_oplock *o, const struct ksmbd_file *fp)
 
 /*
  * What the inode's other owners (not same) hold that limits a grant:
- * oplocks (a lease beside one gets no handle caching) and leases with
- * handle caching, held or being broken to (an oplock beside one gets
- * none: smb2.lease.oplock).
+ * any caching (no W beside it, even when all its handles are stat opens:
+ * smb2.lease.statopen), oplocks (a lease beside one gets no handle
+ * caching) and leases with handle caching, held or being broken to (an
+ * oplock beside one gets none: smb2.lease.oplock).
  */
 static void other_owners(struct inode *inode, const struct ksmbd_oplock *same,
-			 bool *oplocks, bool *h_leases)
+			 bool *any, bool *oplocks, bool *h_leases)
 {
 	struct ksmbd_oplock *o;
 	u32 st;
 
+	*any = false;
 	*oplocks = false;
 	*h_leases = false;
 	hash_for_each_possible(by_inode, o, inode_node, (unsigned long)inode) {
 		if (o->inode != inode || o == same)
 			continue;
 		st = o->breaking ? o->break_to : o->state;
+		if (st)
+			*any = true;
 		if (!o->lease && st)
 			*oplocks = true;
 		if (o->lease && (st & KSMBD_LEASE_H))
@@ -660,7 +664,7 @@ static bool grant_locked(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
 	struct inode *inode = file_inode(fp->filp);
 	struct ksmbd_oplock *same = NULL;
 	u32 want = wanted_bits(rq), opens, others;
-	bool oplocks, h_leases;
+	bool any, oplocks, h_leases;
 
 	if (rq->lease) {
 		same = ksmbd_lease_find(ctx->conn->neg.client_guid, rq->key);
@@ -681,7 +685,9 @@ static bool grant_locked(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
 	others = opens - 1 - (same ? same->nr_handles : 0);
 	if (opens <= (same ? same->nr_handles : 0))
 		others = 0;
-	other_owners(inode, same, &oplocks, &h_leases);
+	other_owners(inode, same, &any, &oplocks, &h_leases);
+	if (any)
+		others = others ? others : 1;
 	if (same) {
 		lease_join(same, ctx, fp, want, others, oplocks, old_conn);
 		fp->oplock = same;
