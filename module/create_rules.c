@@ -81,7 +81,7 @@ u32 ksmbd_access_from_perms(bool may_read, bool may_write, bool may_exec,
 	return a;
 }
 
-static bool has_shared_rights(u32 access)
+bool ksmbd_access_shares(u32 access)
 {
 	return access & (FILE_READ_RIGHTS | FILE_WRITE_RIGHTS | FILE_DELETE);
 }
@@ -102,7 +102,7 @@ bool ksmbd_share_conflict(u32 old_access, u32 old_share, u32 new_access,
 			  u32 new_share)
 {
 	/* Opens for attributes only neither check nor count. */
-	if (!has_shared_rights(old_access) || !has_shared_rights(new_access))
+	if (!ksmbd_access_shares(old_access) || !ksmbd_access_shares(new_access))
 		return false;
 	return one_way_conflict(new_access, old_share) ||
 	       one_way_conflict(old_access, new_share);

@@ -130,6 +130,13 @@ u32 ksmbd_access_map_generic(u32 access);
 u32 ksmbd_access_from_perms(bool may_read, bool may_write, bool may_exec,
 			    bool may_delete);
 
+/* Stat opens: no right beyond these (MS-FSA's oplock rules ignore them). */
+#define FILE_STAT_OPEN_RIGHTS	(FILE_READ_ATTRIBUTES | FILE_WRITE_ATTRIBUTES | \
+				 FILE_SYNCHRONIZE)
+
+/* An open with this access takes part in share modes (data or delete rights). */
+bool ksmbd_access_shares(u32 access);
+
 /*
  * MS-FSA 2.1.5.1.2.1: does a new open (access, share) conflict with an
  * existing one? Only data and delete rights take part.

@@ -512,6 +512,21 @@ int ksmbd_file_name_set(struct ksmbd_file *fp, const char *name)
 	return 0;
 }
 
+u32 ksmbd_file_inode_opens_with(struct ksmbd_file *fp, u32 rights)
+{
+	struct ksmbd_file *other;
+	u32 n = 0;
+
+	if (!fp->ino)
+		return fp->daccess & rights ? 1 : 0;
+	mutex_lock(&share_lock);
+	list_for_each_entry(other, &fp->ino->opens, ino_node)
+		if (other->daccess & rights)
+			n++;
+	mutex_unlock(&share_lock);
+	return n;
+}
+
 u32 ksmbd_file_inode_open_count(struct ksmbd_file *fp)
 {
 	u32 n;

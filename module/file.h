@@ -156,6 +156,8 @@ int ksmbd_file_name_set(struct ksmbd_file *fp, const char *name);
 
 /* Number of open handles of the inode behind fp (for FILE_STANDARD_INFO). */
 u32 ksmbd_file_inode_open_count(struct ksmbd_file *fp);
+/* Of those (fp included once it joined), the ones granted any of rights. */
+u32 ksmbd_file_inode_opens_with(struct ksmbd_file *fp, u32 rights);
 
 /* FILE_ATTRIBUTE_* of an open file: directory/normal/readonly, hidden dot files. */
 u32 ksmbd_file_dos_attrs(struct ksmbd_file *fp, const struct kstat *st);

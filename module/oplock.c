@@ -150,6 +150,10 @@ static u32 allowed(const struct ksmbd_oplock *o, const struct breaker *b)
 
 	switch (b->kind) {
 	case BREAK_OPEN:
+		/* A lease is not broken by an open for reading security. */
+		if (o->lease && !(b->access & ~(FILE_STAT_OPEN_RIGHTS |
+						FILE_READ_CONTROL)))
+			return KSMBD_LEASE_RWH;
 		keep = KSMBD_LEASE_R | KSMBD_LEASE_H;
 		if (b->check_share &&
 		    ksmbd_share_conflict(o->access, o->share, b->access,
@@ -175,7 +179,11 @@ static u32 allowed(const struct ksmbd_oplock *o, const struct breaker *b)
 	/* An oplock without handle caching cannot keep write caching alone. */
 	if (!o->lease && !(keep & KSMBD_LEASE_H))
 		keep &= ~KSMBD_LEASE_W;
-	if (!o->lease && !(keep & KSMBD_LEASE_R))
+	/*
+	 * Every valid state has R: what loses read caching (a write, a
+	 * lock) goes to none, not to H alone (smb2.lease.lock1, complex1).
+	 */
+	if (!(keep & KSMBD_LEASE_R))
 		keep = 0;
 	return keep;
 }
@@ -231,6 +239,7 @@ static bool start_break(struct ksmbd_oplock *o, u32 to, struct list_head *notes)
 
 	if (o->lease && o->version == 2)
 		o->epoch++;
+	o->noack_break = !o->lease && !ack;
 	if (!ksmbd_conn_exiting(o->conn)) {
 		n = note_make(o, to, ack);
 		if (n)
@@ -344,14 +353,13 @@ static bool breakable(const struct ksmbd_file *fp)
 }
 
 /*
- * Opens for attributes or security only (stat, ACL reads) leave caching
- * alone, as MS-FSA's oplock rules do; data and delete access break.
+ * Stat opens (attributes and SYNCHRONIZE only) leave caching alone, as
+ * MS-FSA's oplock rules do; any other right, EAs and security included,
+ * breaks (smb2.oplock.statopen1, smb2.lease.statopen4).
  */
 static bool open_breaks(const struct ksmbd_file *fp, bool overwrite)
 {
-	return overwrite || (fp->daccess & (FILE_READ_DATA | FILE_WRITE_DATA |
-					    FILE_APPEND_DATA | FILE_EXECUTE |
-					    FILE_DELETE));
+	return overwrite || (fp->daccess & ~FILE_STAT_OPEN_RIGHTS);
 }
 
 void ksmbd_oplock_break_for_open(struct ksmbd_smb2_ctx *ctx,
@@ -375,6 +383,30 @@ void ksmbd_oplock_break_for_open(struct ksmbd_smb2_ctx *ctx,
 		b.key = rq->key;
 	}
 	break_and_wait(&b, true);
+}
+
+bool ksmbd_oplock_break_for_share(struct ksmbd_smb2_ctx *ctx,
+				  struct ksmbd_file *fp,
+				  const struct ksmbd_oplock_req *rq)
+{
+	struct ksmbd_oplock *o;
+	struct inode *inode;
+	bool handles = false;
+	u32 st;
+
+	if (!breakable(fp))
+		return false;
+	inode = file_inode(fp->filp);
+	mutex_lock(&ksmbd_owner_lock);
+	hash_for_each_possible(by_inode, o, inode_node, (unsigned long)inode) {
+		st = o->breaking ? o->break_to : o->state;
+		if (o->inode == inode && (st & KSMBD_LEASE_H))
+			handles = true;
+	}
+	mutex_unlock(&ksmbd_owner_lock);
+	if (handles)
+		ksmbd_oplock_break_for_open(ctx, fp, rq, false);
+	return handles;
 }
 
 static void break_through(struct ksmbd_file *fp, enum break_kind kind,
@@ -488,6 +520,48 @@ static bool conflicting_owner(struct inode *inode, const struct breaker *b)
 	return false;
 }
 
+/*
+ * Fold a handle's access and share modes into its owner's. Opens for
+ * attributes only take no part in share modes (MS-FSA 2.1.5.1.2.1), so
+ * they neither add access nor narrow the sharing (smb2.lease.statopen).
+ */
+static void owner_add_modes(struct ksmbd_oplock *o, const struct ksmbd_file *fp)
+{
+	if (!ksmbd_access_shares(fp->daccess))
+		return;
+	o->access |= fp->daccess;
+	o->share &= fp->share_access;
+}
+
+/*
+ * What the inode's other owners (not same) hold that limits a grant:
+ * any caching (no W beside it, even when all its handles are stat opens:
+ * smb2.lease.statopen), oplocks (a lease beside one gets no handle
+ * caching) and leases with handle caching, held or being broken to (an
+ * oplock beside one gets none: smb2.lease.oplock).
+ */
+static void other_owners(struct inode *inode, const struct ksmbd_oplock *same,
+			 bool *any, bool *oplocks, bool *h_leases)
+{
+	struct ksmbd_oplock *o;
+	u32 st;
+
+	*any = false;
+	*oplocks = false;
+	*h_leases = false;
+	hash_for_each_possible(by_inode, o, inode_node, (unsigned long)inode) {
+		if (o->inode != inode || o == same)
+			continue;
+		st = o->breaking ? o->break_to : o->state;
+		if (st)
+			*any = true;
+		if (!o->lease && st)
+			*oplocks = true;
+		if (o->lease && (st & KSMBD_LEASE_H))
+			*h_leases = true;
+	}
+}
+
 static void owner_init(struct ksmbd_oplock *o, struct ksmbd_smb2_ctx *ctx,
 		       struct ksmbd_file *fp, const struct ksmbd_oplock_req *rq)
 {
@@ -498,8 +572,9 @@ static void owner_init(struct ksmbd_oplock *o, struct ksmbd_smb2_ctx *ctx,
 	o->pid = fp->persistent_id;
 	o->vid = fp->volatile_id;
 	o->sess_id = fp->session_id;
-	o->access = fp->daccess;
-	o->share = fp->share_access;
+	o->access = 0;
+	o->share = FILE_SHARE_ALL;
+	owner_add_modes(o, fp);
 	o->nr_handles = 1;
 	if (rq->lease) {
 		o->version = rq->version;
@@ -514,21 +589,34 @@ static void owner_init(struct ksmbd_oplock *o, struct ksmbd_smb2_ctx *ctx,
 	ksmbd_live_inc(KSMBD_LIVE_OPLOCKS);
 }
 
+/*
+ * An open with a held lease's key asks for an upgrade. It changes the
+ * lease only to a valid state (with R) that strictly contains the one
+ * held and that the other opens allow (no W beside them, no H beside an
+ * oplock); then the lease takes exactly the requested state. Anything
+ * else, and any request while a break is in flight, keeps the lease as
+ * it is (MS-SMB2 3.3.5.9.8; smb2.lease.upgrade, upgrade2, upgrade3).
+ */
+static bool lease_upgrade_ok(const struct ksmbd_oplock *o, u32 want,
+			     u32 others, bool oplocks)
+{
+	if (o->breaking || !want || want == o->state ||
+	    (want & o->state) != o->state)
+		return false;
+	if (others && (want & KSMBD_LEASE_W))
+		return false;
+	return !(oplocks && (want & KSMBD_LEASE_H));
+}
+
 /* A handle joins its client's existing lease with the same key. */
 static void lease_join(struct ksmbd_oplock *o, struct ksmbd_smb2_ctx *ctx,
 		       struct ksmbd_file *fp, u32 want, u32 others,
-		       struct ksmbd_conn **old_conn)
+		       bool oplocks, struct ksmbd_conn **old_conn)
 {
-	u32 grant = want;
-
-	if (others)
-		grant &= ~KSMBD_LEASE_W;
 	o->nr_handles++;
-	o->access |= fp->daccess;
-	o->share &= fp->share_access;
-	/* Upgrade only while no break is in flight (3.3.5.9.8). */
-	if (!o->breaking && (o->state | grant) != o->state) {
-		o->state |= grant;
+	owner_add_modes(o, fp);
+	if (lease_upgrade_ok(o, want, others, oplocks)) {
+		o->state = want;
 		if (o->version == 2)
 			o->epoch++;
 	}
@@ -573,24 +661,35 @@ static bool grant_locked(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
 			 struct ksmbd_oplock **fresh,
 			 struct ksmbd_conn **old_conn)
 {
+	struct inode *inode = file_inode(fp->filp);
 	struct ksmbd_oplock *same = NULL;
 	u32 want = wanted_bits(rq), opens, others;
+	bool any, oplocks, h_leases;
 
 	if (rq->lease) {
 		same = ksmbd_lease_find(ctx->conn->neg.client_guid, rq->key);
 		/* A lease key names one file (3.3.5.9.8): no lease elsewhere. */
-		if (same && same->inode != file_inode(fp->filp))
+		if (same && same->inode != inode)
 			return false;
 	}
-	if (!want && !same)
+	/* A lease request for None still makes a lease (state None). */
+	if (!want && !same && !rq->lease)
 		return false;
-	/* file.c's share lock nests inside owner_lock. */
-	opens = ksmbd_file_inode_open_count(fp);
+	/*
+	 * file.c's share lock nests inside owner_lock. Stat opens don't
+	 * count as other opens (smb2.lease.statopen3).
+	 */
+	opens = ksmbd_file_inode_opens_with(fp, ~FILE_STAT_OPEN_RIGHTS);
+	if (!(fp->daccess & ~FILE_STAT_OPEN_RIGHTS))
+		opens++;	/* fp itself, counted below as "1" */
 	others = opens - 1 - (same ? same->nr_handles : 0);
 	if (opens <= (same ? same->nr_handles : 0))
 		others = 0;
+	other_owners(inode, same, &any, &oplocks, &h_leases);
+	if (any)
+		others = others ? others : 1;
 	if (same) {
-		lease_join(same, ctx, fp, want, others, old_conn);
+		lease_join(same, ctx, fp, want, others, oplocks, old_conn);
 		fp->oplock = same;
 		return true;
 	}
@@ -599,7 +698,11 @@ static bool grant_locked(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
 		if (!rq->lease)
 			want &= KSMBD_LEASE_R;	/* level II at most */
 	}
-	if (!want)
+	if (rq->lease && oplocks)
+		want &= KSMBD_LEASE_R;
+	if (!rq->lease && h_leases)
+		want = 0;
+	if (!want && !rq->lease)
 		return false;
 	owner_init(*fresh, ctx, fp, rq);
 	(*fresh)->state = want;
@@ -673,6 +776,23 @@ void ksmbd_oplock_grant(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
 	kfree(fresh);
 	if (rq->lease && !out->lease && may_cache(fp))
 		no_lease_grant(rq, out);
+}
+
+int ksmbd_oplock_lease_check(struct ksmbd_smb2_ctx *ctx,
+			     const struct ksmbd_oplock_req *rq,
+			     const struct inode *inode)
+{
+	struct ksmbd_oplock *o;
+	int ret = 0;
+
+	if (!rq->lease)
+		return 0;
+	mutex_lock(&ksmbd_owner_lock);
+	o = ksmbd_lease_find(ctx->conn->neg.client_guid, rq->key);
+	if (o && o->inode != inode)
+		ret = -EINVAL;
+	mutex_unlock(&ksmbd_owner_lock);
+	return ret;
 }
 
 /* ---- Release ---- */

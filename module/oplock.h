@@ -43,6 +43,7 @@
 #include <linux/types.h>
 #include "proto/buf.h"
 
+struct inode;
 struct ksmbd_file;
 struct ksmbd_smb2_ctx;
 enum ksmbd_smb2_verdict;
@@ -101,7 +102,17 @@ void ksmbd_oplock_decode(const struct ksmbd_smb2_ctx *ctx, u8 level,
 			 struct ksmbd_oplock_req *rq);
 
 /*
- * CREATE, before the share-mode check and any truncation: break the
+ * CREATE, before anything is created or opened: a lease key the client
+ * holds on another file (inode: the file found, NULL when it is to be
+ * created) is refused with -EINVAL, STATUS_INVALID_PARAMETER (MS-SMB2
+ * 3.3.5.9.8; smb2.lease.request, duplicate_create, duplicate_open).
+ */
+int ksmbd_oplock_lease_check(struct ksmbd_smb2_ctx *ctx,
+			     const struct ksmbd_oplock_req *rq,
+			     const struct inode *inode);
+/*
+ * CREATE, once the handle has joined the share modes, before any
+ * truncation: break the
  * caching rights other owners hold that this open conflicts with (write
  * caching always; handle caching when the share modes conflict; all of
  * it on overwrite) and wait for the acknowledgements. Opens for
@@ -111,6 +122,17 @@ void ksmbd_oplock_break_for_open(struct ksmbd_smb2_ctx *ctx,
 				 struct ksmbd_file *fp,
 				 const struct ksmbd_oplock_req *rq,
 				 bool overwrite);
+/*
+ * CREATE whose share-mode check failed: when another owner caches
+ * handles (batch oplock, lease with H), its client may only be keeping
+ * a closed handle open, so break that caching, wait, and return true
+ * for the check to be tried again (MS-FSA 2.1.5.1.2: such owners are
+ * broken before a sharing violation; exclusive and level II ones are
+ * not, and the open fails without a break: smb2.oplock.exclusive1).
+ */
+bool ksmbd_oplock_break_for_share(struct ksmbd_smb2_ctx *ctx,
+				  struct ksmbd_file *fp,
+				  const struct ksmbd_oplock_req *rq);
 /*
  * CREATE, once the handle has joined the share modes and is published:
  * grant what can be granted (re-checking, and breaking again, owners that

@@ -38,6 +38,7 @@ struct ksmbd_oplock {
 
 	u32 state;			/* R/H/W bits, also for oplocks */
 	bool breaking;			/* waiting for an acknowledgement */
+	bool noack_break;		/* oplocks: last break needed no ack */
 	u32 break_to;
 	u64 break_ns;			/* ktime when the break was sent */
 	unsigned long deadline;		/* jiffies */

@@ -8,9 +8,10 @@
  * truncate, publish the handle); encode the response and the answers to
  * MxAc, QFid, RqLs, DHnQ and DH2Q. Streams are not supported yet: a name
  * with ':' gets STATUS_NOT_SUPPORTED. Security descriptors in contexts are
- * accepted and ignored. Oplocks and leases: oplock.h; the breaks an open
- * calls for happen before it joins the share modes, the grant once it is
- * published. Durable handles: durable.h; DHnC/DH2C reconnect instead of
+ * accepted and ignored. Oplocks and leases: oplock.h; an open joins the
+ * share modes first (on a conflict only handle caching is broken, and
+ * the check tried again), then breaks what it calls for; the grant comes
+ * once it is published. Durable handles: durable.h; DHnC/DH2C reconnect instead of
  * opening, a replayed DH2Q gets the open it made before.
  */
 #define pr_fmt(fmt) "ksmbd: " fmt
@@ -346,6 +347,11 @@ static int act(struct create_state *cs, const char *name,
 	ret = decide(cs, out);
 	if (ret)
 		return ret;
+	ret = ksmbd_oplock_lease_check(cs->ctx, &rq->op,
+				       d_is_positive(cs->res.dentry) ?
+				       d_inode(cs->res.dentry) : NULL);
+	if (ret)
+		return ret;
 	if (cs->step == KSMBD_STEP_CREATE) {
 		ret = ksmbd_vfs_create(&cs->scope, &cs->res,
 				       new_mode(cs->ctx->tree->share, cs->dir));
@@ -366,11 +372,17 @@ static int act(struct create_state *cs, const char *name,
 		ret = -ESTALE;
 		goto err_put;
 	}
-	ksmbd_oplock_break_for_open(cs->ctx, fp, &rq->op,
-				    cs->step == KSMBD_STEP_TRUNCATE);
+	/*
+	 * Share modes first: a conflict fails the open without a break,
+	 * unless an owner caching handles is broken and then lets us in.
+	 */
 	ret = ksmbd_file_share_join(fp);
+	if (ret == -EBUSY && ksmbd_oplock_break_for_share(cs->ctx, fp, &rq->op))
+		ret = ksmbd_file_share_join(fp);
 	if (ret)
 		goto err_put;
+	ksmbd_oplock_break_for_open(cs->ctx, fp, &rq->op,
+				    cs->step == KSMBD_STEP_TRUNCATE);
 	if (cs->step == KSMBD_STEP_TRUNCATE) {
 		ret = ksmbd_vfs_truncate(fp, 0);
 		if (ret)

@@ -124,7 +124,15 @@ static struct ack_result oplock_ack_locked(struct ksmbd_conn *conn,
 	u64 lat;
 
 	if (!o || o->lease || !o->breaking) {
-		r.status = STATUS_INVALID_DEVICE_STATE;
+		/*
+		 * An ack of a break that asked for none (level II to none,
+		 * 2.2.24.1: the client sends nothing) is a protocol error, as
+		 * Windows answers it (smb2.oplock.levelii500); any other ack
+		 * with no break in flight is 3.3.5.22.1's invalid state.
+		 */
+		r.status = o && !o->lease && o->noack_break ?
+			   STATUS_INVALID_OPLOCK_PROTOCOL :
+			   STATUS_INVALID_DEVICE_STATE;
 		return r;
 	}
 	lat = ktime_get_ns() - o->break_ns;
