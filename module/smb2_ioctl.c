@@ -454,7 +454,9 @@ static bool keeps_output(u32 status, u32 code)
 {
 	if (!ksmbd_ntstatus_is_error(status))
 		return true;
-	return status == STATUS_INVALID_PARAMETER &&
+	/* copychunk answers its counts with these too (3.3.5.15.6) */
+	return (status == STATUS_INVALID_PARAMETER ||
+		status == STATUS_INVALID_VIEW_SIZE) &&
 	       (code == FSCTL_SRV_COPYCHUNK || code == FSCTL_SRV_COPYCHUNK_WRITE);
 }
 
