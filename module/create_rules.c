@@ -34,11 +34,21 @@ u32 ksmbd_create_args_check(const struct ksmbd_create_args *a)
 		return STATUS_INVALID_PARAMETER;
 	if (a->share_access & ~FILE_SHARE_ALL)
 		return STATUS_INVALID_PARAMETER;
-	if (a->file_attributes & ~FILE_ATTRIBUTE_VALID_FLAGS)
-		return STATUS_INVALID_PARAMETER;
+	/*
+	 * Access before attributes: reserved access bits with an invalid
+	 * attribute answer ACCESS_DENIED (smbtorture smb2.create.gentest).
+	 * ACCESS_SYSTEM_SECURITY needs SeSecurityPrivilege, which no session
+	 * holds here (MS-SMB2 3.3.5.9).
+	 */
 	if (a->desired_access & ~FILE_ACCESS_VALID)
 		return STATUS_ACCESS_DENIED;
-	if (a->options & (FILE_RESERVE_OPFILTER | FILE_OPEN_BY_FILE_ID))
+	if (a->desired_access & FILE_ACCESS_SYSTEM_SECURITY)
+		return STATUS_PRIVILEGE_NOT_HELD;
+	if (a->file_attributes & ~FILE_ATTRIBUTE_VALID_FLAGS)
+		return STATUS_INVALID_PARAMETER;
+	/* as Windows answers (smbtorture smb2.create.gentest) */
+	if (a->options & (FILE_RESERVE_OPFILTER | FILE_OPEN_BY_FILE_ID |
+			  FILE_CREATE_TREE_CONNECTION))
 		return STATUS_NOT_SUPPORTED;
 	if ((a->options & FILE_DELETE_ON_CLOSE) &&
 	    !(a->desired_access & (FILE_DELETE | FILE_GENERIC_ALL |

@@ -539,6 +539,53 @@ u32 ksmbd_file_inode_open_count(struct ksmbd_file *fp)
 	return n;
 }
 
+bool ksmbd_file_rename_blocked_by_parent(struct inode *dir)
+{
+	struct ksmbd_inode *ino;
+	struct ksmbd_file *other;
+	bool busy = false;
+
+	mutex_lock(&share_lock);
+	ino = inode_find(dir);
+	if (ino) {
+		list_for_each_entry(other, &ino->opens, ino_node) {
+			if (ksmbd_share_conflict(other->daccess,
+						 other->share_access,
+						 FILE_DELETE,
+						 FILE_SHARE_READ |
+						 FILE_SHARE_WRITE)) {
+				busy = true;
+				break;
+			}
+		}
+	}
+	mutex_unlock(&share_lock);
+	return busy;
+}
+
+bool ksmbd_file_opens_below(struct dentry *dir)
+{
+	struct ksmbd_inode *ino;
+	struct ksmbd_file *other;
+	struct dentry *d;
+	bool found = false;
+	int bkt;
+
+	mutex_lock(&share_lock);
+	hash_for_each(inodes, bkt, ino, node) {
+		list_for_each_entry(other, &ino->opens, ino_node) {
+			d = other->filp->f_path.dentry;
+			if (d != dir && is_subdir(d, dir)) {
+				found = true;
+				goto out;
+			}
+		}
+	}
+out:
+	mutex_unlock(&share_lock);
+	return found;
+}
+
 u32 ksmbd_file_dos_attrs(struct ksmbd_file *fp, const struct kstat *st)
 {
 	u32 attrs = 0;

@@ -154,6 +154,28 @@ char *ksmbd_file_name_dup(struct ksmbd_file *fp, gfp_t gfp);
 /* Replace fp->name with a copy of name (after a rename). */
 int ksmbd_file_name_set(struct ksmbd_file *fp, const char *name);
 
+/*
+ * Renames (Windows' behaviour, smbtorture smb2.rename): the rename of a
+ * child acts as an open of its directory for DELETE sharing READ and
+ * WRITE, so an open of the directory that holds DELETE or withholds
+ * FILE_SHARE_DELETE refuses it (SHARING_VIOLATION); and a directory with
+ * an open file anywhere below it cannot be renamed (ACCESS_DENIED).
+ */
+bool ksmbd_file_rename_blocked_by_parent(struct inode *dir);
+bool ksmbd_file_opens_below(struct dentry *dir);
+
+/*
+ * MS-FSA 2.1.5.1.1/2.1.5.14.3: a READONLY file (no write bit in its mode)
+ * cannot be deleted on close: STATUS_CANNOT_DELETE, carried as this errno,
+ * which no VFS call of CREATE or SET_INFO returns.
+ */
+#define KSMBD_ECANNOT_DELETE	EMEDIUMTYPE
+
+static inline bool ksmbd_mode_readonly(umode_t mode)
+{
+	return S_ISREG(mode) && !(mode & 0222);
+}
+
 /* Number of open handles of the inode behind fp (for FILE_STANDARD_INFO). */
 u32 ksmbd_file_inode_open_count(struct ksmbd_file *fp);
 /* Of those (fp included once it joined), the ones granted any of rights. */

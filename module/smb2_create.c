@@ -20,6 +20,7 @@
 #include <linux/falloc.h>
 #include <linux/slab.h>
 #include "create_rules.h"
+#include "dosattr.h"
 #include "durable.h"
 #include "file.h"
 #include "fileinfo.h"
@@ -99,6 +100,9 @@ static u32 decode_contexts(const struct ksmbd_buf *list, struct create_req *rq)
 	}
 	if (ksmbd_durable_ctx_parse(list, &rq->dh))
 		return STATUS_INVALID_PARAMETER;
+	/* TWrp: no snapshots are kept, so the earlier version is not found */
+	if (!ksmbd_create_ctx_find(list, "TWrp", 4, &c))
+		return STATUS_OBJECT_NAME_NOT_FOUND;
 	/* SecD, ...: accepted, not acted on yet. */
 	return STATUS_SUCCESS;
 }
@@ -139,6 +143,7 @@ static u32 maximal_existing(const struct ksmbd_vfs_scope *s,
 	struct dentry *d = res->dentry;
 	bool may_read = !ksmbd_vfs_permission(s, d, MAY_READ);
 	bool may_exec = !ksmbd_vfs_permission(s, d, MAY_EXEC);
+	u32 access;
 
 	/*
 	 * The server never executes a file: FILE_EXECUTE on one only reads
@@ -148,9 +153,13 @@ static u32 maximal_existing(const struct ksmbd_vfs_scope *s,
 	 */
 	if (!d_is_dir(d) && may_read)
 		may_exec = true;
-	return ksmbd_access_from_perms(may_read,
-				       !ksmbd_vfs_permission(s, d, MAY_WRITE),
-				       may_exec, !ksmbd_vfs_may_delete(s, res));
+	access = ksmbd_access_from_perms(may_read,
+					 !ksmbd_vfs_permission(s, d, MAY_WRITE),
+					 may_exec, !ksmbd_vfs_may_delete(s, res));
+	/* The owner may always change the mode and owner (chmod, chown). */
+	if (ksmbd_vfs_is_owner(s, d))
+		access |= FILE_WRITE_DAC | FILE_WRITE_OWNER;
+	return access;
 }
 
 /*
@@ -273,12 +282,19 @@ static int decide(struct create_state *cs, struct create_result *out)
 	if (cs->step == KSMBD_STEP_CREATE) {
 		if (!ksmbd_tree_writable(tree))
 			return -EACCES;
+		/* MS-FSA 2.1.5.1.1: a new read-only file cannot be deleted */
+		if ((rq->args.options & FILE_DELETE_ON_CLOSE) &&
+		    (rq->args.file_attributes & FILE_ATTRIBUTE_READONLY))
+			return -KSMBD_ECANNOT_DELETE;
 		cs->dir = rq->args.options & FILE_DIRECTORY_FILE;
 		out->maximal = FILE_ALL_ACCESS_MASK & tree_mask(tree);
 	} else {
 		ret = check_found(rq, cs->res.dentry, cs->step);
 		if (ret)
 			return ret;
+		if ((rq->args.options & FILE_DELETE_ON_CLOSE) &&
+		    ksmbd_mode_readonly(d_inode(cs->res.dentry)->i_mode))
+			return -KSMBD_ECANNOT_DELETE;
 		cs->dir = d_is_dir(cs->res.dentry);
 		out->maximal = maximal_existing(&cs->scope, &cs->res) &
 			       tree_mask(tree);
@@ -421,6 +437,8 @@ static u32 open_status(int err)
 		return STATUS_NOT_A_DIRECTORY;
 	case -EPERM:
 		return STATUS_DELETE_PENDING;	/* from ksmbd_file_share_join() */
+	case -KSMBD_ECANNOT_DELETE:
+		return STATUS_CANNOT_DELETE;	/* from decide() */
 	case -ESHUTDOWN:
 		return STATUS_NETWORK_NAME_DELETED;	/* from ksmbd_file_publish() */
 	default:
@@ -552,15 +570,20 @@ static u32 encode_contexts(struct ksmbd_wbuf *w, const struct create_req *rq,
 	return w->len - start;
 }
 
-void ksmbd_smb2_put_file_times(struct ksmbd_wbuf *w, const struct kstat *st)
+void ksmbd_smb2_put_file_times(struct ksmbd_wbuf *w, struct ksmbd_file *fp,
+			       const struct kstat *st)
 {
-	struct timespec64 birth = (st->result_mask & STATX_BTIME) ?
-				  st->btime : st->ctime;
+	struct ksmbd_dosattr da;
+	struct ksmbd_fattr a;
+	bool has_da = ksmbd_file_dosattr(fp, &da);
 
-	ksmbd_wbuf_put_le64(w, ksmbd_time_to_filetime(birth));
-	ksmbd_wbuf_put_le64(w, ksmbd_time_to_filetime(st->atime));
-	ksmbd_wbuf_put_le64(w, ksmbd_time_to_filetime(st->mtime));
-	ksmbd_wbuf_put_le64(w, ksmbd_time_to_filetime(st->ctime));
+	/* As QUERY_INFO reports them: stored creation time, times set here */
+	ksmbd_fattr_from_kstat(st, 0, has_da ? &da : NULL, &a);
+	ksmbd_file_apply_times(fp, st, &a);
+	ksmbd_wbuf_put_le64(w, a.creation_time);
+	ksmbd_wbuf_put_le64(w, a.last_access_time);
+	ksmbd_wbuf_put_le64(w, a.last_write_time);
+	ksmbd_wbuf_put_le64(w, a.change_time);
 }
 
 static void encode(struct ksmbd_smb2_ctx *ctx, const struct create_req *rq,
@@ -582,7 +605,7 @@ static void encode(struct ksmbd_smb2_ctx *ctx, const struct create_req *rq,
 		if (zero)
 			memset(zero, 0, 32);
 	} else {
-		ksmbd_smb2_put_file_times(w, &r->st);
+		ksmbd_smb2_put_file_times(w, fp, &r->st);
 	}
 	ksmbd_wbuf_put_le64(w, sized ? ksmbd_file_alloc_size(&r->st) : 0);
 	ksmbd_wbuf_put_le64(w, sized ? r->st.size : 0);
@@ -697,6 +720,9 @@ static u32 create_file(struct ksmbd_smb2_ctx *ctx, const struct create_req *rq)
 	u64 t0;
 	int ret;
 
+	/* MS-SMB2 3.3.5.9: a name starting with a separator is not relative */
+	if (rq->name.len >= 2 && get_unaligned_le16(rq->name.p) == '\\')
+		return STATUS_INVALID_PARAMETER;
 	name = kmalloc(KSMBD_NAME_MAX_PATH, GFP_KERNEL);
 	if (!name)
 		return STATUS_NO_MEMORY;
@@ -797,7 +823,7 @@ static void encode_close(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
 	}
 	ksmbd_wbuf_put_le16(w, SMB2_CLOSE_FLAG_POSTQUERY_ATTRIB);
 	ksmbd_wbuf_put_le32(w, 0);
-	ksmbd_smb2_put_file_times(w, &st);
+	ksmbd_smb2_put_file_times(w, fp, &st);
 	ksmbd_wbuf_put_le64(w, S_ISDIR(st.mode) ? 0 : ksmbd_file_alloc_size(&st));
 	ksmbd_wbuf_put_le64(w, S_ISDIR(st.mode) ? 0 : st.size);
 	ksmbd_wbuf_put_le32(w, ksmbd_file_attributes(fp, &st));

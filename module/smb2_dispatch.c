@@ -226,6 +226,29 @@ static void arm_asyncs(struct frame_rsp *fr)
 	fr->nr_asyncs = 0;
 }
 
+/*
+ * MS-SMB2 3.3.5.2.7.2: when the CREATE whose FileId the related elements
+ * inherit failed, they fail with its status, not with FILE_CLOSED.
+ */
+static void compound_carry_error(struct ksmbd_smb2_ctx *ctx,
+				 const struct ksmbd_req_hdr *hdr, u32 i)
+{
+	struct ksmbd_compound_fid *cfid = ctx->cfid;
+
+	if (hdr->command == SMB2_CREATE) {
+		if (ksmbd_ntstatus_is_error(ctx->status)) {
+			cfid->valid = false;
+			cfid->error = ctx->status;
+		} else {
+			cfid->error = 0;
+		}
+		return;
+	}
+	if (i && (hdr->flags & SMB2_FLAGS_RELATED_OPERATIONS) &&
+	    !cfid->valid && cfid->error && ctx->status == STATUS_FILE_CLOSED)
+		ctx->status = cfid->error;
+}
+
 /* Handle element i; false when the connection must be dropped. */
 static bool process_element(struct ksmbd_work *work, struct frame_rsp *fr,
 			    const struct ksmbd_elem *el, u32 i, u32 n)
@@ -284,6 +307,8 @@ static bool process_element(struct ksmbd_work *work, struct frame_rsp *fr,
 		verdict = KSMBD_SMB2_REPLY;
 	} else {
 		verdict = run_element(&ctx, elem, el->len, &req);
+		if (verdict == KSMBD_SMB2_REPLY)
+			compound_carry_error(&ctx, &hdr, i);
 	}
 	if (verdict != KSMBD_SMB2_REPLY) {
 		ksmbd_smb2_detach(&ctx);

@@ -25,6 +25,7 @@ struct ksmbd_compound_fid {
 	bool valid;
 	u64 persistent;
 	u64 volatile_id;
+	u32 error;	/* the status of a failed CREATE, 0 = none */
 };
 
 /* What a handler wants done with its element. */

@@ -23,6 +23,8 @@
 enum {
 	FSCTL_DFS_GET_REFERRALS			= 0x00060194,
 	FSCTL_GET_REPARSE_POINT			= 0x000900a8,
+	FSCTL_GET_COMPRESSION			= 0x0009003c,
+	FSCTL_SET_COMPRESSION			= 0x0009c040,
 	FSCTL_SET_SPARSE			= 0x000900c4,
 	FSCTL_SET_ZERO_DATA			= 0x000980c8,
 	FSCTL_QUERY_ALLOCATED_RANGES		= 0x000940cf,
@@ -211,8 +213,9 @@ static u32 copy_chunks(struct ioctl_op *op, struct ksmbd_file *src,
 	trace_ksmbd_vfs_copychunk(op->ctx->conn, src, op->fp, i, total, ret,
 				  ksmbd_tp_since(t0));
 	copychunk_answer(op, i, ret ? done : 0, total);
+	/* MS-SMB2 3.3.5.15.6: a source range past the end of the file */
 	if (ret == -ENODATA)
-		return STATUS_END_OF_FILE;
+		return STATUS_INVALID_VIEW_SIZE;
 	return ret ? ksmbd_ntstatus_from_errno(ret) : STATUS_SUCCESS;
 }
 
@@ -294,6 +297,32 @@ static u32 set_sparse(struct ioctl_op *op)
 	return STATUS_SUCCESS;
 }
 
+/*
+ * No file is ever compressed (MS-FSCC 2.3.12/2.3.67): GET answers
+ * COMPRESSION_FORMAT_NONE, SET accepts only NONE, as Windows on a file
+ * system without compression does.
+ */
+static u32 get_compression(struct ioctl_op *op)
+{
+	if (!out_room(op, 2))
+		return STATUS_INVALID_PARAMETER;
+	ksmbd_wbuf_put_le16(&op->ctx->body, 0);
+	op->out_len += 2;
+	return STATUS_SUCCESS;
+}
+
+static u32 set_compression(struct ioctl_op *op)
+{
+	u16 format;
+
+	if (!ksmbd_buf_get_le16(&op->rq->in, 0, &format))
+		return STATUS_INVALID_PARAMETER;
+	if (!(op->fp->daccess & (FILE_WRITE_DATA | FILE_WRITE_ATTRIBUTES)) ||
+	    !(op->fp->tree_flags & KSMBD_FILE_TREE_WRITABLE))
+		return STATUS_ACCESS_DENIED;
+	return format ? STATUS_NOT_SUPPORTED : STATUS_SUCCESS;
+}
+
 static u32 set_zero_data(struct ioctl_op *op)
 {
 	const struct ksmbd_buf *in = &op->rq->in;
@@ -371,6 +400,10 @@ static u32 file_fsctl(struct ioctl_op *op)
 	case FSCTL_DUPLICATE_EXTENTS_TO_FILE:
 		return regular ? duplicate_extents(op) :
 				 STATUS_INVALID_DEVICE_REQUEST;
+	case FSCTL_GET_COMPRESSION:
+		return get_compression(op);
+	case FSCTL_SET_COMPRESSION:
+		return set_compression(op);
 	case FSCTL_SET_SPARSE:
 		return regular ? set_sparse(op) : STATUS_INVALID_PARAMETER;
 	case FSCTL_SET_ZERO_DATA:
@@ -421,7 +454,9 @@ static bool keeps_output(u32 status, u32 code)
 {
 	if (!ksmbd_ntstatus_is_error(status))
 		return true;
-	return status == STATUS_INVALID_PARAMETER &&
+	/* copychunk answers its counts with these too (3.3.5.15.6) */
+	return (status == STATUS_INVALID_PARAMETER ||
+		status == STATUS_INVALID_VIEW_SIZE) &&
 	       (code == FSCTL_SRV_COPYCHUNK || code == FSCTL_SRV_COPYCHUNK_WRITE);
 }
 

@@ -298,6 +298,21 @@ static char *trace_old_name(struct ksmbd_file *fp)
 	return ksmbd_file_name_dup(fp, GFP_KERNEL);
 }
 
+/* Opens of the directory, or below a renamed directory (file.h). */
+static int rename_blocked(struct ksmbd_file *fp)
+{
+	struct dentry *d = fp->filp->f_path.dentry;
+	struct dentry *parent = dget_parent(d);
+	bool busy = ksmbd_file_rename_blocked_by_parent(d_inode(parent));
+
+	dput(parent);
+	if (busy)
+		return -EBUSY;
+	if (d_is_dir(d) && ksmbd_file_opens_below(d))
+		return -EACCES;
+	return 0;
+}
+
 static int set_rename_or_link(struct ksmbd_file *fp, const struct sinfo_req *s,
 			      bool link)
 {
@@ -311,6 +326,11 @@ static int set_rename_or_link(struct ksmbd_file *fp, const struct sinfo_req *s,
 		return ret;
 	if (!link && !has_access(fp, FILE_DELETE))
 		return -EACCES;
+	if (!link) {
+		ret = rename_blocked(fp);
+		if (ret)
+			return ret;
+	}
 	name = target_name(&r.name, &ret);
 	if (!name)
 		return ret;
@@ -345,6 +365,8 @@ static int set_disposition(struct ksmbd_file *fp, const struct ksmbd_buf *b,
 	} else if (!ksmbd_buf_get_u8(b, 0, &on)) {
 		return -EMSGSIZE;
 	}
+	if (on && fp->filp && ksmbd_mode_readonly(file_inode(fp->filp)->i_mode))
+		return -KSMBD_ECANNOT_DELETE;
 	return ksmbd_file_set_delete_on_close(fp, on != 0);
 }
 
@@ -564,6 +586,8 @@ static u32 set_file_status(struct ksmbd_file *fp, const struct sinfo_req *s)
 		return STATUS_INFO_LENGTH_MISMATCH;
 	if (ret == -ENOTEMPTY)
 		return STATUS_DIRECTORY_NOT_EMPTY;
+	if (ret == -KSMBD_ECANNOT_DELETE)
+		return STATUS_CANNOT_DELETE;
 	return ksmbd_ntstatus_from_errno(ret);
 }
 

@@ -268,6 +268,19 @@ int ksmbd_vfs_permission(const struct ksmbd_vfs_scope *s,
 	return ret;
 }
 
+bool ksmbd_vfs_is_owner(const struct ksmbd_vfs_scope *s,
+			struct dentry *dentry)
+{
+	const struct cred *old;
+	bool ret;
+
+	old = override_creds(s->cred);
+	ret = inode_owner_or_capable(mnt_user_ns(s->root->mnt),
+				     d_inode(dentry));
+	revert_creds(old);
+	return ret;
+}
+
 /* The sticky-directory rule of may_delete(), which is not exported. */
 static bool sticky_denies(struct inode *dir, struct inode *inode)
 {

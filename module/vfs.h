@@ -66,6 +66,9 @@ int ksmbd_vfs_permission(const struct ksmbd_vfs_scope *s,
 			 struct dentry *dentry, int mask);
 int ksmbd_vfs_may_delete(const struct ksmbd_vfs_scope *s,
 			 struct ksmbd_vfs_lookup *res);
+/* Is the user the dentry's owner (or capable of acting as one)? */
+bool ksmbd_vfs_is_owner(const struct ksmbd_vfs_scope *s,
+			struct dentry *dentry);
 
 /* Open the dentry as the user; flags O_RDONLY / O_WRONLY / O_RDWR / O_PATH. */
 struct file *ksmbd_vfs_open(const struct ksmbd_vfs_scope *s,

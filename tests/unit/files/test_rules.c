@@ -62,8 +62,16 @@ TEST(args_bad)
 	a = good_args();
 	a.desired_access = 0x04000000;	/* reserved bit */
 	CHECK_EQ_INT(ksmbd_create_args_check(&a), STATUS_ACCESS_DENIED);
+	a.file_attributes = 0x00000008;	/* VOLUME: access is checked first */
+	CHECK_EQ_INT(ksmbd_create_args_check(&a), STATUS_ACCESS_DENIED);
+	a = good_args();
+	a.desired_access = FILE_ACCESS_SYSTEM_SECURITY;
+	CHECK_EQ_INT(ksmbd_create_args_check(&a), STATUS_PRIVILEGE_NOT_HELD);
 	a = good_args();
 	a.options |= FILE_OPEN_BY_FILE_ID;
+	CHECK_EQ_INT(ksmbd_create_args_check(&a), STATUS_NOT_SUPPORTED);
+	a = good_args();
+	a.options |= FILE_CREATE_TREE_CONNECTION;
 	CHECK_EQ_INT(ksmbd_create_args_check(&a), STATUS_NOT_SUPPORTED);
 }
 

@@ -200,7 +200,8 @@ CASES, case = smb2raw.case_registry()
 @case
 def case_bad_names(env):
     t = Tree(env)
-    for name, want in [("\\lead", "OBJECT_NAME_INVALID"),
+    # MS-SMB2 3.3.5.9: a leading separator is INVALID_PARAMETER
+    for name, want in [("\\lead", "INVALID_PARAMETER"),
                        ("..", "OBJECT_NAME_INVALID"),
                        ("a\\..\\..\\etc\\passwd", "OBJECT_NAME_INVALID"),
                        ("a\\.\\b", "OBJECT_NAME_INVALID"),
