@@ -144,6 +144,7 @@ static bool share_leave(struct ksmbd_file *fp)
 /* The last reference: nothing can find or use the handle any more. */
 static void file_release(struct ksmbd_file *fp)
 {
+	bool remove;
 	int err;
 
 	if (fp->kind == KSMBD_FILE_PIPE && fp->pipe_id) {
@@ -154,8 +155,13 @@ static void file_release(struct ksmbd_file *fp)
 			kvfree(r);
 		ksmbd_ipc_pipe_id_free(fp->pipe_id);
 	}
+	/*
+	 * Share modes go before the caching owner: an open waiting for this
+	 * owner's break to end checks the share modes again when it ends.
+	 */
+	remove = share_leave(fp);
 	ksmbd_oplock_release(fp);
-	if (share_leave(fp)) {
+	if (remove) {
 		err = ksmbd_vfs_remove(fp);
 		if (err)
 			pr_debug("delete on close of %s: %d\n", fp->name, err);
