@@ -8,9 +8,9 @@
  * ksmbd_vfs_read/write events (file data that really moved), not message
  * sizes. Those events run on the kernel thread that runs the request,
  * between its ksmbd_request_start and ksmbd_request_done. request_start
- * records the request in `inflight` (keyed by thread id, so an element
- * that ends without a done event is simply overwritten by the thread's
- * next one); the VFS events add to it and request_done folds it into the
+ * records the request in `inflight` (the thread's task storage, so an
+ * element that ends without a done event is simply overwritten by the
+ * thread's next one); the VFS events add to it and request_done folds it into the
  * client, command, share and global counters of that request. I/O on a
  * thread with no request of that connection in flight is charged to the
  * client the event names (connection peer + the handle's session).
@@ -68,10 +68,14 @@ struct {
 	__type(value, struct ksmbd_share_key);
 } trees SEC(".maps");
 
+/*
+ * Task-local: the request a thread runs lives with the thread, found
+ * without hashing or locking a shared table on every request and VFS call.
+ */
 struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
-	__uint(max_entries, KSMBD_STATS_MAX_INFLIGHT);
-	__type(key, __u32);
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
 	__type(value, struct ksmbd_inflight);
 } inflight SEC(".maps");
 
@@ -266,14 +270,18 @@ SEC("tp_btf/ksmbd_request_start")
 int BPF_PROG(ksmbd_req_start, const struct ksmbd_conn *conn,
 	     const struct ksmbd_req_hdr *hdr, u32 compound_index)
 {
-	struct ksmbd_inflight in = {};
-	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct ksmbd_inflight *in;
 
-	client_key_fill(conn, BPF_CORE_READ(hdr, session_id), &in.client);
-	in.conn_id = BPF_CORE_READ(conn, id);
-	in.tree_id = BPF_CORE_READ(hdr, tree_id);
-	in.command = BPF_CORE_READ(hdr, command);
-	bpf_map_update_elem(&inflight, &tid, &in, BPF_ANY);
+	in = bpf_task_storage_get(&inflight, bpf_get_current_task_btf(), 0,
+				  BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (!in)
+		return 0;
+	/* The thread's last request (if it had no done event) is replaced. */
+	__builtin_memset(in, 0, sizeof(*in));
+	client_key_fill(conn, BPF_CORE_READ(hdr, session_id), &in->client);
+	in->conn_id = BPF_CORE_READ(conn, id);
+	in->tree_id = BPF_CORE_READ(hdr, tree_id);
+	in->command = BPF_CORE_READ(hdr, command);
 	return 0;
 }
 
@@ -282,7 +290,6 @@ int BPF_PROG(ksmbd_req_done, const struct ksmbd_conn *conn,
 	     const struct ksmbd_req_hdr *hdr, u32 compound_index, u32 status,
 	     u16 credits_granted, u32 bytes_in, u32 bytes_out, u64 latency_ns)
 {
-	__u32 tid = (__u32)bpf_get_current_pid_tgid();
 	__u64 conn_id = BPF_CORE_READ(conn, id);
 	__u64 session_id = BPF_CORE_READ(hdr, session_id);
 	__u16 command = BPF_CORE_READ(hdr, command);
@@ -307,11 +314,11 @@ int BPF_PROG(ksmbd_req_done, const struct ksmbd_conn *conn,
 	s.slot = hist_slot(latency_ns);
 	client_key_fill(conn, session_id, &key);
 
-	in = bpf_map_lookup_elem(&inflight, &tid);
+	in = bpf_task_storage_get(&inflight, bpf_get_current_task_btf(), 0, 0);
 	if (in && in->conn_id == conn_id) {
 		s.bytes_read = in->bytes_read;
 		s.bytes_written = in->bytes_written;
-		bpf_map_delete_elem(&inflight, &tid);
+		in->conn_id = 0;	/* done: later I/O on this thread is not its */
 	}
 
 	outstanding = conn_account(conn_id, &key, dialect, &s);
@@ -329,8 +336,8 @@ static __always_inline void io_account(const struct ksmbd_conn *conn,
 				       const struct ksmbd_file *fp, __u32 done,
 				       bool write)
 {
-	__u32 tid = (__u32)bpf_get_current_pid_tgid();
-	struct ksmbd_inflight *in = bpf_map_lookup_elem(&inflight, &tid);
+	struct ksmbd_inflight *in =
+		bpf_task_storage_get(&inflight, bpf_get_current_task_btf(), 0, 0);
 	__u64 conn_id = conn ? BPF_CORE_READ(conn, id) : 0;
 	struct ksmbd_client_key key = {};
 	struct ksmbd_client_val *cv;

@@ -379,21 +379,35 @@ int ksmbd_stats_pin_status(const char *dir, FILE *f, char *err,
  * Copy every entry of a hash map into rows of row_size bytes: the key at
  * offset 0, the value at val_off. A concurrent delete can restart the key
  * walk, so the walk is capped at max entries and duplicates are dropped
- * after sorting (by the caller).
+ * after sorting (by the caller). The buffer grows with the rows found:
+ * room for max rows would be zeroed on every read (tens of MB a second
+ * for the per-command map), which was most of a 1-second observer's CPU.
  */
 static int dump_map(int fd, size_t key_size, size_t val_off, size_t row_size,
 		    size_t max, void **rows, size_t *nr)
 {
 	unsigned char key[sizeof(struct ksmbd_client_cmd_key) + 64];
-	unsigned char *buf = calloc(max ? max : 1, row_size);
 	const void *prev = NULL;
-	size_t n = 0;
+	unsigned char *buf = NULL, *row;
+	size_t n = 0, cap = 0;
 
-	if (!buf)
-		return -ENOMEM;
 	while (n < max && !bpf_map_get_next_key(fd, prev, key)) {
-		unsigned char *row = buf + n * row_size;
+		if (n == cap) {
+			size_t ncap = cap ? cap * 2 : 64;
+			unsigned char *nbuf;
 
+			if (ncap > max)
+				ncap = max;
+			nbuf = realloc(buf, ncap * row_size);
+			if (!nbuf) {
+				free(buf);
+				return -ENOMEM;
+			}
+			buf = nbuf;
+			cap = ncap;
+		}
+		row = buf + n * row_size;
+		memset(row, 0, row_size);
 		memcpy(row, key, key_size);
 		prev = row;
 		/* Evicted since get_next_key: skip it, keep walking. */
@@ -401,6 +415,10 @@ static int dump_map(int fd, size_t key_size, size_t val_off, size_t row_size,
 			continue;
 		n++;
 	}
+	if (!buf)
+		buf = calloc(1, row_size);	/* callers free rows, even empty */
+	if (!buf)
+		return -ENOMEM;
 	*rows = buf;
 	*nr = n;
 	return 0;

@@ -27,10 +27,12 @@ RUNTIME = int(os.environ.get('BENCH_RUNTIME', '10'))
 SEQ_SIZE = os.environ.get('BENCH_SEQ_SIZE', '256M')
 META_FILES = int(os.environ.get('BENCH_META_FILES', '2000'))
 OBS_ROUNDS = int(os.environ.get('BENCH_OBS_ROUNDS', '1'))
-OBSERVERS = [  # attached during the observability run; output discarded
-    [os.path.join(TOP, 'build', 'bpf', 'ksmbd-lat'), '-C', '1'],
-    [os.path.join(TOP, 'build', 'monitor', 'ksmbdtop'), '-b', '-J', '-d', '1'],
-]
+ALL_OBSERVERS = {  # attached during the observability run; output discarded
+    'lat': [os.path.join(TOP, 'build', 'bpf', 'ksmbd-lat'), '-C', '1'],
+    'top': [os.path.join(TOP, 'build', 'monitor', 'ksmbdtop'), '-b', '-J', '-d', '1'],
+}
+OBSERVERS = [ALL_OBSERVERS[n] for n in
+             os.environ.get('BENCH_OBSERVERS', 'lat,top').split(',') if n]
 OPTION_SETS = {
     'nocache': 'vers=3.1.1,cache=none',
     'default': 'vers=3.1.1',
@@ -131,6 +133,7 @@ class Observers:
 
     def start(self):
         self.procs = []
+        sh('sysctl -qw kernel.bpf_stats_enabled=1', check=False, quiet=True)
         for argv in OBSERVERS:
             if not os.access(argv[0], os.X_OK):
                 raise RuntimeError('%s was not built' % argv[0])
@@ -142,6 +145,40 @@ class Observers:
             if p.poll() is not None:
                 raise RuntimeError('%s exited: %s' % (os.path.basename(argv[0]),
                                                       p.stderr.read().strip()[-200:]))
+        # loading (BTF parsing, CO-RE relocation) is paid once; count from here
+        self.cpu_at_start = self.cpu_seconds()
+        self.progs_at_start = self.prog_stats()
+
+    @staticmethod
+    def prog_stats():
+        """run_cnt and run_time_ns of every attached ksmbd program
+        (kernel.bpf_stats_enabled): the programs' own cost per event."""
+        r = sh('bpftool -j prog show', check=False, quiet=True)
+        try:
+            progs = json.loads(r.stdout or '[]')
+        except ValueError:
+            return {}
+        out = {}
+        for p in progs:
+            name = p.get('name', '')
+            if name.startswith('ksmbd') and 'run_cnt' in p:
+                cnt, ns = out.get(name, (0, 0))
+                out[name] = (cnt + p['run_cnt'], ns + p.get('run_time_ns', 0))
+        return out
+
+    def cpu_seconds(self):
+        """User plus system CPU each observer used so far (its own share
+        of the guest's CPUs, apart from what its programs add to requests)."""
+        out = {}
+        for p, argv in zip(self.procs, OBSERVERS):
+            try:
+                with open('/proc/%d/stat' % p.pid) as f:
+                    fields = f.read().rsplit(')', 1)[1].split()
+                out[os.path.basename(argv[0])] = \
+                    (int(fields[11]) + int(fields[12])) / os.sysconf('SC_CLK_TCK')
+            except (OSError, IndexError, ValueError):
+                pass
+        return out
 
     def stop(self):
         for p in self.procs:
@@ -337,9 +374,19 @@ def observability_run(results):
                     obs.stop()
                 ours.stop()
                 continue
+            t0 = time.time()
             run_jobs(MNT, results, key)
             umount()
             if observed:
+                cpu = results.setdefault('_obs_cpu', {'wall_s': 0.0})
+                cpu['wall_s'] += time.time() - t0
+                for name, secs in obs.cpu_seconds().items():
+                    cpu[name] = cpu.get(name, 0.0) + secs - obs.cpu_at_start.get(name, 0.0)
+                progs = results.setdefault('_obs_progs', {})
+                for name, (cnt, ns) in obs.prog_stats().items():
+                    c0, n0 = progs.get(name, (0, 0))
+                    cs, ns0 = obs.progs_at_start.get(name, (0, 0))
+                    progs[name] = (c0 + cnt - cs, n0 + ns - ns0)
                 obs.stop()
             ours.stop()
     clean_share()
@@ -375,7 +422,10 @@ def report(results):
            'meta_files': META_FILES, 'seconds': results.get('_seconds'),
            'rows': rows, 'observability_rounds': OBS_ROUNDS,
            'observers': [' '.join([os.path.basename(a[0])] + a[1:]) for a in OBSERVERS],
-           'observability': obs_rows, 'raw': {k: v for k, v in results.items() if not k.startswith('_')},
+           'observability': obs_rows, 'observers_cpu_s': results.get('_obs_cpu'),
+           'observer_programs': {k: {'runs': c, 'ns': n} for k, (c, n)
+                                 in results.get('_obs_progs', {}).items()},
+           'raw': {k: v for k, v in results.items() if not k.startswith('_')},
            'errors': results.get('_errors', [])}
     with open(os.path.join(OUT, 'results.json'), 'w') as f:
         json.dump(doc, f, indent=1)
@@ -401,6 +451,17 @@ def report(results):
             r['job'], r['unit'], fmt(r['detached']), fmt(r['attached']),
             fmt(r['attached_over_detached']),
             '-' if r['overhead_pct'] is None else '%.1f' % r['overhead_pct']))
+    cpu = doc['observers_cpu_s']
+    if cpu:
+        lines += ['', 'Observers\' own CPU time over the %.0f s attached run (after loading): %s.'
+                  % (cpu['wall_s'], ', '.join('%s %.1f s' % (k, v) for k, v in
+                                              sorted(cpu.items()) if k != 'wall_s'))]
+    progs = doc['observer_programs']
+    if progs:
+        lines += ['', 'Their programs in the kernel (both tools\' copies together): '
+                  + ', '.join('%s %d runs, %.1f us each' % (k, v['runs'], v['ns'] / v['runs'] / 1000)
+                              for k, v in sorted(progs.items()) if v['runs'])
+                  + '; %.2f s in all.' % (sum(v['ns'] for v in progs.values()) / 1e9)]
     if doc['errors']:
         lines += ['', 'Errors:'] + ['- ' + e for e in doc['errors']]
     text = '\n'.join(lines) + '\n'
