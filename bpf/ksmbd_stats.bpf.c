@@ -278,10 +278,10 @@ int BPF_PROG(ksmbd_req_start, const struct ksmbd_conn *conn,
 		return 0;
 	/* The thread's last request (if it had no done event) is replaced. */
 	__builtin_memset(in, 0, sizeof(*in));
-	client_key_fill(conn, BPF_CORE_READ(hdr, session_id), &in->client);
-	in->conn_id = BPF_CORE_READ(conn, id);
-	in->tree_id = BPF_CORE_READ(hdr, tree_id);
-	in->command = BPF_CORE_READ(hdr, command);
+	client_key_fill(conn, hdr->session_id, &in->client);
+	in->conn_id = conn->id;
+	in->tree_id = hdr->tree_id;
+	in->command = hdr->command;
 	return 0;
 }
 
@@ -290,10 +290,10 @@ int BPF_PROG(ksmbd_req_done, const struct ksmbd_conn *conn,
 	     const struct ksmbd_req_hdr *hdr, u32 compound_index, u32 status,
 	     u16 credits_granted, u32 bytes_in, u32 bytes_out, u64 latency_ns)
 {
-	__u64 conn_id = BPF_CORE_READ(conn, id);
-	__u64 session_id = BPF_CORE_READ(hdr, session_id);
-	__u16 command = BPF_CORE_READ(hdr, command);
-	__u16 dialect = BPF_CORE_READ(conn, neg.dialect);
+	__u64 conn_id = conn->id;
+	__u64 session_id = hdr->session_id;
+	__u16 command = hdr->command;
+	__u16 dialect = conn->neg.dialect;
 	struct ksmbd_client_key key = {};
 	struct ksmbd_global_val *g;
 	struct ksmbd_inflight *in;
@@ -301,7 +301,7 @@ int BPF_PROG(ksmbd_req_done, const struct ksmbd_conn *conn,
 		.latency_ns = latency_ns,
 		.bytes_in = bytes_in,
 		.bytes_out = bytes_out,
-		.charge = BPF_CORE_READ(hdr, credit_charge),
+		.charge = hdr->credit_charge,
 		.granted = credits_granted,
 		.error = KSMBD_STATS_STATUS_IS_ERROR(status) &&
 			 status != STATUS_MORE_PROCESSING,
@@ -312,19 +312,23 @@ int BPF_PROG(ksmbd_req_done, const struct ksmbd_conn *conn,
 	if (!s.charge)
 		s.charge = 1;
 	s.slot = hist_slot(latency_ns);
-	client_key_fill(conn, session_id, &key);
 
 	in = bpf_task_storage_get(&inflight, bpf_get_current_task_btf(), 0, 0);
 	if (in && in->conn_id == conn_id) {
 		s.bytes_read = in->bytes_read;
 		s.bytes_written = in->bytes_written;
 		in->conn_id = 0;	/* done: later I/O on this thread is not its */
+		/* The start event's key, unless the response names a new session. */
+		if (in->client.session_id == session_id)
+			key = in->client;
 	}
+	if (!key.family)
+		client_key_fill(conn, session_id, &key);
 
 	outstanding = conn_account(conn_id, &key, dialect, &s);
 	client_account(&key, conn_id, dialect, outstanding, &s);
 	cmd_account(&key, command, &s);
-	share_account(conn_id, session_id, BPF_CORE_READ(hdr, tree_id), &s);
+	share_account(conn_id, session_id, hdr->tree_id, &s);
 	g = global_val();
 	if (g)
 		counters_add(&g->c, &s);
@@ -338,7 +342,7 @@ static __always_inline void io_account(const struct ksmbd_conn *conn,
 {
 	struct ksmbd_inflight *in =
 		bpf_task_storage_get(&inflight, bpf_get_current_task_btf(), 0, 0);
-	__u64 conn_id = conn ? BPF_CORE_READ(conn, id) : 0;
+	__u64 conn_id = conn ? conn->id : 0;
 	struct ksmbd_client_key key = {};
 	struct ksmbd_client_val *cv;
 	struct ksmbd_global_val *g;
@@ -358,7 +362,7 @@ static __always_inline void io_account(const struct ksmbd_conn *conn,
 		__sync_fetch_and_add(&g->untracked_io, 1);
 	if (!conn)
 		return;
-	client_key_fill(conn, BPF_CORE_READ(fp, session_id), &key);
+	client_key_fill(conn, fp->session_id, &key);
 	cv = lookup_or_insert(&clients, &key, &zero_client);
 	if (!cv)
 		return;
