@@ -65,7 +65,13 @@ struct frame_rsp {
 	u32 len;
 	u32 prev;	/* offset of the previous element's header */
 	bool any;	/* at least one element answered */
-	u32 walk_status;	/* non-zero: answer every element with it */
+	/*
+	 * Non-zero: related elements answer with it and do not run (an
+	 * unrelated one clears it). Set when the first element is related
+	 * and when an element's session or tree was not found, so that the
+	 * chain after it cannot inherit ids that never were valid.
+	 */
+	u32 next_status;
 	/* What a related element inherits (MS-SMB2 3.3.5.2.7.2). */
 	u64 sess_id;
 	u32 tree_id;
@@ -185,8 +191,10 @@ static enum ksmbd_smb2_verdict run_element(struct ksmbd_smb2_ctx *ctx,
 	}
 	ctx->req = req;
 	ctx->status = ksmbd_smb2_attach(ctx);
-	if (ctx->status != STATUS_SUCCESS)
+	if (ctx->status != STATUS_SUCCESS) {
+		ctx->unattached = true;
 		return KSMBD_SMB2_REPLY;
+	}
 	handler = handlers[req->hdr.command];
 	if (!handler) {
 		ctx->status = STATUS_NOT_IMPLEMENTED;
@@ -261,6 +269,7 @@ static bool process_element(struct ksmbd_work *work, struct frame_rsp *fr,
 	struct ksmbd_req req;
 	const char *bad;
 	u32 start, room;
+	bool related;
 	u16 credits;
 	u8 *rsp;
 
@@ -297,18 +306,31 @@ static bool process_element(struct ksmbd_work *work, struct frame_rsp *fr,
 		ctx.pages = &fr->pages;
 	ctx.session_id = hdr.session_id;
 	ctx.tree_id = hdr.tree_id;
-	if (i && (hdr.flags & SMB2_FLAGS_RELATED_OPERATIONS)) {
+	/* Only the last element may wait (see ksmbd_smb2_ctx). */
+	ctx.mid_compound = i + 1 < n;
+	related = hdr.flags & SMB2_FLAGS_RELATED_OPERATIONS;
+	if (i && related) {
 		ctx.session_id = fr->sess_id;
 		ctx.tree_id = fr->tree_id;
+	} else if (i) {
+		/*
+		 * An unrelated element starts a new chain: a related one
+		 * after it inherits nothing from before it (3.3.5.2.7.2).
+		 */
+		fr->cfid.valid = false;
+		fr->cfid.error = 0;
+		fr->next_status = 0;
 	}
 
-	if (fr->walk_status) {
-		ctx.status = fr->walk_status;
+	if (related && fr->next_status) {
+		ctx.status = fr->next_status;
 		verdict = KSMBD_SMB2_REPLY;
 	} else {
 		verdict = run_element(&ctx, elem, el->len, &req);
 		if (verdict == KSMBD_SMB2_REPLY)
 			compound_carry_error(&ctx, &hdr, i);
+		if (ctx.unattached)
+			fr->next_status = STATUS_INVALID_PARAMETER;
 	}
 	if (verdict != KSMBD_SMB2_REPLY) {
 		ksmbd_smb2_detach(&ctx);
@@ -459,13 +481,14 @@ static void process_smb2(struct ksmbd_work *work)
 	v = ksmbd_compound_walk(work->frame, work->frame_len, elems,
 				KSMBD_MAX_COMPOUND, &n);
 	if (v == KSMBD_VALID_FIRST_RELATED) {
-		/* MS-SMB2 3.3.5.2.7.2: fail it; answer the first element alone. */
+		/*
+		 * The first element and the related ones after it fail;
+		 * unrelated ones run (Windows, smbtorture compound.invalid1).
+		 * Every element is answered: a client waits for each.
+		 */
 		ksmbd_conn_note_rejected(conn, NO_COMMAND, 0,
 					 ksmbd_valid_name(v));
-		fr.walk_status = ksmbd_valid_status(v);
-		elems[0].off = 0;
-		elems[0].len = work->frame_len;
-		n = 1;
+		fr.next_status = ksmbd_valid_status(v);
 	} else if (v != KSMBD_VALID_OK) {
 		reject(conn, ksmbd_valid_name(v));
 		return;

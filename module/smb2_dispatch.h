@@ -70,6 +70,16 @@ struct ksmbd_smb2_ctx {
 	bool sign_rsp;			/* sign the response with sess */
 	struct ksmbd_compound_fid *cfid;	/* the frame's; see file.h */
 	/*
+	 * More elements follow in the compound: CHANGE_NOTIFY and a
+	 * blocking LOCK answer STATUS_INTERNAL_ERROR instead of going
+	 * async, as Windows does (MS-SMB2 3.3.5.2.7, product behavior
+	 * note): the rest of the chain would wait with them. Only a CREATE
+	 * waiting for an oplock or lease break may go async there.
+	 */
+	bool mid_compound;
+	/* Dispatcher: the session or tree lookup failed. */
+	bool unattached;
+	/*
 	 * Set by a handler that went async (status STATUS_PENDING): the
 	 * dispatcher answers with the interim response and takes over the
 	 * handler's reference (see async.h).

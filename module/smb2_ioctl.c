@@ -26,6 +26,7 @@ enum {
 	FSCTL_GET_COMPRESSION			= 0x0009003c,
 	FSCTL_SET_COMPRESSION			= 0x0009c040,
 	FSCTL_SET_SPARSE			= 0x000900c4,
+	FSCTL_CREATE_OR_GET_OBJECT_ID		= 0x000900c0,
 	FSCTL_SET_ZERO_DATA			= 0x000980c8,
 	FSCTL_QUERY_ALLOCATED_RANGES		= 0x000940cf,
 	FSCTL_DUPLICATE_EXTENTS_TO_FILE		= 0x00098344,
@@ -140,6 +141,35 @@ static u32 resume_key(struct ioctl_op *op)
 	out_le64(op, 0);
 	out_le32(op, 0);	/* ContextLength */
 	out_le32(op, 0);
+	return STATUS_SUCCESS;
+}
+
+/* MS-FSCC 2.1.3 FILE_OBJECTID_BUFFER: ObjectId, then 48 bytes. */
+#define OBJECT_ID_BUF_SIZE	64
+
+/*
+ * FSCTL_CREATE_OR_GET_OBJECT_ID (MS-FSCC 2.3.5): no object ids are stored,
+ * so the id is derived from what names the file on the server (inode and
+ * device): stable, the same on every handle, distinct between files.
+ */
+static u32 object_id(struct ioctl_op *op)
+{
+	struct kstat st;
+	int ret;
+
+	if (!out_room(op, OBJECT_ID_BUF_SIZE))
+		return STATUS_BUFFER_TOO_SMALL;
+	ret = ksmbd_vfs_getattr(op->fp, &st);
+	if (ret)
+		return ksmbd_ntstatus_from_errno(ret);
+	out_le64(op, st.ino);			/* ObjectId */
+	out_le64(op, new_encode_dev(st.dev));
+	out_le64(op, 0);			/* BirthVolumeId: unknown */
+	out_le64(op, 0);
+	out_le64(op, st.ino);			/* BirthObjectId */
+	out_le64(op, new_encode_dev(st.dev));
+	out_le64(op, 0);			/* DomainId: unused */
+	out_le64(op, 0);
 	return STATUS_SUCCESS;
 }
 
@@ -392,6 +422,9 @@ static u32 file_fsctl(struct ioctl_op *op)
 						  max, &op->out_len);
 	case FSCTL_GET_REPARSE_POINT:
 		return STATUS_NOT_A_REPARSE_POINT;
+	case FSCTL_CREATE_OR_GET_OBJECT_ID:
+		return op->fp->kind == KSMBD_FILE_PIPE ?
+		       STATUS_INVALID_DEVICE_REQUEST : object_id(op);
 	case FSCTL_SRV_REQUEST_RESUME_KEY:
 		return regular ? resume_key(op) : STATUS_INVALID_DEVICE_REQUEST;
 	case FSCTL_SRV_COPYCHUNK:

@@ -562,6 +562,12 @@ static u32 wait_for_change(struct ksmbd_smb2_ctx *ctx, struct notify_watch *w,
 	struct ksmbd_async *a;
 	bool news;
 
+	/*
+	 * Waiting mid-compound would hold the rest of the chain's answers
+	 * back for as long as the directory stays quiet.
+	 */
+	if (ctx->mid_compound)
+		return STATUS_INTERNAL_ERROR;
 	r = kzalloc(sizeof(*r), GFP_KERNEL);
 	if (!r)
 		return STATUS_INSUFFICIENT_RESOURCES;

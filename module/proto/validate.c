@@ -163,6 +163,7 @@ enum ksmbd_valid ksmbd_compound_walk(const u8 *frame, u32 len,
 {
 	u32 off = 0, n = 0;
 	enum ksmbd_valid v;
+	bool first_related = false;
 
 	*count = 0;
 	for (;;) {
@@ -178,16 +179,21 @@ enum ksmbd_valid ksmbd_compound_walk(const u8 *frame, u32 len,
 		if (v != KSMBD_VALID_OK)
 			return v;
 		hdr = (const void *)(frame + off);
+		/*
+		 * Not a framing error: every element still gets an answer
+		 * (MS-SMB2 3.3.5.2.7.2), so the walk goes on to the end.
+		 */
 		if (!n && (get_unaligned_le32(&hdr->flags) &
 			   SMB2_FLAGS_RELATED_OPERATIONS))
-			return KSMBD_VALID_FIRST_RELATED;
+			first_related = true;
 
 		next = get_unaligned_le32(&hdr->next_command);
 		if (!next) {
 			elems[n].off = off;
 			elems[n].len = rest;
 			*count = n + 1;
-			return KSMBD_VALID_OK;
+			return first_related ? KSMBD_VALID_FIRST_RELATED :
+					       KSMBD_VALID_OK;
 		}
 		/*
 		 * At least a header per element keeps the walk strictly

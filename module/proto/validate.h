@@ -91,6 +91,8 @@ struct ksmbd_elem {
 /*
  * Split a plain SMB2 frame (already decrypted/decompressed) into validated
  * elements.  On failure *count says how many leading elements were fine.
+ * KSMBD_VALID_FIRST_RELATED (the first element has the RELATED flag) comes
+ * with the whole chain split: the caller answers each element.
  */
 enum ksmbd_valid ksmbd_compound_walk(const u8 *frame, u32 len,
 				     struct ksmbd_elem *elems, u32 max_elems,

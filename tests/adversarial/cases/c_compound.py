@@ -3,9 +3,11 @@
 torn down by one element while later elements use them (rows 1, 2, 8, 24,
 25, 26, 60)."""
 
+import struct
+
 import advlib
 from advlib import (expect, expect_status, sname, is_error, SUCCESS,
-                    INVALID_PARAMETER, NOT_IMPLEMENTED, FILE_CLOSED,
+                    FILE_OPEN, FILE_OPEN_IF, INVALID_PARAMETER, NOT_IMPLEMENTED, FILE_CLOSED,
                     USER_SESSION_DELETED, NETWORK_NAME_DELETED,
                     INSUFFICIENT_RESOURCES, ECHO, LOGOFF, TREE_DISCONNECT,
                     TREE_CONNECT, SESSION_SETUP, CREATE, CLOSE, READ, WRITE,
@@ -291,3 +293,98 @@ def case_compound_foreign_session(env):
     expect_status(parts[1], (USER_SESSION_DELETED, advlib.ACCESS_DENIED),
                   "other connection's session")
     a.close()
+
+
+def notify_body(fid, out_len=4096, tree=True, filt=0x3):
+    """CHANGE_NOTIFY (MS-SMB2 2.2.35): WATCH_TREE, file and dir names."""
+    return struct.pack("<HHI16sII", 32, 1 if tree else 0, out_len, fid,
+                       filt, 0)
+
+
+def statuses(parts):
+    return [sname(p.status) for p in parts]
+
+
+@case("compound", "first element RELATED (CREATE), then a related CLOSE "
+      "and an unrelated CLOSE: INVALID_PARAMETER, INVALID_PARAMETER, "
+      "FILE_CLOSED; every element answered (MS-SMB2 3.3.5.2.7.2)")
+def case_first_element_related(env):
+    env.need("tree")
+    c = env.client("tree")
+    parts = c.call_compound([
+        (CREATE, body_create("adv_first_rel.txt"),
+         {"flags": advlib.FLAG_RELATED}),
+        (CLOSE, body_close(RELATED_FID),
+         {"flags": advlib.FLAG_RELATED, "sess": 0xFFFFFFFFFFFFFFFF,
+          "tree": 0xFFFFFFFF}),
+        (CLOSE, body_close(RELATED_FID), {})], related=False)
+    expect([p.status for p in parts] ==
+           [INVALID_PARAMETER, INVALID_PARAMETER, FILE_CLOSED],
+           "statuses %s" % statuses(parts))
+    expect(c.alive(), "connection unusable")
+
+
+@case("compound", "CREATE, an unrelated CLOSE naming an unknown session, "
+      "then a related CLOSE: SUCCESS, USER_SESSION_DELETED, "
+      "INVALID_PARAMETER (the related one inherits no session)")
+def case_related_after_unknown_session(env):
+    env.need("tree")
+    c = env.client("tree")
+    parts = c.call_compound([
+        (CREATE, body_create("adv_rel_nosess.txt"), {}),
+        (CLOSE, body_close(RELATED_FID), {"sess": 0xFFFFFFFFFFFFFFFF,
+                                          "tree": 0xFFFFFFFF}),
+        (CLOSE, body_close(RELATED_FID),
+         {"flags": advlib.FLAG_RELATED, "sess": 0xFFFFFFFFFFFFFFFF,
+          "tree": 0xFFFFFFFF})], related=False)
+    expect([p.status for p in parts] ==
+           [SUCCESS, USER_SESSION_DELETED, INVALID_PARAMETER],
+           "statuses %s" % statuses(parts))
+    expect(c.alive(), "connection unusable")
+
+
+@case("compound", "CREATE, unrelated CLOSE of the compound FileId, then "
+      "a related CLOSE of it: SUCCESS, FILE_CLOSED, FILE_CLOSED (an "
+      "unrelated element ends the chain's FileId); the CREATE's handle "
+      "is still open")
+def case_unrelated_ends_chain_fid(env):
+    env.need("tree")
+    c = env.client("tree")
+    parts = c.call_compound([
+        (CREATE, body_create("adv_rel_reset.txt"), {}),
+        (CLOSE, body_close(RELATED_FID), {}),
+        (CLOSE, body_close(RELATED_FID),
+         {"flags": advlib.FLAG_RELATED, "sess": 0xFFFFFFFFFFFFFFFF,
+          "tree": 0xFFFFFFFF})], related=False)
+    expect([p.status for p in parts] == [SUCCESS, FILE_CLOSED, FILE_CLOSED],
+           "statuses %s" % statuses(parts))
+    r = c.close_file(parts[0].body[64:80])
+    expect_status(r, SUCCESS, "CLOSE of the CREATE's handle")
+
+
+@case("compound", "CREATE of a directory, related CHANGE_NOTIFY, related "
+      "QUERY_INFO: one answer in seconds, SUCCESS, INTERNAL_ERROR, SUCCESS "
+      "(only the last element may go async)", timeout=30)
+def case_notify_mid_compound(env):
+    env.need("tree")
+    c = env.client("tree")
+    name = "adv_notify_mid"
+    parts = c.call_compound([
+        (CREATE, body_create(name, disposition=FILE_OPEN_IF,
+                             options=advlib.OPT_DIRECTORY,
+                             access=0x001F01FF, attrs=0x10), {}),
+        (advlib.CHANGE_NOTIFY, notify_body(RELATED_FID), {}),
+        (QUERY_INFO, body_query_info(RELATED_FID, info_class=0x04,
+                                     out_len=4096), {})])
+    expect([p.status for p in parts] == [SUCCESS, advlib.INTERNAL_ERROR,
+                                         SUCCESS],
+           "statuses %s" % statuses(parts))
+    fid = parts[0].body[64:80]
+    r = c.call(CLOSE, body_close(fid, flags=0))
+    expect_status(r, SUCCESS, "CLOSE of the directory")
+    # delete-on-close: leave nothing behind
+    d = c.create(name, disposition=FILE_OPEN,
+                 options=advlib.OPT_DIRECTORY | 0x1000, access=0x00010000)
+    if d.status == SUCCESS:
+        c.call(CLOSE, body_close(d.fid))
+    expect(c.alive(), "connection unusable")

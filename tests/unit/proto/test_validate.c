@@ -589,6 +589,16 @@ TEST(compound_walk_bad_next)
 	/* first element related */
 	put_unaligned_le32(4, b + 16);
 	CHECK_EQ_INT(ksmbd_compound_walk(b, len, el, 8, &n), KSMBD_VALID_FIRST_RELATED);
+	CHECK_EQ_INT(n, 1);
+	/* ... and the walk still splits the rest: each element gets an answer */
+	put_unaligned_le32(72, b + 20);
+	CHECK_EQ_INT(ksmbd_compound_walk(b, len, el, 8, &n), KSMBD_VALID_FIRST_RELATED);
+	CHECK_EQ_INT(n, 2);
+	CHECK_EQ_INT(el[1].off, 72);
+	/* a framing error after it still wins */
+	put_unaligned_le32(68, b + 20);
+	CHECK_EQ_INT(ksmbd_compound_walk(b, len, el, 8, &n), KSMBD_VALID_BAD_NEXT_COMMAND);
+	put_unaligned_le32(0, b + 20);
 	put_unaligned_le32(0, b + 16);
 	/* second element's protocol id */
 	put_unaligned_le32(72, b + 20);
