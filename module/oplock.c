@@ -39,6 +39,7 @@ static atomic_t nr_waiters;
 /* What an operation through one handle demands of the other owners. */
 enum break_kind {
 	BREAK_OPEN,		/* another open: no write caching */
+	BREAK_SHARING,		/* an open blocked by share modes: no handle caching */
 	BREAK_OVERWRITE,	/* open that truncates: no caching at all */
 	BREAK_WRITE,		/* data changed: no read (or write) caching */
 	BREAK_NAMESPACE,	/* rename, delete: no handle caching */
@@ -54,6 +55,7 @@ struct breaker {
 	const u8 *key;
 	u32 access, share;		/* the opening handle's modes (BREAK_OPEN) */
 	bool check_share;
+	bool deletes;			/* the open asks for delete on close */
 	struct ksmbd_conn *waiter;	/* the opener's connection, if known */
 };
 
@@ -155,10 +157,23 @@ static u32 allowed(const struct ksmbd_oplock *o, const struct breaker *b)
 						FILE_READ_CONTROL)))
 			return KSMBD_LEASE_RWH;
 		keep = KSMBD_LEASE_R | KSMBD_LEASE_H;
-		if (b->check_share &&
-		    ksmbd_share_conflict(o->access, o->share, b->access,
-					 b->share))
+		/*
+		 * Handles cached open keep a file to be deleted on close
+		 * from going away (smb2.lease.unlink): they go too.
+		 */
+		if (b->deletes ||
+		    (b->check_share &&
+		     ksmbd_share_conflict(o->access, o->share, b->access,
+					  b->share)))
 			keep &= ~KSMBD_LEASE_H;
+		break;
+	case BREAK_SHARING:
+		/*
+		 * The opener fails unless the holder closes handles it only
+		 * keeps cached; it opens nothing, so W may stay (MS-FSA
+		 * 2.1.5.1.2.1; smb2.lease.break_twice breaks RWH to RW).
+		 */
+		keep = KSMBD_LEASE_R | KSMBD_LEASE_W;
 		break;
 	case BREAK_LOCAL:
 	case BREAK_OVERWRITE:
@@ -362,26 +377,38 @@ static bool open_breaks(const struct ksmbd_file *fp, bool overwrite)
 	return overwrite || (fp->daccess & ~FILE_STAT_OPEN_RIGHTS);
 }
 
+/* What the open of fp (breakable) demands of the other owners. */
+static void open_breaker(struct breaker *b, struct ksmbd_smb2_ctx *ctx,
+			 struct ksmbd_file *fp,
+			 const struct ksmbd_oplock_req *rq,
+			 enum break_kind kind)
+{
+	*b = (struct breaker){
+		.kind = kind,
+		.inode = file_inode(fp->filp),
+		.access = fp->daccess,
+		.share = fp->share_access,
+		.check_share = true,
+		.deletes = fp->create_options & FILE_DELETE_ON_CLOSE,
+		.waiter = ctx->conn,
+	};
+	if (rq->lease) {
+		b->guid = ctx->conn->neg.client_guid;
+		b->key = rq->key;
+	}
+}
+
 void ksmbd_oplock_break_for_open(struct ksmbd_smb2_ctx *ctx,
 				 struct ksmbd_file *fp,
 				 const struct ksmbd_oplock_req *rq,
 				 bool overwrite)
 {
-	struct breaker b = {
-		.kind = overwrite ? BREAK_OVERWRITE : BREAK_OPEN,
-		.access = fp->daccess,
-		.share = fp->share_access,
-		.check_share = true,
-		.waiter = ctx->conn,
-	};
+	struct breaker b;
 
 	if (!breakable(fp) || !open_breaks(fp, overwrite))
 		return;
-	b.inode = file_inode(fp->filp);
-	if (rq->lease) {
-		b.guid = ctx->conn->neg.client_guid;
-		b.key = rq->key;
-	}
+	open_breaker(&b, ctx, fp, rq,
+		     overwrite ? BREAK_OVERWRITE : BREAK_OPEN);
 	break_and_wait(&b, true);
 }
 
@@ -404,8 +431,12 @@ bool ksmbd_oplock_break_for_share(struct ksmbd_smb2_ctx *ctx,
 			handles = true;
 	}
 	mutex_unlock(&ksmbd_owner_lock);
-	if (handles)
-		ksmbd_oplock_break_for_open(ctx, fp, rq, false);
+	if (handles) {
+		struct breaker b;
+
+		open_breaker(&b, ctx, fp, rq, BREAK_SHARING);
+		break_and_wait(&b, true);
+	}
 	return handles;
 }
 

@@ -476,6 +476,27 @@ def case_lease_handle_break_on_sharing(env):
 
 
 @case
+def case_lease_sharing_break_keeps_write(env):
+    """An open that fails on share modes breaks only H: the holder keeps
+    RW, and the open still fails once the break is acknowledged."""
+    a, b = two_peers(env)
+    fresh(a, "ls-svw.txt")
+    key = os.urandom(16)
+    r, cr = a.open("ls-svw.txt", lease=(key, R | W | H, True), share=0)
+    expect_eq(lease_answer(cr)[1], R | W | H, "RWH granted")
+    op = Opener(b, "ls-svw.txt", disp=OPEN)
+    n = parse_break(a.next_frame(10))
+    expect_eq((n["cur"], n["new"], n["flags"] & 1), (R | W | H, R | W, 1),
+              "break H only")
+    expect_status(a.ack_lease(key, R | W), "SUCCESS", "ack RW")
+    rb, crb = op.finished(10)
+    expect_status(rb, "SHARING_VIOLATION", "B's open")
+    a.close(cr.fid)
+    a.bye()
+    b.bye()
+
+
+@case
 def case_overwrite_breaks_lease_to_none(env):
     a, b = two_peers(env)
     fresh(a, "ls-ow.txt")
