@@ -66,6 +66,7 @@ struct break_note {
 	bool lease;
 	bool ack_required;
 	u8 key[16];
+	u8 guid[16];			/* leases: the client's ClientGuid */
 	u64 pid, vid, sess_id;
 	u32 from, to;
 	u16 epoch;
@@ -231,6 +232,7 @@ static struct break_note *note_make(struct ksmbd_oplock *o, u32 to, bool ack)
 	n->lease = o->lease;
 	n->ack_required = ack;
 	memcpy(n->key, o->key, 16);
+	memcpy(n->guid, o->guid, 16);
 	n->pid = o->pid;
 	n->vid = o->vid;
 	n->sess_id = o->sess_id;
@@ -307,12 +309,33 @@ static bool scan_owners(const struct breaker *b, struct list_head *notes,
 	return pending;
 }
 
+/*
+ * A lease belongs to the client (its ClientGuid), not to one connection:
+ * its breaks go out on the client's oldest live connection, whichever
+ * connection its opens came on (Windows does so; smb2.lease.v2_complex1
+ * expects every break on the first connection, also for a lease opened
+ * only on the second). The owner's own connection is the fallback.
+ */
+static void note_route(struct break_note *n)
+{
+	struct ksmbd_conn *c;
+
+	if (!n->lease)
+		return;
+	c = ksmbd_conn_find_client(n->guid);
+	if (!c)
+		return;
+	ksmbd_conn_put(n->conn);
+	n->conn = c;
+}
+
 static void send_notes(struct list_head *notes)
 {
 	struct break_note *n, *tmp;
 
 	list_for_each_entry_safe(n, tmp, notes, node) {
 		list_del(&n->node);
+		note_route(n);
 		ksmbd_oplock_send_break(n->conn, n->lease, n->ack_required,
 					n->key, n->pid, n->vid, n->sess_id,
 					n->from, n->to, n->epoch);
