@@ -139,11 +139,17 @@ void ksmbd_oplock_resolve(struct ksmbd_oplock *o, u32 state)
 	wake_up_all(&break_wq);
 }
 
-static void timeout_owner(struct ksmbd_oplock *o, const char *why)
+/*
+ * An unacknowledged break ends: at the acknowledgement timer (MS-SMB2
+ * 3.3.2.1, 3.3.2.5) the client is taken to have kept nothing, so the
+ * oplock or lease goes to none (smb2.lease.timeout). A break cut short
+ * for the waiters' sake, or whose client is gone, keeps what it broke to.
+ */
+static void timeout_owner(struct ksmbd_oplock *o, const char *why, bool none)
 {
 	trace_ksmbd_oplock_break_timeout(o->conn->id, ksmbd_oplock_trace_id(o),
 					 o->lease, o->state, o->break_to, why);
-	ksmbd_oplock_resolve(o, o->break_to);
+	ksmbd_oplock_resolve(o, none ? 0 : o->break_to);
 }
 
 /* What kind permits another owner o to keep. */
@@ -292,9 +298,10 @@ static bool scan_owners(const struct breaker *b, struct list_head *notes,
 			continue;
 		if (o->breaking) {
 			if (ksmbd_conn_exiting(o->conn)) {
-				timeout_owner(o, "disconnected");
+				timeout_owner(o, "disconnected", false);
 			} else if (force || time_after_eq(jiffies, o->deadline)) {
-				timeout_owner(o, force ? "waiters" : "timeout");
+				timeout_owner(o, force ? "waiters" : "timeout",
+					      !force);
 			} else {
 				pending = true;
 				continue;
