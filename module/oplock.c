@@ -16,6 +16,7 @@
 #include <linux/wait.h>
 #include "connection.h"
 #include "create_rules.h"
+#include "durable.h"
 #include "file.h"
 #include "fileinfo.h"
 #include "ksmbd_trace.h"
@@ -33,6 +34,8 @@ DEFINE_MUTEX(ksmbd_owner_lock);
 static DEFINE_HASHTABLE(by_inode, 8);
 static DEFINE_HASHTABLE(by_key, 8);
 static DECLARE_WAIT_QUEUE_HEAD(break_wq);
+/* How long a dying connection's teardown may take to end its breaks. */
+#define KSMBD_OPLOCK_EXIT_GRACE	(2 * HZ)
 static unsigned long break_seq;		/* under owner_lock; bumped on every resolution */
 static atomic_t nr_waiters;
 
@@ -249,15 +252,27 @@ static struct break_note *note_make(struct ksmbd_oplock *o, u32 to, bool ack)
 }
 
 /*
+ * o's connection is going away and its teardown has not yet closed or
+ * kept (as durable) o's handles; the placeholder of disconnected durable
+ * handles and a connection already off the list are past that.
+ */
+static bool tearing_down(const struct ksmbd_oplock *o)
+{
+	return o->conn != ksmbd_durable_nowhere() &&
+	       ksmbd_conn_exiting(o->conn) && !list_empty(&o->conn->node);
+}
+
+/*
  * Start o's break to "to". With an acknowledgement due (the owner caches
- * writes or handles and its client is reachable) the owner is marked
- * breaking until the ack or the timeout; otherwise it is downgraded now.
+ * writes or handles and its client is reachable, or its connection's
+ * teardown is about to end the break) the owner is marked breaking until
+ * the ack, the teardown or the timeout; otherwise it is downgraded now.
  * Returns true when an acknowledgement is awaited.
  */
 static bool start_break(struct ksmbd_oplock *o, u32 to, struct list_head *notes)
 {
 	bool ack = (o->state & (KSMBD_LEASE_W | KSMBD_LEASE_H)) &&
-		   !ksmbd_conn_exiting(o->conn);
+		   (!ksmbd_conn_exiting(o->conn) || tearing_down(o));
 	struct break_note *n;
 
 	if (o->lease && o->version == 2)
@@ -282,6 +297,27 @@ static bool start_break(struct ksmbd_oplock *o, u32 to, struct list_head *notes)
 }
 
 /*
+ * o's client went away in the middle of its break. Its connection's
+ * teardown is about to close its handles (a handle with a break in
+ * flight is not kept as a durable one: see ksmbd_oplock_durable_ok()),
+ * which ends the break as the client's answer would have. Wait a moment
+ * for that rather than downgrade now: the downgraded handle would be
+ * kept as durable, and the open that broke it would get less than if the
+ * drop had been seen first (smb2.durable-open oplock, lease, open2-lease).
+ * True while that moment lasts.
+ */
+static bool exiting_grace(struct ksmbd_oplock *o)
+{
+	unsigned long until = jiffies + KSMBD_OPLOCK_EXIT_GRACE;
+
+	if (!tearing_down(o))
+		return false;
+	if (time_after(o->deadline, until))
+		o->deadline = until;
+	return time_before(jiffies, o->deadline);
+}
+
+/*
  * One pass over the inode's other owners: resolve expired breaks, start
  * the breaks b calls for. True while an acknowledgement is awaited.
  */
@@ -297,7 +333,7 @@ static bool scan_owners(const struct breaker *b, struct list_head *notes,
 		if (o->inode != b->inode || (is_self(o, b) && !self_level2(o, b)))
 			continue;
 		if (o->breaking) {
-			if (ksmbd_conn_exiting(o->conn)) {
+			if (ksmbd_conn_exiting(o->conn) && !exiting_grace(o)) {
 				timeout_owner(o, "disconnected", false);
 			} else if (force || time_after_eq(jiffies, o->deadline)) {
 				timeout_owner(o, force ? "waiters" : "timeout",
@@ -922,6 +958,14 @@ bool ksmbd_oplock_durable_ok(const struct ksmbd_file *fp)
 	u32 r;
 
 	if (!peek_rights(fp, &r, &lease, &o))
+		return false;
+	/*
+	 * A break in flight has an open or an operation waiting for it that
+	 * no acknowledgement can end any more: close the handle, as an open
+	 * closes a disconnected durable handle it conflicts with (MS-SMB2
+	 * 3.3.5.9), rather than keep it with caching half taken away.
+	 */
+	if (READ_ONCE(o->breaking))
 		return false;
 	return lease ? r & KSMBD_LEASE_H : r == KSMBD_LEASE_RWH;
 }
