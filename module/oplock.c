@@ -16,6 +16,7 @@
 #include <linux/wait.h>
 #include "connection.h"
 #include "create_rules.h"
+#include "durable.h"
 #include "file.h"
 #include "fileinfo.h"
 #include "ksmbd_trace.h"
@@ -33,12 +34,15 @@ DEFINE_MUTEX(ksmbd_owner_lock);
 static DEFINE_HASHTABLE(by_inode, 8);
 static DEFINE_HASHTABLE(by_key, 8);
 static DECLARE_WAIT_QUEUE_HEAD(break_wq);
+/* How long a dying connection's teardown may take to end its breaks. */
+#define KSMBD_OPLOCK_EXIT_GRACE	(2 * HZ)
 static unsigned long break_seq;		/* under owner_lock; bumped on every resolution */
 static atomic_t nr_waiters;
 
 /* What an operation through one handle demands of the other owners. */
 enum break_kind {
 	BREAK_OPEN,		/* another open: no write caching */
+	BREAK_SHARING,		/* an open blocked by share modes: no handle caching */
 	BREAK_OVERWRITE,	/* open that truncates: no caching at all */
 	BREAK_WRITE,		/* data changed: no read (or write) caching */
 	BREAK_NAMESPACE,	/* rename, delete: no handle caching */
@@ -54,6 +58,7 @@ struct breaker {
 	const u8 *key;
 	u32 access, share;		/* the opening handle's modes (BREAK_OPEN) */
 	bool check_share;
+	bool deletes;			/* the open asks for delete on close */
 	struct ksmbd_conn *waiter;	/* the opener's connection, if known */
 };
 
@@ -64,6 +69,7 @@ struct break_note {
 	bool lease;
 	bool ack_required;
 	u8 key[16];
+	u8 guid[16];			/* leases: the client's ClientGuid */
 	u64 pid, vid, sess_id;
 	u32 from, to;
 	u16 epoch;
@@ -136,11 +142,17 @@ void ksmbd_oplock_resolve(struct ksmbd_oplock *o, u32 state)
 	wake_up_all(&break_wq);
 }
 
-static void timeout_owner(struct ksmbd_oplock *o, const char *why)
+/*
+ * An unacknowledged break ends: at the acknowledgement timer (MS-SMB2
+ * 3.3.2.1, 3.3.2.5) the client is taken to have kept nothing, so the
+ * oplock or lease goes to none (smb2.lease.timeout). A break cut short
+ * for the waiters' sake, or whose client is gone, keeps what it broke to.
+ */
+static void timeout_owner(struct ksmbd_oplock *o, const char *why, bool none)
 {
 	trace_ksmbd_oplock_break_timeout(o->conn->id, ksmbd_oplock_trace_id(o),
 					 o->lease, o->state, o->break_to, why);
-	ksmbd_oplock_resolve(o, o->break_to);
+	ksmbd_oplock_resolve(o, none ? 0 : o->break_to);
 }
 
 /* What kind permits another owner o to keep. */
@@ -155,10 +167,23 @@ static u32 allowed(const struct ksmbd_oplock *o, const struct breaker *b)
 						FILE_READ_CONTROL)))
 			return KSMBD_LEASE_RWH;
 		keep = KSMBD_LEASE_R | KSMBD_LEASE_H;
-		if (b->check_share &&
-		    ksmbd_share_conflict(o->access, o->share, b->access,
-					 b->share))
+		/*
+		 * Handles cached open keep a file to be deleted on close
+		 * from going away (smb2.lease.unlink): they go too.
+		 */
+		if (b->deletes ||
+		    (b->check_share &&
+		     ksmbd_share_conflict(o->access, o->share, b->access,
+					  b->share)))
 			keep &= ~KSMBD_LEASE_H;
+		break;
+	case BREAK_SHARING:
+		/*
+		 * The opener fails unless the holder closes handles it only
+		 * keeps cached; it opens nothing, so W may stay (MS-FSA
+		 * 2.1.5.1.2.1; smb2.lease.break_twice breaks RWH to RW).
+		 */
+		keep = KSMBD_LEASE_R | KSMBD_LEASE_W;
 		break;
 	case BREAK_LOCAL:
 	case BREAK_OVERWRITE:
@@ -216,6 +241,7 @@ static struct break_note *note_make(struct ksmbd_oplock *o, u32 to, bool ack)
 	n->lease = o->lease;
 	n->ack_required = ack;
 	memcpy(n->key, o->key, 16);
+	memcpy(n->guid, o->guid, 16);
 	n->pid = o->pid;
 	n->vid = o->vid;
 	n->sess_id = o->sess_id;
@@ -226,15 +252,27 @@ static struct break_note *note_make(struct ksmbd_oplock *o, u32 to, bool ack)
 }
 
 /*
+ * o's connection is going away and its teardown has not yet closed or
+ * kept (as durable) o's handles; the placeholder of disconnected durable
+ * handles and a connection already off the list are past that.
+ */
+static bool tearing_down(const struct ksmbd_oplock *o)
+{
+	return o->conn != ksmbd_durable_nowhere() &&
+	       ksmbd_conn_exiting(o->conn) && !list_empty(&o->conn->node);
+}
+
+/*
  * Start o's break to "to". With an acknowledgement due (the owner caches
- * writes or handles and its client is reachable) the owner is marked
- * breaking until the ack or the timeout; otherwise it is downgraded now.
+ * writes or handles and its client is reachable, or its connection's
+ * teardown is about to end the break) the owner is marked breaking until
+ * the ack, the teardown or the timeout; otherwise it is downgraded now.
  * Returns true when an acknowledgement is awaited.
  */
 static bool start_break(struct ksmbd_oplock *o, u32 to, struct list_head *notes)
 {
 	bool ack = (o->state & (KSMBD_LEASE_W | KSMBD_LEASE_H)) &&
-		   !ksmbd_conn_exiting(o->conn);
+		   (!ksmbd_conn_exiting(o->conn) || tearing_down(o));
 	struct break_note *n;
 
 	if (o->lease && o->version == 2)
@@ -259,6 +297,27 @@ static bool start_break(struct ksmbd_oplock *o, u32 to, struct list_head *notes)
 }
 
 /*
+ * o's client went away in the middle of its break. Its connection's
+ * teardown is about to close its handles (a handle with a break in
+ * flight is not kept as a durable one: see ksmbd_oplock_durable_ok()),
+ * which ends the break as the client's answer would have. Wait a moment
+ * for that rather than downgrade now: the downgraded handle would be
+ * kept as durable, and the open that broke it would get less than if the
+ * drop had been seen first (smb2.durable-open oplock, lease, open2-lease).
+ * True while that moment lasts.
+ */
+static bool exiting_grace(struct ksmbd_oplock *o)
+{
+	unsigned long until = jiffies + KSMBD_OPLOCK_EXIT_GRACE;
+
+	if (!tearing_down(o))
+		return false;
+	if (time_after(o->deadline, until))
+		o->deadline = until;
+	return time_before(jiffies, o->deadline);
+}
+
+/*
  * One pass over the inode's other owners: resolve expired breaks, start
  * the breaks b calls for. True while an acknowledgement is awaited.
  */
@@ -274,10 +333,11 @@ static bool scan_owners(const struct breaker *b, struct list_head *notes,
 		if (o->inode != b->inode || (is_self(o, b) && !self_level2(o, b)))
 			continue;
 		if (o->breaking) {
-			if (ksmbd_conn_exiting(o->conn)) {
-				timeout_owner(o, "disconnected");
+			if (ksmbd_conn_exiting(o->conn) && !exiting_grace(o)) {
+				timeout_owner(o, "disconnected", false);
 			} else if (force || time_after_eq(jiffies, o->deadline)) {
-				timeout_owner(o, force ? "waiters" : "timeout");
+				timeout_owner(o, force ? "waiters" : "timeout",
+					      !force);
 			} else {
 				pending = true;
 				continue;
@@ -292,12 +352,33 @@ static bool scan_owners(const struct breaker *b, struct list_head *notes,
 	return pending;
 }
 
+/*
+ * A lease belongs to the client (its ClientGuid), not to one connection:
+ * its breaks go out on the client's oldest live connection, whichever
+ * connection its opens came on (Windows does so; smb2.lease.v2_complex1
+ * expects every break on the first connection, also for a lease opened
+ * only on the second). The owner's own connection is the fallback.
+ */
+static void note_route(struct break_note *n)
+{
+	struct ksmbd_conn *c;
+
+	if (!n->lease)
+		return;
+	c = ksmbd_conn_find_client(n->guid);
+	if (!c)
+		return;
+	ksmbd_conn_put(n->conn);
+	n->conn = c;
+}
+
 static void send_notes(struct list_head *notes)
 {
 	struct break_note *n, *tmp;
 
 	list_for_each_entry_safe(n, tmp, notes, node) {
 		list_del(&n->node);
+		note_route(n);
 		ksmbd_oplock_send_break(n->conn, n->lease, n->ack_required,
 					n->key, n->pid, n->vid, n->sess_id,
 					n->from, n->to, n->epoch);
@@ -362,26 +443,38 @@ static bool open_breaks(const struct ksmbd_file *fp, bool overwrite)
 	return overwrite || (fp->daccess & ~FILE_STAT_OPEN_RIGHTS);
 }
 
+/* What the open of fp (breakable) demands of the other owners. */
+static void open_breaker(struct breaker *b, struct ksmbd_smb2_ctx *ctx,
+			 struct ksmbd_file *fp,
+			 const struct ksmbd_oplock_req *rq,
+			 enum break_kind kind)
+{
+	*b = (struct breaker){
+		.kind = kind,
+		.inode = file_inode(fp->filp),
+		.access = fp->daccess,
+		.share = fp->share_access,
+		.check_share = true,
+		.deletes = fp->create_options & FILE_DELETE_ON_CLOSE,
+		.waiter = ctx->conn,
+	};
+	if (rq->lease) {
+		b->guid = ctx->conn->neg.client_guid;
+		b->key = rq->key;
+	}
+}
+
 void ksmbd_oplock_break_for_open(struct ksmbd_smb2_ctx *ctx,
 				 struct ksmbd_file *fp,
 				 const struct ksmbd_oplock_req *rq,
 				 bool overwrite)
 {
-	struct breaker b = {
-		.kind = overwrite ? BREAK_OVERWRITE : BREAK_OPEN,
-		.access = fp->daccess,
-		.share = fp->share_access,
-		.check_share = true,
-		.waiter = ctx->conn,
-	};
+	struct breaker b;
 
 	if (!breakable(fp) || !open_breaks(fp, overwrite))
 		return;
-	b.inode = file_inode(fp->filp);
-	if (rq->lease) {
-		b.guid = ctx->conn->neg.client_guid;
-		b.key = rq->key;
-	}
+	open_breaker(&b, ctx, fp, rq,
+		     overwrite ? BREAK_OVERWRITE : BREAK_OPEN);
 	break_and_wait(&b, true);
 }
 
@@ -404,8 +497,12 @@ bool ksmbd_oplock_break_for_share(struct ksmbd_smb2_ctx *ctx,
 			handles = true;
 	}
 	mutex_unlock(&ksmbd_owner_lock);
-	if (handles)
-		ksmbd_oplock_break_for_open(ctx, fp, rq, false);
+	if (handles) {
+		struct breaker b;
+
+		open_breaker(&b, ctx, fp, rq, BREAK_SHARING);
+		break_and_wait(&b, true);
+	}
 	return handles;
 }
 
@@ -861,6 +958,14 @@ bool ksmbd_oplock_durable_ok(const struct ksmbd_file *fp)
 	u32 r;
 
 	if (!peek_rights(fp, &r, &lease, &o))
+		return false;
+	/*
+	 * A break in flight has an open or an operation waiting for it that
+	 * no acknowledgement can end any more: close the handle, as an open
+	 * closes a disconnected durable handle it conflicts with (MS-SMB2
+	 * 3.3.5.9), rather than keep it with caching half taken away.
+	 */
+	if (READ_ONCE(o->breaking))
 		return false;
 	return lease ? r & KSMBD_LEASE_H : r == KSMBD_LEASE_RWH;
 }

@@ -24,14 +24,15 @@
  *    (open counts), never the other way round.
  *  - An open that must wait for an acknowledgement waits without any
  *    lock, in short slices, re-checking: an acknowledgement, a close of
- *    the handle, a dropped connection (its breaks resolve at once) or the
- *    break timeout (the owner is downgraded as if it had acknowledged)
- *    each end the wait. Acknowledgements arrive as ordinary requests on
- *    another work item and take only owner_lock, so they never depend on
- *    the waiting worker. At most KSMBD_OPLOCK_MAX_WAITERS opens wait at a
- *    time (half of the io workqueue's concurrency): beyond that an open
- *    downgrades the owners it waits for at once instead of holding a
- *    worker, so waiting opens can never starve the acknowledgements.
+ *    the handle, a dropped connection (its teardown closes the handle;
+ *    after a short grace the break resolves anyway) or the break timeout
+ *    (the owner goes to none, MS-SMB2 3.3.2.1) each end the wait.
+ *    Acknowledgements arrive as ordinary requests on another work item
+ *    and take only owner_lock, so they never depend on the waiting
+ *    worker. At most KSMBD_OPLOCK_MAX_WAITERS opens wait at a time (half
+ *    of the io workqueue's concurrency): beyond that an open downgrades
+ *    the owners it waits for at once instead of holding a worker, so
+ *    waiting opens can never starve the acknowledgements.
  *
  * Switching the waiting open to an async (STATUS_PENDING) completion
  * later only replaces wait_for_breaks() in oplock.c: the break state
@@ -162,7 +163,10 @@ void ksmbd_oplock_release(struct ksmbd_file *fp);
 /* ---- Durable handles (durable.h) ---- */
 struct ksmbd_conn;
 
-/* The owner keeps a batch oplock or handle caching (may stay durable). */
+/*
+ * The owner keeps a batch oplock or handle caching and is not being
+ * broken (the handle may stay durable when its connection drops).
+ */
 bool ksmbd_oplock_durable_ok(const struct ksmbd_file *fp);
 /* An open through fp would break the caching of the handle durable. */
 bool ksmbd_oplock_durable_breaks(const struct ksmbd_file *durable,

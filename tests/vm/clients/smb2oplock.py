@@ -237,6 +237,34 @@ def case_batch_break_timeout(env):
 
 
 @case
+def case_lease_break_timeout_to_none(env):
+    """No acknowledgement of a lease break: at the timeout the lease goes
+    to none, not to the state the break offered (MS-SMB2 3.3.2.5)."""
+    a, b = two_peers(env)
+    fresh(a, "ls-to.txt")
+    k1, k2 = os.urandom(16), os.urandom(16)
+    r, cr = a.open("ls-to.txt", lease=(k1, R | W | H, True))
+    expect_eq(lease_answer(cr)[1], R | W | H, "A's lease")
+    op = Opener(b, "ls-to.txt", lease=(k2, R | W | H, True), disp=OPEN)
+    n = parse_break(a.next_frame(10))
+    expect_eq((n["cur"], n["new"], n["flags"] & 1), (R | W | H, R | H, 1),
+              "break RWH to RH, ack required")
+    rb, crb = op.finished(env.timeout + 20)
+    expect_status(rb, "SUCCESS", "B's open after the timeout")
+    expect_eq(lease_answer(crb)[1], R | H, "B's lease")
+    expect_status(a.ack_lease(k1, R | H), "UNSUCCESSFUL", "late ack")
+    # A's lease, asked for nothing more, shows what it kept: nothing.
+    r2, cr2 = a.open("ls-to.txt", lease=(k1, 0, True), disp=OPEN)
+    expect_status(r2, "SUCCESS", "A's second open")
+    expect_eq(lease_answer(cr2)[1], 0, "A's lease after the timeout")
+    a.close(cr2.fid)
+    b.close(crb.fid)
+    a.close(cr.fid)
+    a.bye()
+    b.bye()
+
+
+@case
 def case_ack_wrong_levels(env):
     a, b = two_peers(env)
     fresh(a, "op-wrong.txt")
@@ -471,6 +499,27 @@ def case_lease_handle_break_on_sharing(env):
     rb, crb = op.finished(10)
     expect_status(rb, "SUCCESS", "B's open after the close")
     b.close(crb.fid)
+    a.bye()
+    b.bye()
+
+
+@case
+def case_lease_sharing_break_keeps_write(env):
+    """An open that fails on share modes breaks only H: the holder keeps
+    RW, and the open still fails once the break is acknowledged."""
+    a, b = two_peers(env)
+    fresh(a, "ls-svw.txt")
+    key = os.urandom(16)
+    r, cr = a.open("ls-svw.txt", lease=(key, R | W | H, True), share=0)
+    expect_eq(lease_answer(cr)[1], R | W | H, "RWH granted")
+    op = Opener(b, "ls-svw.txt", disp=OPEN)
+    n = parse_break(a.next_frame(10))
+    expect_eq((n["cur"], n["new"], n["flags"] & 1), (R | W | H, R | W, 1),
+              "break H only")
+    expect_status(a.ack_lease(key, R | W), "SUCCESS", "ack RW")
+    rb, crb = op.finished(10)
+    expect_status(rb, "SHARING_VIOLATION", "B's open")
+    a.close(cr.fid)
     a.bye()
     b.bye()
 
