@@ -265,7 +265,9 @@ static void cancel_for(struct ksmbd_async *a, const char *why)
 	trace_ksmbd_async_cancel(a->conn->id, a->id, a->message_id, a->command,
 				 why);
 	status = a->ops->cancel(a);
-	ksmbd_async_complete(a, status, NULL, 0);
+	/* 0: the owner unwinds its work first and completes it itself. */
+	if (status)
+		ksmbd_async_complete(a, status, NULL, 0);
 }
 
 void ksmbd_async_cancel(struct ksmbd_async *a)

@@ -23,7 +23,11 @@
  *   ops->cancel(a) runs once when a cancel wins the claim: take the request
  *   off what it waits on (under the owner's lock), and return the status
  *   to answer with (STATUS_CANCELLED, STATUS_NOTIFY_CLEANUP, ...). The core
- *   sends it. ops->release(a) frees priv at the last reference.
+ *   sends it. An owner that still holds its worker (a CREATE waiting for
+ *   a break, ksmbd_smb2_go_async()) returns 0 instead: it wakes, undoes
+ *   what it did and then completes the request itself, so that the client
+ *   sees STATUS_CANCELLED only once the open is gone.
+ *   ops->release(a) frees priv at the last reference.
  *
  * Lifetime: the table of published requests holds one reference until the
  * final response is sent; the handler's reference from alloc() is the
@@ -54,7 +58,10 @@ struct ksmbd_async;
 #define KSMBD_ASYNC_MAX_PER_CONN	256
 
 struct ksmbd_async_ops {
-	/* A cancel won the claim: unhook, return the NT status to answer. */
+	/*
+	 * A cancel won the claim: unhook, return the NT status to answer
+	 * (0: the owner completes it itself).
+	 */
 	u32 (*cancel)(struct ksmbd_async *a);
 	/* The last reference is going: free a->priv. */
 	void (*release)(struct ksmbd_async *a);

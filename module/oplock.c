@@ -60,6 +60,7 @@ struct breaker {
 	bool check_share;
 	bool deletes;			/* the open asks for delete on close */
 	struct ksmbd_conn *waiter;	/* the opener's connection, if known */
+	struct ksmbd_smb2_ctx *ctx;	/* the waiting request: may go async */
 };
 
 /* A break notification to send once owner_lock is dropped. */
@@ -318,8 +319,26 @@ static bool exiting_grace(struct ksmbd_oplock *o)
 }
 
 /*
+ * Does b wait for o's break? An open that truncates breaks everything, but
+ * waits only for write caching (dirty data must reach the file first) and
+ * for handle caching its share modes conflict with (the holder may be
+ * keeping a closed handle open); the rest of the break goes out without
+ * holding the open back (smb2.lease.breaking4). Other kinds wait for all.
+ */
+static bool waits_for(const struct ksmbd_oplock *o, const struct breaker *b)
+{
+	u32 lost = o->state & ~o->break_to;
+
+	if (b->kind != BREAK_OVERWRITE || (lost & KSMBD_LEASE_W))
+		return true;
+	return (lost & KSMBD_LEASE_H) &&
+	       ksmbd_share_conflict(o->access, o->share, b->access, b->share);
+}
+
+/*
  * One pass over the inode's other owners: resolve expired breaks, start
- * the breaks b calls for. True while an acknowledgement is awaited.
+ * the breaks b calls for. True while an acknowledgement b waits for is
+ * awaited.
  */
 static bool scan_owners(const struct breaker *b, struct list_head *notes,
 			bool force)
@@ -339,7 +358,7 @@ static bool scan_owners(const struct breaker *b, struct list_head *notes,
 				timeout_owner(o, force ? "waiters" : "timeout",
 					      !force);
 			} else {
-				pending = true;
+				pending |= waits_for(o, b);
 				continue;
 			}
 		}
@@ -347,7 +366,7 @@ static bool scan_owners(const struct breaker *b, struct list_head *notes,
 		if (to == o->state)
 			continue;
 		if (start_break(o, to, notes))
-			pending = true;
+			pending |= waits_for(o, b);
 	}
 	return pending;
 }
@@ -395,21 +414,31 @@ static void send_notes(struct list_head *notes)
  * Break what b calls for and, with wait, block until no other owner of
  * the inode is breaking any more. Every slice re-scans, so closes, dead
  * connections and timeouts end the wait as surely as acknowledgements.
+ *
+ * A request (b->ctx) that has to wait goes async first, so that its
+ * interim response is on the wire before the break it waits for (the
+ * client may be the one to acknowledge it and expects the interim
+ * first); a CANCEL then ends the wait with -ECANCELED.
  */
-static void break_and_wait(const struct breaker *b, bool wait)
+static int break_and_wait(const struct breaker *b, bool wait)
 {
-	bool force = false, counted = false;
+	bool force = false, counted = false, held = false;
 	unsigned long seen;
 	LIST_HEAD(notes);
 	bool pending;
+	int ret = 0;
 
 	for (;;) {
 		mutex_lock(&ksmbd_owner_lock);
 		pending = scan_owners(b, &notes, force);
 		seen = break_seq;
 		mutex_unlock(&ksmbd_owner_lock);
+		if (pending && wait && b->ctx && !held)
+			held = ksmbd_smb2_go_async(b->ctx, &break_wq);
 		send_notes(&notes);
 		if (!pending || !wait)
+			break;
+		if (held && ksmbd_smb2_async_cancelled(b->ctx))
 			break;
 		/* The opener's own client is gone: nobody waits for the answer. */
 		if (b->waiter && ksmbd_conn_exiting(b->waiter))
@@ -421,11 +450,16 @@ static void break_and_wait(const struct breaker *b, bool wait)
 				continue;
 			}
 		}
-		wait_event_timeout(break_wq, READ_ONCE(break_seq) != seen,
+		wait_event_timeout(break_wq, READ_ONCE(break_seq) != seen ||
+				   (held && ksmbd_smb2_async_cancelled(b->ctx)),
 				   HZ / 5);
 	}
 	if (counted)
 		atomic_dec(&nr_waiters);
+	/* From here on a CANCEL finds the request but no longer stops it. */
+	if (held && !ksmbd_smb2_async_resume(b->ctx))
+		ret = -ECANCELED;
+	return ret;
 }
 
 static bool breakable(const struct ksmbd_file *fp)
@@ -457,6 +491,7 @@ static void open_breaker(struct breaker *b, struct ksmbd_smb2_ctx *ctx,
 		.check_share = true,
 		.deletes = fp->create_options & FILE_DELETE_ON_CLOSE,
 		.waiter = ctx->conn,
+		.ctx = ctx,
 	};
 	if (rq->lease) {
 		b->guid = ctx->conn->neg.client_guid;
@@ -464,31 +499,32 @@ static void open_breaker(struct breaker *b, struct ksmbd_smb2_ctx *ctx,
 	}
 }
 
-void ksmbd_oplock_break_for_open(struct ksmbd_smb2_ctx *ctx,
-				 struct ksmbd_file *fp,
-				 const struct ksmbd_oplock_req *rq,
-				 bool overwrite)
+int ksmbd_oplock_break_for_open(struct ksmbd_smb2_ctx *ctx,
+				struct ksmbd_file *fp,
+				const struct ksmbd_oplock_req *rq,
+				bool overwrite)
 {
 	struct breaker b;
 
 	if (!breakable(fp) || !open_breaks(fp, overwrite))
-		return;
+		return 0;
 	open_breaker(&b, ctx, fp, rq,
 		     overwrite ? BREAK_OVERWRITE : BREAK_OPEN);
-	break_and_wait(&b, true);
+	return break_and_wait(&b, true);
 }
 
-bool ksmbd_oplock_break_for_share(struct ksmbd_smb2_ctx *ctx,
+int ksmbd_oplock_break_for_share(struct ksmbd_smb2_ctx *ctx,
 				  struct ksmbd_file *fp,
 				  const struct ksmbd_oplock_req *rq)
 {
 	struct ksmbd_oplock *o;
+	struct breaker b;
 	struct inode *inode;
 	bool handles = false;
 	u32 st;
 
 	if (!breakable(fp))
-		return false;
+		return 0;
 	inode = file_inode(fp->filp);
 	mutex_lock(&ksmbd_owner_lock);
 	hash_for_each_possible(by_inode, o, inode_node, (unsigned long)inode) {
@@ -497,22 +533,19 @@ bool ksmbd_oplock_break_for_share(struct ksmbd_smb2_ctx *ctx,
 			handles = true;
 	}
 	mutex_unlock(&ksmbd_owner_lock);
-	if (handles) {
-		struct breaker b;
-
-		open_breaker(&b, ctx, fp, rq, BREAK_SHARING);
-		break_and_wait(&b, true);
-	}
-	return handles;
+	if (!handles)
+		return 0;
+	open_breaker(&b, ctx, fp, rq, BREAK_SHARING);
+	return break_and_wait(&b, true) ?: 1;
 }
 
-static void break_through(struct ksmbd_file *fp, enum break_kind kind,
-			  bool wait)
+static int break_through(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
+			 enum break_kind kind, bool wait)
 {
-	struct breaker b = { .kind = kind };
+	struct breaker b = { .kind = kind, .ctx = ctx };
 
 	if (!breakable(fp))
-		return;
+		return 0;
 	b.inode = file_inode(fp->filp);
 	/* The handle's own owner: read under the lock that guards the link. */
 	mutex_lock(&ksmbd_owner_lock);
@@ -526,7 +559,7 @@ static void break_through(struct ksmbd_file *fp, enum break_kind kind,
 	 * b.self is only compared, never dereferenced, after the unlock: it
 	 * may be freed meanwhile only if fp was released, and fp is held.
 	 */
-	break_and_wait(&b, wait);
+	return break_and_wait(&b, wait);
 }
 
 void ksmbd_oplock_break_local(struct inode *inode)
@@ -538,27 +571,29 @@ void ksmbd_oplock_break_local(struct inode *inode)
 
 void ksmbd_oplock_break_for_write(struct ksmbd_file *fp)
 {
-	break_through(fp, BREAK_WRITE, false);
+	break_through(NULL, fp, BREAK_WRITE, false);
 }
 
-void ksmbd_oplock_break_for_namespace(struct ksmbd_file *fp)
+int ksmbd_oplock_break_for_namespace(struct ksmbd_smb2_ctx *ctx,
+				     struct ksmbd_file *fp)
 {
-	break_through(fp, BREAK_NAMESPACE, true);
+	return break_through(ctx, fp, BREAK_NAMESPACE, true);
 }
 
-void ksmbd_oplock_break_for_setinfo(struct ksmbd_file *fp, u8 info_class)
+int ksmbd_oplock_break_for_setinfo(struct ksmbd_smb2_ctx *ctx,
+				   struct ksmbd_file *fp, u8 info_class)
 {
 	switch (info_class) {
 	case FILE_END_OF_FILE_INFORMATION:
 	case FILE_ALLOCATION_INFORMATION:
 		ksmbd_oplock_break_for_write(fp);
-		break;
+		return 0;
 	case FILE_RENAME_INFORMATION:
 	case FILE_DISPOSITION_INFORMATION:
 	case FILE_DISPOSITION_INFORMATION_EX:
-		ksmbd_oplock_break_for_namespace(fp);
-		break;
+		return ksmbd_oplock_break_for_namespace(ctx, fp);
 	}
+	return 0;
 }
 
 /* ---- Grant ---- */
@@ -606,13 +641,20 @@ static u32 wanted_bits(const struct ksmbd_oplock_req *rq)
 }
 
 /* Another owner whose rights this new handle cannot coexist with. */
-static bool conflicting_owner(struct inode *inode, const struct breaker *b)
+/*
+ * An owner holding more than b allows, or (when the open asks for caching,
+ * whose grant depends on how it ends) one whose break is under way. An
+ * open asking for none does not wait for other opens' breaks here
+ * (smb2.lease.breaking4).
+ */
+static bool conflicting_owner(struct inode *inode, const struct breaker *b,
+			      bool wants)
 {
 	struct ksmbd_oplock *o;
 
 	hash_for_each_possible(by_inode, o, inode_node, (unsigned long)inode)
 		if (o->inode == inode && !is_self(o, b) &&
-		    (o->breaking || (o->state & ~allowed(o, b))))
+		    ((wants && o->breaking) || (o->state & ~allowed(o, b))))
 			return true;
 	return false;
 }
@@ -738,11 +780,13 @@ static void fill_grant(const struct ksmbd_oplock *o,
 	memcpy(out->parent_key, o->parent_key, 16);
 	out->state = o->state;
 	out->flags = o->lflags;
-	if (o->breaking) {
-		/* Don't let the new handle cache what is being taken away. */
-		out->state = o->break_to;
+	/*
+	 * MS-SMB2 3.3.5.9.8: the lease's current state, flagged as breaking;
+	 * the client learns what it keeps from the break it was sent
+	 * (smb2.lease.breaking1, 2, 4, 6).
+	 */
+	if (o->breaking)
 		out->flags |= KSMBD_LEASE_FLAG_BREAK_IN_PROGRESS;
-	}
 	out->epoch = o->epoch;
 }
 
@@ -852,7 +896,9 @@ void ksmbd_oplock_grant(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
 	for (tries = 0; ; tries++) {
 		mutex_lock(&ksmbd_owner_lock);
 		if (!open_breaks(fp, false) ||
-		    !conflicting_owner(b.inode, &b) || tries == 3)
+		    !conflicting_owner(b.inode, &b, rq->lease ||
+				       rq->level != SMB2_OPLOCK_LEVEL_NONE) ||
+		    tries == 3)
 			break;
 		mutex_unlock(&ksmbd_owner_lock);
 		break_and_wait(&b, true);

@@ -117,12 +117,13 @@ int ksmbd_oplock_lease_check(struct ksmbd_smb2_ctx *ctx,
  * caching rights other owners hold that this open conflicts with (write
  * caching always; handle caching when the share modes conflict; all of
  * it on overwrite) and wait for the acknowledgements. Opens for
- * attributes only break nothing.
+ * attributes only break nothing. A lone request that waits goes async
+ * (ksmbd_smb2_go_async()); -ECANCELED when a CANCEL ended the wait.
  */
-void ksmbd_oplock_break_for_open(struct ksmbd_smb2_ctx *ctx,
-				 struct ksmbd_file *fp,
-				 const struct ksmbd_oplock_req *rq,
-				 bool overwrite);
+int ksmbd_oplock_break_for_open(struct ksmbd_smb2_ctx *ctx,
+				struct ksmbd_file *fp,
+				const struct ksmbd_oplock_req *rq,
+				bool overwrite);
 /*
  * CREATE whose share-mode check failed: when another owner caches
  * handles (batch oplock, lease with H), its client may only be keeping
@@ -130,8 +131,9 @@ void ksmbd_oplock_break_for_open(struct ksmbd_smb2_ctx *ctx,
  * for the check to be tried again (MS-FSA 2.1.5.1.2: such owners are
  * broken before a sharing violation; exclusive and level II ones are
  * not, and the open fails without a break: smb2.oplock.exclusive1).
+ * 1: broken, try again; 0: nothing to break; -ECANCELED as above.
  */
-bool ksmbd_oplock_break_for_share(struct ksmbd_smb2_ctx *ctx,
+int ksmbd_oplock_break_for_share(struct ksmbd_smb2_ctx *ctx,
 				  struct ksmbd_file *fp,
 				  const struct ksmbd_oplock_req *rq);
 /*
@@ -151,11 +153,14 @@ void ksmbd_oplock_grant(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
 void ksmbd_oplock_break_for_write(struct ksmbd_file *fp);
 /*
  * Rename or delete through fp: other owners lose handle caching; waits
- * for the acknowledgements.
+ * for the acknowledgements, async as for an open (ctx may be NULL:
+ * synchronously); -ECANCELED when a CANCEL ended the wait.
  */
-void ksmbd_oplock_break_for_namespace(struct ksmbd_file *fp);
+int ksmbd_oplock_break_for_namespace(struct ksmbd_smb2_ctx *ctx,
+				     struct ksmbd_file *fp);
 /* SET_INFO: the break the information class calls for, if any. */
-void ksmbd_oplock_break_for_setinfo(struct ksmbd_file *fp, u8 info_class);
+int ksmbd_oplock_break_for_setinfo(struct ksmbd_smb2_ctx *ctx,
+				   struct ksmbd_file *fp, u8 info_class);
 
 /* The handle's last put: leave its owner (freed with its last handle). */
 void ksmbd_oplock_release(struct ksmbd_file *fp);

@@ -393,12 +393,20 @@ static int act(struct create_state *cs, const char *name,
 	 * unless an owner caching handles is broken and then lets us in.
 	 */
 	ret = ksmbd_file_share_join(fp);
-	if (ret == -EBUSY && ksmbd_oplock_break_for_share(cs->ctx, fp, &rq->op))
-		ret = ksmbd_file_share_join(fp);
+	if (ret == -EBUSY) {
+		ret = ksmbd_oplock_break_for_share(cs->ctx, fp, &rq->op);
+		ret = ret > 0 ? ksmbd_file_share_join(fp) : ret ?: -EBUSY;
+	}
 	if (ret)
 		goto err_put;
-	ksmbd_oplock_break_for_open(cs->ctx, fp, &rq->op,
-				    cs->step == KSMBD_STEP_TRUNCATE);
+	/*
+	 * Cancelled while waiting (async): the put below leaves the share
+	 * modes before the client is told STATUS_CANCELLED.
+	 */
+	ret = ksmbd_oplock_break_for_open(cs->ctx, fp, &rq->op,
+					  cs->step == KSMBD_STEP_TRUNCATE);
+	if (ret)
+		goto err_put;
 	if (cs->step == KSMBD_STEP_TRUNCATE) {
 		ret = ksmbd_vfs_truncate(fp, 0);
 		if (ret)
@@ -441,6 +449,8 @@ static u32 open_status(int err)
 		return STATUS_CANNOT_DELETE;	/* from decide() */
 	case -ESHUTDOWN:
 		return STATUS_NETWORK_NAME_DELETED;	/* from ksmbd_file_publish() */
+	case -ECANCELED:
+		return STATUS_CANCELLED;	/* a CANCEL ended a break wait */
 	default:
 		return ksmbd_ntstatus_from_errno(err);
 	}

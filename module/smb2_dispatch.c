@@ -234,6 +234,111 @@ static void arm_asyncs(struct frame_rsp *fr)
 	fr->nr_asyncs = 0;
 }
 
+/* The handler still holds its worker: wake it, it unwinds and answers. */
+static u32 held_cancel(struct ksmbd_async *a)
+{
+	wake_up_all((wait_queue_head_t *)a->priv);
+	return 0;
+}
+
+static const struct ksmbd_async_ops held_ops = {
+	.cancel = held_cancel,
+};
+
+/* The interim response of a held request, sent from its worker. */
+static void send_held_interim(struct ksmbd_smb2_ctx *ctx, struct ksmbd_async *a)
+{
+	struct ksmbd_req_hdr hdr = ctx->req->hdr;
+	u32 len = SMB2_HEADER_SIZE + SMB2_ERROR_RSP_SIZE;
+	struct ksmbd_wbuf body;
+	struct smb2_hdr *h;
+	struct kvec iov;
+	u8 *buf;
+
+	/* Granted now: the final response grants none (async.c). */
+	u16 credits = ksmbd_conn_credits_grant(ctx->conn, hdr.credit_request);
+
+	buf = ksmbd_work_buf_alloc(len);
+	if (!buf)
+		return;	/* the client sees the final response only */
+	hdr.session_id = ctx->session_id;
+	hdr.tree_id = ctx->tree_id;
+	ksmbd_smb2_put_hdr(buf, &hdr, STATUS_PENDING, credits);
+	h = (struct smb2_hdr *)buf;
+	h->flags |= cpu_to_le32(SMB2_FLAGS_ASYNC_COMMAND);
+	h->id.async_id = cpu_to_le64(a->id);
+	body = ksmbd_wbuf_make(buf + SMB2_HEADER_SIZE, SMB2_ERROR_RSP_SIZE);
+	put_error_body(&body);
+	if (ctx->work->enc_sess) {
+		ksmbd_smb2_send_encrypted(ctx->conn, ctx->work->enc_sess, buf,
+					  len);
+	} else {
+		iov.iov_base = buf;
+		iov.iov_len = len;
+		ksmbd_conn_send(ctx->conn, &iov, 1);
+	}
+	ksmbd_work_buf_free(buf);
+}
+
+bool ksmbd_smb2_go_async(struct ksmbd_smb2_ctx *ctx, wait_queue_head_t *wq)
+{
+	struct ksmbd_async *a;
+
+	if (ctx->held)
+		return true;
+	if (!ctx->lone || ctx->async)
+		return false;
+	a = ksmbd_async_alloc(ctx, &held_ops, wq);
+	if (!a)
+		return false;
+	if (ksmbd_async_publish(a)) {
+		ksmbd_async_put(a);
+		return false;
+	}
+	send_held_interim(ctx, a);
+	ctx->held = a;
+	/* An early CANCEL is acted on here: held_cancel() wakes nobody yet. */
+	ksmbd_async_armed(a);
+	return true;
+}
+
+bool ksmbd_smb2_async_cancelled(const struct ksmbd_smb2_ctx *ctx)
+{
+	return ctx->held && !ctx->held_owned &&
+	       atomic_read(&ctx->held->claimed);
+}
+
+bool ksmbd_smb2_async_resume(struct ksmbd_smb2_ctx *ctx)
+{
+	if (!ctx->held || ctx->held_owned)
+		return true;
+	ctx->held_owned = ksmbd_async_claim(ctx->held);
+	return ctx->held_owned;
+}
+
+/*
+ * The held request's answer goes out as its final async response (signed
+ * or encrypted as the request, no credits), not in the frame.
+ */
+static void finish_held(struct ksmbd_smb2_ctx *ctx,
+			enum ksmbd_smb2_verdict verdict)
+{
+	struct ksmbd_async *a = ctx->held;
+
+	/* A handler that went async without resuming: cancellation won. */
+	if (!ksmbd_smb2_async_resume(ctx))
+		ctx->status = STATUS_CANCELLED;
+	if (verdict != KSMBD_SMB2_REPLY && !ksmbd_ntstatus_is_error(ctx->status))
+		ctx->status = STATUS_INTERNAL_ERROR;
+	if (ctx->status != STATUS_SUCCESS && (!ctx->body.len ||
+					      ctx->body.overflow ||
+					      verdict != KSMBD_SMB2_REPLY))
+		put_error_body(&ctx->body);
+	ksmbd_async_complete(a, ctx->status, ctx->body.p, ctx->body.len);
+	ctx->held = NULL;
+	ksmbd_async_put(a);
+}
+
 /*
  * MS-SMB2 3.3.5.2.7.2: when the CREATE whose FileId the related elements
  * inherit failed, they fail with its status, not with FILE_CLOSED.
@@ -304,6 +409,7 @@ static bool process_element(struct ksmbd_work *work, struct frame_rsp *fr,
 	ctx.status = STATUS_SUCCESS;
 	if (n == 1 && !work->enc_sess)
 		ctx.pages = &fr->pages;
+	ctx.lone = n == 1;
 	ctx.session_id = hdr.session_id;
 	ctx.tree_id = hdr.tree_id;
 	/* Only the last element may wait (see ksmbd_smb2_ctx). */
@@ -331,6 +437,18 @@ static bool process_element(struct ksmbd_work *work, struct frame_rsp *fr,
 			compound_carry_error(&ctx, &hdr, i);
 		if (ctx.unattached)
 			fr->next_status = STATUS_INVALID_PARAMETER;
+	}
+	if (ctx.held) {
+		finish_held(&ctx, verdict);
+		ksmbd_smb2_detach(&ctx);
+		trace_ksmbd_request_done(conn, &hdr, i, ctx.status, 0, el->len,
+					 SMB2_HEADER_SIZE + ctx.body.len,
+					 ktime_get_ns() - work->received_ns);
+		if (verdict == KSMBD_SMB2_DROP) {
+			reject(conn, ctx.drop_reason ?: "protocol violation");
+			return false;
+		}
+		return !ksmbd_conn_exiting(conn);
 	}
 	if (verdict != KSMBD_SMB2_REPLY) {
 		ksmbd_smb2_detach(&ctx);

@@ -7,6 +7,7 @@
 #ifndef KSMBD_SMB2_DISPATCH_H
 #define KSMBD_SMB2_DISPATCH_H
 
+#include <linux/wait.h>
 #include "proto/buf.h"
 #include "vfs.h"
 #include "proto/validate.h"
@@ -92,6 +93,16 @@ struct ksmbd_smb2_ctx {
 	 * sends them without a copy, or copies them in when it signs.
 	 */
 	struct ksmbd_pagevec *pages;
+	/* The frame is this one element: it may go async in place. */
+	bool lone;
+	/*
+	 * Set by ksmbd_smb2_go_async(): the interim is out, the handler
+	 * still runs, and the dispatcher sends its answer as the final
+	 * async response. held_owned: the handler claimed it back from
+	 * cancellation (ksmbd_smb2_async_resume()).
+	 */
+	struct ksmbd_async *held;
+	bool held_owned;
 };
 
 typedef enum ksmbd_smb2_verdict (*ksmbd_smb2_handler_t)(struct ksmbd_smb2_ctx *ctx);
@@ -102,6 +113,24 @@ void ksmbd_smb2_process(struct ksmbd_work *work);
 /* An SMB2 response header answering rq. */
 void ksmbd_smb2_put_hdr(u8 *rsp, const struct ksmbd_req_hdr *rq, u32 status,
 			u16 credits);
+
+/*
+ * A handler that has to block its worker for long (a CREATE waiting for a
+ * break acknowledgement) goes async in place (MS-SMB2 3.3.4.2): the interim
+ * response goes out now, a CANCEL or the connection's end wakes wq, and the
+ * handler's answer becomes the final async response. Only a lone request
+ * does this; one inside a compound keeps waiting synchronously (3.3.5.2.7
+ * lets a server refuse async processing there, and the elements after it
+ * could not be answered before it). False: carry on synchronously.
+ */
+bool ksmbd_smb2_go_async(struct ksmbd_smb2_ctx *ctx, wait_queue_head_t *wq);
+/* While waiting: a CANCEL (or teardown) asks the handler to give up. */
+bool ksmbd_smb2_async_cancelled(const struct ksmbd_smb2_ctx *ctx);
+/*
+ * The wait is over: false when cancelled (undo, answer STATUS_CANCELLED);
+ * true when not async or no longer cancellable from now on.
+ */
+bool ksmbd_smb2_async_resume(struct ksmbd_smb2_ctx *ctx);
 
 /* smb2_negotiate.c */
 int ksmbd_smb2_negotiate_init(void);

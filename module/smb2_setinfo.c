@@ -37,6 +37,7 @@ struct sinfo_req {
 	u64 pid, vid;
 	struct ksmbd_buf buf;
 	const struct ksmbd_conn *conn;	/* for the tracepoints */
+	struct ksmbd_smb2_ctx *ctx;	/* may go async waiting for a break */
 };
 
 static int sinfo_decode(const struct ksmbd_req *req, struct sinfo_req *s)
@@ -578,7 +579,9 @@ static u32 set_file_status(struct ksmbd_file *fp, const struct sinfo_req *s)
 		return STATUS_INFO_LENGTH_MISMATCH;
 	if (c->modifies && !(fp->tree_flags & KSMBD_FILE_TREE_WRITABLE))
 		return STATUS_ACCESS_DENIED;
-	ksmbd_oplock_break_for_setinfo(fp, s->cls);
+	/* Cancelled while waiting for the break: nothing changed. */
+	if (ksmbd_oplock_break_for_setinfo(s->ctx, fp, s->cls))
+		return STATUS_CANCELLED;
 	ret = set_file(fp, s);
 	if (!ret && fp->user_set_change_time && !ksmbd_vfs_getattr(fp, &st))
 		ksmbd_file_keep_change_time(fp, &st);
@@ -625,6 +628,7 @@ enum ksmbd_smb2_verdict ksmbd_smb2_set_info(struct ksmbd_smb2_ctx *ctx)
 		return KSMBD_SMB2_REPLY;
 	}
 	s.conn = ctx->conn;
+	s.ctx = ctx;
 	fp = ksmbd_file_lookup(ctx, s.pid, s.vid);
 	if (!fp) {
 		ctx->status = STATUS_FILE_CLOSED;

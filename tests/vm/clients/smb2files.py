@@ -130,7 +130,11 @@ class Tree:
         struct.pack_into("<H", msg, 6, charge)
         self.c.mid += charge - 1
         self.c.send_frame(bytes(msg))
-        return smb2auth.Rsp(self.c.recv_frame())
+        r = smb2auth.Rsp(self.c.recv_frame())
+        # An interim STATUS_PENDING (async form): the answer follows.
+        while r.status == 0x103 and r.flags & 0x2:
+            r = smb2auth.Rsp(self.c.recv_frame())
+        return r
 
     def create(self, name, **kw):
         r = self.call(CREATE, create_body(name, **kw))

@@ -33,7 +33,10 @@ NOTIFY_MID = 0xFFFFFFFFFFFFFFFF
 
 ST = dict(smb2files.ST)
 ST.update(INVALID_OPLOCK_PROTOCOL=0xC00000E3, INVALID_DEVICE_STATE=0xC0000184,
-          REQUEST_NOT_ACCEPTED=0xC00000D0, UNSUCCESSFUL=0xC0000001)
+          REQUEST_NOT_ACCEPTED=0xC00000D0, UNSUCCESSFUL=0xC0000001,
+          PENDING=0x103, CANCELLED=0xC0000120)
+FLAG_ASYNC = 0x2
+CANCEL = 0x0C
 smb2files.ST.update(ST)
 
 
@@ -73,6 +76,24 @@ class Peer(smb2files.Tree):
         body[3] = level
         r = self.call(smb2files.CREATE, bytes(body))
         return r, (Created(r) if r.status == 0 else None)
+
+    def send_mid(self, cmd, body):
+        """Send without waiting; the request's MessageId."""
+        mid = self.c.mid
+        self.send(cmd, body)
+        return mid
+
+    def cancel(self, mid, aid=None):
+        """SMB2 CANCEL: async form with aid, else sync form by MessageId."""
+        if aid is None:
+            hdr = smb2raw.HDR.pack(smb2raw.SMB2_MAGIC, 64, 0, 0, CANCEL, 0, 0,
+                                   0, mid, 0xFEFF, self.tid, self.sess.id,
+                                   b"\0" * 16)
+        else:
+            hdr = smb2raw.HDR.pack(smb2raw.SMB2_MAGIC, 64, 0, 0, CANCEL, 0,
+                                   FLAG_ASYNC, 0, mid, aid & 0xFFFFFFFF,
+                                   aid >> 32, self.sess.id, b"\0" * 16)
+        self.c.send_frame(hdr + struct.pack("<HH", 4, 0))
 
     def ack_oplock(self, fid, level):
         body = struct.pack("<HBBIQQ", 24, level, 0, 0, *fid)
@@ -166,6 +187,10 @@ def case_oplock_is_per_handle(env):
     body = bytearray(create_body("op-alone.txt", disp=OPEN))
     body[3] = LEVEL_EXCL
     a.send(smb2files.CREATE, bytes(body))
+    # The open goes async before the break it waits for goes out.
+    x = a.next_frame(10)
+    expect_status(x, "PENDING", "second open's interim response")
+    expect(x.flags & FLAG_ASYNC, "interim without SMB2_FLAGS_ASYNC_COMMAND")
     n = parse_break(a.next_frame(10))
     expect_eq((n["level"], n["fid"]), (LEVEL_II, cr.fid), "break of handle 1")
     a.send(OPLOCK_BREAK, struct.pack("<HBBIQQ", 24, LEVEL_II, 0, 0, *cr.fid))
@@ -708,6 +733,88 @@ def case_local_unlink_level2(env):
            (took, env.timeout))
     a.close(cr.fid)
     a.bye()
+
+
+def async_id(r):
+    return struct.unpack_from("<Q", r.raw, 32)[0]
+
+
+def pending_open(b, name, **kw):
+    """B's CREATE that has to wait for a break: (mid, interim)."""
+    body = bytearray(create_body(name, **kw))
+    body[3] = LEVEL_BATCH
+    mid = b.send_mid(smb2files.CREATE, bytes(body))
+    r = b.next_frame(10)
+    expect_eq(r.mid, mid, "interim MessageId")
+    expect_status(r, "PENDING", "open waiting for the break")
+    expect(r.flags & FLAG_ASYNC, "interim without SMB2_FLAGS_ASYNC_COMMAND")
+    expect(async_id(r) != 0, "interim AsyncId is 0")
+    expect(r.credits >= 1, "interim grants no credits")
+    return mid, r
+
+
+@case
+def case_cancel_pending_open(env):
+    """B's open waits for A's break acknowledgement and is cancelled (by
+    AsyncId, then by MessageId): it answers CANCELLED in async form with
+    no credits, and holds nothing afterwards (an open denying all sharing
+    gets in once A closed)."""
+    a, b = two_peers(env)
+    fresh(a, "op-cancel.txt")
+    for how in ("AsyncId", "MessageId"):
+        r, cr = a.open("op-cancel.txt", level=LEVEL_BATCH)
+        expect_eq(oplock_level(r), LEVEL_BATCH, "A's level")
+        mid, interim = pending_open(b, "op-cancel.txt", disp=OPEN)
+        parse_break(a.next_frame(10))
+        b.cancel(mid, async_id(interim) if how == "AsyncId" else None)
+        f = b.next_frame(10)
+        expect_eq(f.mid, mid, "final MessageId")
+        expect_status(f, "CANCELLED", "cancel by " + how)
+        expect(f.flags & FLAG_ASYNC, "final response not async")
+        expect_eq(async_id(f), async_id(interim), "final AsyncId")
+        expect_eq(f.credits, 0, "final response credits")
+        # A never acknowledged; its close ends the break.
+        expect_status(a.close(cr.fid), "SUCCESS", "A's close")
+        rb, crb = b.open("op-cancel.txt", disp=OPEN, share=0)
+        expect_status(rb, "SUCCESS", "exclusive open after the cancel")
+        b.close(crb.fid)
+    # Cancels of what is finished or unknown are ignored.
+    b.cancel(mid, async_id(interim))
+    b.cancel(123456, 0xDEADBEEF)
+    b.cancel(0)
+    rb, crb = b.open("op-cancel.txt", disp=OPEN)
+    expect_status(rb, "SUCCESS", "open after stray cancels")
+    b.close(crb.fid)
+    a.bye()
+    b.bye()
+
+
+@case
+def case_drop_pending_open(env):
+    """B's connection drops while its open waits for A's acknowledgement:
+    the wait ends with it (the case script checks the log for warnings),
+    A's late ack still works, and nothing of B's open is left."""
+    a, b = two_peers(env)
+    fresh(a, "op-dropwait.txt")
+    r, cr = a.open("op-dropwait.txt", level=LEVEL_BATCH)
+    expect_eq(oplock_level(r), LEVEL_BATCH, "A's level")
+    pending_open(b, "op-dropwait.txt", disp=OPEN)
+    parse_break(a.next_frame(10))
+    b.c.close()
+    time.sleep(0.5)
+    expect_status(a.ack_oplock(cr.fid, LEVEL_II), "SUCCESS", "A's ack")
+    expect_status(a.close(cr.fid), "SUCCESS", "A's close")
+    c = Peer(env, next(GUIDS))
+    deadline = time.monotonic() + 10
+    while True:
+        rc, crc = c.open("op-dropwait.txt", disp=OPEN, share=0)
+        if rc.status == 0 or time.monotonic() > deadline:
+            break
+        time.sleep(0.5)
+    expect_status(rc, "SUCCESS", "exclusive open after B dropped")
+    c.close(crc.fid)
+    a.bye()
+    c.bye()
 
 
 def main():
