@@ -71,11 +71,11 @@ struct ksmbd_smb2_ctx {
 	bool sign_rsp;			/* sign the response with sess */
 	struct ksmbd_compound_fid *cfid;	/* the frame's; see file.h */
 	/*
-	 * More elements follow in the compound: CHANGE_NOTIFY and a
-	 * blocking LOCK answer STATUS_INTERNAL_ERROR instead of going
-	 * async, as Windows does (MS-SMB2 3.3.5.2.7, product behavior
-	 * note): the rest of the chain would wait with them. Only a CREATE
-	 * waiting for an oplock or lease break may go async there.
+	 * More elements follow in the compound: CHANGE_NOTIFY answers
+	 * STATUS_INTERNAL_ERROR instead of going async, as Windows does
+	 * (MS-SMB2 3.3.5.2.7, product behavior note; smb2.compound.interim2).
+	 * A blocking LOCK still goes async there: the chain goes on, and a
+	 * later element of it may be the unlock that wakes it.
 	 */
 	bool mid_compound;
 	/* Dispatcher: the session or tree lookup failed. */

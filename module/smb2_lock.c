@@ -133,11 +133,8 @@ static u32 do_locks(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
 		goto out_free;
 	/* Other handles' read caching cannot survive a byte-range lock. */
 	ksmbd_oplock_break_for_write(fp);
-	if (!wait || ctx->mid_compound) {
-		ret = ksmbd_lock_acquire(fp, r, count);
-		/* A conflict it would wait for, but it may not wait here. */
-		st = wait && ret == -EAGAIN ? STATUS_INTERNAL_ERROR :
-					      status_of(ret);
+	if (!wait) {
+		st = status_of(ksmbd_lock_acquire(fp, r, count));
 		goto out_free;
 	}
 	ret = ksmbd_lock_acquire_wait(ctx, fp, r, &a);

@@ -133,15 +133,8 @@ class LockTree(Tree):
 
     def cancel(self, mid, aid=None):
         """SMB2 CANCEL: async form with aid, else sync form by MessageId."""
-        if aid is None:
-            hdr = smb2raw.HDR.pack(smb2raw.SMB2_MAGIC, 64, 0, 0, CANCEL, 0, 0,
-                                   0, mid, 0xFEFF, self.tid, self.sess.id,
-                                   b"\0" * 16)
-        else:
-            hdr = smb2raw.HDR.pack(smb2raw.SMB2_MAGIC, 64, 0, 0, CANCEL, 0,
-                                   FLAG_ASYNC, 0, mid, aid & 0xFFFFFFFF,
-                                   aid >> 32, self.sess.id, b"\0" * 16)
-        self.c.send_frame(hdr + struct.pack("<HH", 4, 0))
+        self.c.send_frame(smb2raw.cancel_frame(mid, self.tid, self.sess.id,
+                                               aid))
 
     def final(self, mid, interim, what):
         r = self.recv_mid(mid)

@@ -36,7 +36,6 @@ ST.update(INVALID_OPLOCK_PROTOCOL=0xC00000E3, INVALID_DEVICE_STATE=0xC0000184,
           REQUEST_NOT_ACCEPTED=0xC00000D0, UNSUCCESSFUL=0xC0000001,
           PENDING=0x103, CANCELLED=0xC0000120)
 FLAG_ASYNC = 0x2
-CANCEL = 0x0C
 smb2files.ST.update(ST)
 
 
@@ -85,15 +84,8 @@ class Peer(smb2files.Tree):
 
     def cancel(self, mid, aid=None):
         """SMB2 CANCEL: async form with aid, else sync form by MessageId."""
-        if aid is None:
-            hdr = smb2raw.HDR.pack(smb2raw.SMB2_MAGIC, 64, 0, 0, CANCEL, 0, 0,
-                                   0, mid, 0xFEFF, self.tid, self.sess.id,
-                                   b"\0" * 16)
-        else:
-            hdr = smb2raw.HDR.pack(smb2raw.SMB2_MAGIC, 64, 0, 0, CANCEL, 0,
-                                   FLAG_ASYNC, 0, mid, aid & 0xFFFFFFFF,
-                                   aid >> 32, self.sess.id, b"\0" * 16)
-        self.c.send_frame(hdr + struct.pack("<HH", 4, 0))
+        self.c.send_frame(smb2raw.cancel_frame(mid, self.tid, self.sess.id,
+                                               aid))
 
     def ack_oplock(self, fid, level):
         body = struct.pack("<HBBIQQ", 24, level, 0, 0, *fid)

@@ -41,6 +41,18 @@ def smb2_header(command, mid, credit_req=1, flags=0, next_cmd=0, charge=0,
                     next_cmd, mid, 0xFEFF, tree, session, b"\0" * 16)
 
 
+def cancel_frame(mid, tree, session, aid=None):
+    """SMB2 CANCEL (MS-SMB2 2.2.30): the async form naming aid, else the
+    sync form naming MessageId mid."""
+    if aid is None:
+        hdr = HDR.pack(SMB2_MAGIC, 64, 0, 0, 0x0C, 0, 0, 0, mid, 0xFEFF,
+                       tree, session, b"\0" * 16)
+    else:
+        hdr = HDR.pack(SMB2_MAGIC, 64, 0, 0, 0x0C, 0, 0x2, 0, mid,
+                       aid & 0xFFFFFFFF, aid >> 32, session, b"\0" * 16)
+    return hdr + struct.pack("<HH", 4, 0)
+
+
 def pad8(b):
     return b + b"\0" * ((8 - len(b) % 8) % 8)
 
