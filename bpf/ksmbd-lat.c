@@ -19,7 +19,8 @@ struct lat_env {
 	struct ksmbd_lat_view view;
 	enum lat_mode mode;
 	bool verbose;
-	bool pinned;		/* read the pinned maps instead of loading */
+	bool pinned;		/* the pinned maps or nothing (default: them if
+				 * pinned, else load our own copy) */
 	long interval;		/* seconds */
 	long count;		/* intervals; 0 = until Ctrl-C */
 	int nargs;
@@ -43,7 +44,8 @@ static const char doc[] =
 "    ksmbd-lat -s 5          # the credit table every 5 seconds\n"
 "    ksmbd-lat -j 1 3        # one JSON object per second, 3 times\n"
 "    ksmbd-lat --pin         # attach and pin under /sys/fs/bpf/ksmbd, exit\n"
-"    ksmbd-lat --pinned -C   # read the pinned maps\n"
+"    ksmbd-lat --pinned -C   # the pinned maps only (without --pinned,\n"
+"                            # they are used whenever something is pinned)\n"
 "    ksmbd-lat --unpin       # detach and remove /sys/fs/bpf/ksmbd";
 
 static const struct argp_option opts[] = {
@@ -184,10 +186,12 @@ static int run(const struct lat_env *env)
 			printf("nothing pinned under %s\n", KSMBD_STATS_PIN_DIR);
 		return 0;
 	}
-	if (env->pinned && env->mode == MODE_TRACE)
-		ret = ksmbd_stats_open_pinned(&s, NULL, err, sizeof(err));
-	else
+	if (env->mode != MODE_TRACE)
 		ret = ksmbd_stats_open(&s, &o, err, sizeof(err));
+	else if (env->pinned)
+		ret = ksmbd_stats_open_pinned(&s, NULL, err, sizeof(err));
+	else	/* share the pinned programs rather than run a second copy */
+		ret = ksmbd_stats_open_auto(&s, &o, err, sizeof(err));
 	if (ret)
 		return fail("", err);
 	if (env->mode == MODE_PIN) {

@@ -186,6 +186,21 @@ int ksmbd_stats_open_pinned(struct ksmbd_stats **out, const char *dir,
 	return 0;
 }
 
+int ksmbd_stats_open_auto(struct ksmbd_stats **out,
+			  const struct ksmbd_stats_opts *opts, char *err,
+			  size_t errlen)
+{
+	struct stat st;
+	int ret;
+
+	if (!stat(KSMBD_STATS_PIN_DIR, &st) && S_ISDIR(st.st_mode)) {
+		ret = ksmbd_stats_open_pinned(out, NULL, err, errlen);
+		if (ret != -ENOENT)
+			return ret;
+	}
+	return ksmbd_stats_open(out, opts, err, errlen);
+}
+
 bool ksmbd_stats_is_pinned(const struct ksmbd_stats *s)
 {
 	return !s->skel;

@@ -8,6 +8,10 @@
  *   ksmbd_stats_open_pinned()  opens the maps `ksmbd-lat --pin` left under
  *                              KSMBD_STATS_PIN_DIR; the programs stay
  *                              attached by their pinned links.
+ *   ksmbd_stats_open_auto()    the pinned maps when something is pinned,
+ *                              else loads: every reader of the pinned set
+ *                              shares one copy of the programs, so a second
+ *                              tool adds no work per request.
  * Then read snapshots (plain arrays copied out of the maps), subtract two
  * snapshots for an interval, reset, and close.
  *
@@ -84,6 +88,15 @@ int ksmbd_stats_open(struct ksmbd_stats **out,
 /* Open the maps pinned under dir (NULL: KSMBD_STATS_PIN_DIR). */
 int ksmbd_stats_open_pinned(struct ksmbd_stats **out, const char *dir,
 			    char *err, size_t errlen);
+/*
+ * Pinned maps when KSMBD_STATS_PIN_DIR exists and opens, else
+ * ksmbd_stats_open(). A pinned directory that does not open (stale, or not
+ * permitted) falls back to loading, except for -EPERM, which loading would
+ * hit too.
+ */
+int ksmbd_stats_open_auto(struct ksmbd_stats **out,
+			  const struct ksmbd_stats_opts *opts, char *err,
+			  size_t errlen);
 /* True when the handle reads pinned maps (reset affects other readers). */
 bool ksmbd_stats_is_pinned(const struct ksmbd_stats *s);
 void ksmbd_stats_close(struct ksmbd_stats *s);

@@ -10,13 +10,6 @@
 #include <unistd.h>
 #include "collect.h"
 
-static bool pinned_present(void)
-{
-	struct stat st;
-
-	return !stat(KSMBD_STATS_PIN_DIR, &st) && S_ISDIR(st.st_mode);
-}
-
 /*
  * Pinned maps first: they are already attached and shared with ksmbd-lat,
  * so two monitors do not load two copies of the programs.
@@ -24,15 +17,13 @@ static bool pinned_present(void)
 static int open_bpf(struct kt_collect *c, enum kt_source src, bool verbose)
 {
 	struct ksmbd_stats_opts o = { .verbose = verbose };
-	int ret;
 
-	if (src == KT_SOURCE_PINNED ||
-	    (src == KT_SOURCE_AUTO && pinned_present())) {
-		ret = ksmbd_stats_open_pinned(&c->bpf, NULL, c->bpf_err,
-					      sizeof(c->bpf_err));
-		if (!ret || src == KT_SOURCE_PINNED)
-			return ret;
-	}
+	if (src == KT_SOURCE_PINNED)
+		return ksmbd_stats_open_pinned(&c->bpf, NULL, c->bpf_err,
+					       sizeof(c->bpf_err));
+	if (src == KT_SOURCE_AUTO)
+		return ksmbd_stats_open_auto(&c->bpf, &o, c->bpf_err,
+					     sizeof(c->bpf_err));
 	return ksmbd_stats_open(&c->bpf, &o, c->bpf_err, sizeof(c->bpf_err));
 }
 

@@ -27,8 +27,14 @@ RUNTIME = int(os.environ.get('BENCH_RUNTIME', '10'))
 SEQ_SIZE = os.environ.get('BENCH_SEQ_SIZE', '256M')
 META_FILES = int(os.environ.get('BENCH_META_FILES', '2000'))
 OBS_ROUNDS = int(os.environ.get('BENCH_OBS_ROUNDS', '1'))
+# The observability run's timed jobs: shorter, since it runs each job four times.
+OBS_RUNTIME = int(os.environ.get('BENCH_OBS_RUNTIME', '5'))
+# kernel.bpf_stats_enabled during the attached passes: the programs' own
+# cost per run, at the price of two clock reads around every run.
+PROG_STATS = os.environ.get('BENCH_PROG_STATS', '0') == '1'
+LAT = os.path.join(TOP, 'build', 'bpf', 'ksmbd-lat')
 ALL_OBSERVERS = {  # attached during the observability run; output discarded
-    'lat': [os.path.join(TOP, 'build', 'bpf', 'ksmbd-lat'), '-C', '1'],
+    'lat': [LAT, '-C', '1'],
     'top': [os.path.join(TOP, 'build', 'monitor', 'ksmbdtop'), '-b', '-J', '-d', '1'],
 }
 OBSERVERS = [ALL_OBSERVERS[n] for n in
@@ -132,8 +138,12 @@ class Observers:
     """ksmbd-lat and ksmbdtop attached to our server for a run."""
 
     def start(self):
+        """One copy of the programs, pinned; both tools read the pinned maps
+        (what ksmbd-lat and ksmbdtop do whenever something is pinned)."""
         self.procs = []
-        sh('sysctl -qw kernel.bpf_stats_enabled=1', check=False, quiet=True)
+        if PROG_STATS:
+            sh('sysctl -qw kernel.bpf_stats_enabled=1', check=False, quiet=True)
+        sh('%s --pin' % LAT)
         for argv in OBSERVERS:
             if not os.access(argv[0], os.X_OK):
                 raise RuntimeError('%s was not built' % argv[0])
@@ -189,6 +199,8 @@ class Observers:
             except subprocess.TimeoutExpired:
                 p.kill()
                 p.wait()
+        sh('%s --unpin' % LAT, check=False)
+        sh('sysctl -qw kernel.bpf_stats_enabled=0', check=False, quiet=True)
 
 
 # ---- jobs -------------------------------------------------------------
@@ -207,28 +219,28 @@ def drop_caches():
     sh('sync; echo 3 > /proc/sys/vm/drop_caches', check=False, quiet=True)
 
 
-def job_seqwrite(d):
+def job_seqwrite(d, runtime):
     j = fio(d, DATA_JOB, '--rw=write --bs=1M --size=%s --end_fsync=1 --runtime=%d'
-            % (SEQ_SIZE, RUNTIME * 3))
+            % (SEQ_SIZE, runtime * 3))
     return j['write']['bw_bytes'] / 1e6, 'MB/s'
 
 
-def job_seqread(d):
+def job_seqread(d, runtime):
     drop_caches()
     j = fio(d, DATA_JOB, '--rw=read --bs=1M --size=%s --runtime=%d'
-            % (SEQ_SIZE, RUNTIME * 3))
+            % (SEQ_SIZE, runtime * 3))
     return j['read']['bw_bytes'] / 1e6, 'MB/s'
 
 
-def job_randread(d):
+def job_randread(d, runtime):
     j = fio(d, DATA_JOB, '--rw=randread --bs=4k --size=%s --time_based --runtime=%d'
-            % (SEQ_SIZE, RUNTIME))
+            % (SEQ_SIZE, runtime))
     return j['read']['iops'], 'IOPS'
 
 
-def job_randwrite(d):
+def job_randwrite(d, runtime):
     j = fio(d, DATA_JOB, '--rw=randwrite --bs=4k --size=%s --time_based --runtime=%d'
-            % (SEQ_SIZE, RUNTIME))
+            % (SEQ_SIZE, runtime))
     return j['write']['iops'], 'IOPS'
 
 
@@ -251,19 +263,19 @@ def create_one(path):
     os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644))
 
 
-def job_create(d):
+def job_create(d, runtime):
     m = os.path.join(d, 'meta')
     shutil.rmtree(m, ignore_errors=True)
     os.makedirs(m, exist_ok=True)
     return meta_rate(m, create_one)
 
 
-def job_stat(d):
+def job_stat(d, runtime):
     drop_caches()
     return meta_rate(os.path.join(d, 'meta'), os.stat)
 
 
-def job_unlink(d):
+def job_unlink(d, runtime):
     return meta_rate(os.path.join(d, 'meta'), os.unlink)
 
 
@@ -293,10 +305,10 @@ def clean_share():
                 pass
 
 
-def run_jobs(directory, results, key):
+def run_jobs(directory, results, key, runtime=RUNTIME):
     for name, fn in JOBS:
         try:
-            v, unit = fn(directory)
+            v, unit = fn(directory, runtime)
             results.setdefault(key, {}).setdefault(name, []).append(v)
             results.setdefault('_units', {})[name] = unit
             log('%-28s %-14s %10.1f %s' % (key, name, v, unit))
@@ -353,43 +365,65 @@ def main():
 
 
 def observability_run(results):
-    """Our server without and then with ksmbd-lat and ksmbdtop attached,
-    back to back, cache=none: the overhead ratio of the observers."""
+    """Our server, one mount (cache=none), the jobs in four passes:
+    detached, attached, attached, detached (ABBA), so that drift over the
+    run (page cache, tmpfs, the host's other load) weighs on both sides
+    alike; the overhead ratio of the observers compares the medians."""
     ours = Ours()
+    try:
+        ours.start()
+        clean_share()
+        mount(OPTION_SETS['nocache'])
+    except Exception as e:
+        log('observability run did not start: %s' % e)
+        results.setdefault('_errors', []).append('observability start: %s' % str(e)[:300])
+        umount()
+        ours.stop()
+        return
+    obs = None
     for rnd in range(OBS_ROUNDS):
-        for observed in (False, True):
+        for observed in (False, True, True, False):
+            if observed and not obs:
+                obs = attach_observers(results)
+                if not obs:
+                    break
+            elif not observed and obs:
+                detach_observers(obs, results)
+                obs = None
             key = 'ksmbd-obs%s/nocache' % ('+attached' if observed else '')
-            obs = Observers()
-            try:
-                ours.start()
-                if observed:
-                    obs.start()
-                clean_share()
-                mount(OPTION_SETS['nocache'])
-            except Exception as e:
-                log('observability run (%s) did not start: %s' % (key, e))
-                results.setdefault('_errors', []).append('%s start: %s' % (key, str(e)[:300]))
-                umount()
-                if observed and getattr(obs, 'procs', None):
-                    obs.stop()
-                ours.stop()
-                continue
-            t0 = time.time()
-            run_jobs(MNT, results, key)
-            umount()
-            if observed:
-                cpu = results.setdefault('_obs_cpu', {'wall_s': 0.0})
-                cpu['wall_s'] += time.time() - t0
-                for name, secs in obs.cpu_seconds().items():
-                    cpu[name] = cpu.get(name, 0.0) + secs - obs.cpu_at_start.get(name, 0.0)
-                progs = results.setdefault('_obs_progs', {})
-                for name, (cnt, ns) in obs.prog_stats().items():
-                    c0, n0 = progs.get(name, (0, 0))
-                    cs, ns0 = obs.progs_at_start.get(name, (0, 0))
-                    progs[name] = (c0 + cnt - cs, n0 + ns - ns0)
-                obs.stop()
-            ours.stop()
+            run_jobs(MNT, results, key, OBS_RUNTIME)
+    if obs:
+        detach_observers(obs, results)
+    umount()
+    ours.stop()
     clean_share()
+
+
+def attach_observers(results):
+    obs = Observers()
+    try:
+        obs.start()
+    except Exception as e:
+        log('observers did not start: %s' % e)
+        results.setdefault('_errors', []).append('observers start: %s' % str(e)[:300])
+        if getattr(obs, 'procs', None):
+            obs.stop()
+        return None
+    obs.t0 = time.time()
+    return obs
+
+
+def detach_observers(obs, results):
+    cpu = results.setdefault('_obs_cpu', {'wall_s': 0.0})
+    cpu['wall_s'] += time.time() - obs.t0
+    for name, secs in obs.cpu_seconds().items():
+        cpu[name] = cpu.get(name, 0.0) + secs - obs.cpu_at_start.get(name, 0.0)
+    progs = results.setdefault('_obs_progs', {})
+    for name, (cnt, ns) in obs.prog_stats().items():
+        c0, n0 = progs.get(name, (0, 0))
+        cs, ns0 = obs.progs_at_start.get(name, (0, 0))
+        progs[name] = (c0 + cnt - cs, n0 + ns - ns0)
+    obs.stop()
 
 
 def median(results, key, job):
@@ -418,7 +452,7 @@ def report(results):
                          'detached': plain, 'attached': att,
                          'attached_over_detached': att / plain if att and plain else None,
                          'overhead_pct': (1 - att / plain) * 100 if att and plain else None})
-    doc = {'rounds': ROUNDS, 'runtime_s': RUNTIME, 'seq_size': SEQ_SIZE,
+    doc = {'rounds': ROUNDS, 'runtime_s': RUNTIME, 'obs_runtime_s': OBS_RUNTIME, 'seq_size': SEQ_SIZE,
            'meta_files': META_FILES, 'seconds': results.get('_seconds'),
            'rows': rows, 'observability_rounds': OBS_ROUNDS,
            'observers': [' '.join([os.path.basename(a[0])] + a[1:]) for a in OBSERVERS],
@@ -441,9 +475,11 @@ def report(results):
         lines.append('| %s | %s | %s | %s | %s | %s | %s | %s | %s |' % (
             r['options'], r['job'], r['unit'], fmt(r['ksmbd']), fmt(r['samba']),
             fmt(r['local']), fmt(r['ours_over_samba']), fmt(r['ours_over_local']), goal))
-    lines += ['', '## Observability overhead (%s attached; %s, %d round%s, back to back)'
+    lines += ['', '## Observability overhead (%s attached, reading one pinned copy of the programs; '
+              '%s, one server and mount, %d round%s of four passes: detached, attached, attached, '
+              'detached; timed jobs %d s)'
               % (' and '.join(doc['observers']), OPTION_SETS['nocache'], OBS_ROUNDS,
-                 '' if OBS_ROUNDS == 1 else 's'), '',
+                 '' if OBS_ROUNDS == 1 else 's', OBS_RUNTIME), '',
               '| job | unit | detached | attached | attached/detached | overhead %% (goal <= %.0f) |'
               % OBS_GOAL_PCT, '|---|---|---|---|---|---|']
     for r in obs_rows:
@@ -458,7 +494,7 @@ def report(results):
                                               sorted(cpu.items()) if k != 'wall_s'))]
     progs = doc['observer_programs']
     if progs:
-        lines += ['', 'Their programs in the kernel (both tools\' copies together): '
+        lines += ['', 'Their programs in the kernel (kernel.bpf_stats_enabled): '
                   + ', '.join('%s %d runs, %.1f us each' % (k, v['runs'], v['ns'] / v['runs'] / 1000)
                               for k, v in sorted(progs.items()) if v['runs'])
                   + '; %.2f s in all.' % (sum(v['ns'] for v in progs.values()) / 1e9)]

@@ -322,6 +322,20 @@ check ksmbd-hist-global grep -qx "all requests requests = 8" /tmp/histg.txt
 head -30 /tmp/hist.txt | sed 's/^/# /'
 during --pinned -j 10 1
 check pinned-read-by-library grep -q '"addr":"127.0.0.2"' /tmp/during.out
+# Without --pinned, ksmbd-lat shares what is pinned: still one copy of each
+# program in the kernel while it runs, and it counts the new requests.
+copies() { bpftool prog show | grep -c "name ksmbd_req_done"; }
+timeout 120 $lat -j 10 1 > /tmp/auto.out 2> /tmp/auto.err &
+autopid=$!
+within 120 attached /tmp/auto.err
+check auto-shares-pinned-programs test "$(copies)" = 1
+workload --src 127.0.0.2 --echos 5
+wait $autopid
+check auto-reads-pinned-maps python3 -c "
+import json, sys
+s = json.loads(open('/tmp/auto.out').read())
+n = sum(c['requests'] for c in s['clients'] if c['addr'] == '127.0.0.2')
+sys.exit(None if n >= 5 else 'requests from 127.0.0.2 in the interval: %d' % n)"
 check unpin $lat --unpin
 check unpinned-nothing-left test ! -e $pin
 prog_gone() { ! prog_listed ksmbd_req_done; }
