@@ -30,9 +30,13 @@ struct ksmbd_conn_crypto;
 
 /* Requests read from one connection and not yet answered. */
 #define KSMBD_CONN_MAX_OUTSTANDING	128
-/* Credits one client may hold at a time (MS-SMB2 3.3.1.2). */
-#define KSMBD_CONN_MAX_CREDITS		512
-/* MessageIds tracked past the lowest unused one; twice the credits. */
+/*
+ * Credits one client may hold at a time (MS-SMB2 3.3.1.2), as many as
+ * Samba grants (smb2.credits): nothing is allocated per credit, requests
+ * in flight stay bounded by KSMBD_CONN_MAX_OUTSTANDING.
+ */
+#define KSMBD_CONN_MAX_CREDITS		8192
+/* MessageIds tracked past the lowest unused one; twice the credits (2 KiB). */
 #define KSMBD_SEQ_WINDOW_BITS		(2 * KSMBD_CONN_MAX_CREDITS)
 /* Frames before authentication: a NEGOTIATE or a Kerberos SESSION_SETUP. */
 #define KSMBD_PREAUTH_MAX_FRAME		((64 << 10) + 256)

@@ -270,13 +270,14 @@ static bool tearing_down(const struct ksmbd_oplock *o)
  * the ack, the teardown or the timeout; otherwise it is downgraded now.
  * Returns true when an acknowledgement is awaited.
  */
-static bool start_break(struct ksmbd_oplock *o, u32 to, struct list_head *notes)
+static bool start_break(struct ksmbd_oplock *o, u32 to, bool bump,
+			struct list_head *notes)
 {
 	bool ack = (o->state & (KSMBD_LEASE_W | KSMBD_LEASE_H)) &&
 		   (!ksmbd_conn_exiting(o->conn) || tearing_down(o));
 	struct break_note *n;
 
-	if (o->lease && o->version == 2)
+	if (bump && o->lease && o->version == 2)
 		o->epoch++;
 	o->noack_break = !o->lease && !ack;
 	if (!ksmbd_conn_exiting(o->conn)) {
@@ -292,6 +293,7 @@ static bool start_break(struct ksmbd_oplock *o, u32 to, struct list_head *notes)
 	}
 	o->breaking = true;
 	o->break_to = to;
+	o->need = to;
 	o->break_ns = ktime_get_ns();
 	o->deadline = jiffies + break_timeout();
 	return true;
@@ -338,10 +340,11 @@ static bool waits_for(const struct ksmbd_oplock *o, const struct breaker *b)
 /*
  * One pass over the inode's other owners: resolve expired breaks, start
  * the breaks b calls for. True while an acknowledgement b waits for is
- * awaited.
+ * awaited. A waiting b that finds a break under way leaves what it needs
+ * beyond it in the owner, for the acknowledgement to break further.
  */
 static bool scan_owners(const struct breaker *b, struct list_head *notes,
-			bool force)
+			bool force, bool wait)
 {
 	struct ksmbd_oplock *o;
 	bool pending = false;
@@ -357,15 +360,25 @@ static bool scan_owners(const struct breaker *b, struct list_head *notes,
 			} else if (force || time_after_eq(jiffies, o->deadline)) {
 				timeout_owner(o, force ? "waiters" : "timeout",
 					      !force);
+			} else if (waits_for(o, b) ||
+				   (o->break_to & ~allowed(o, b))) {
+				/*
+				 * A break that leaves o more than b allows is
+				 * followed by another (follow_up()): b waits
+				 * for both (smb2.lease.breaking3).
+				 */
+				if (wait)
+					o->need &= allowed(o, b);
+				pending = true;
+				continue;
 			} else {
-				pending |= waits_for(o, b);
 				continue;
 			}
 		}
 		to = o->state & allowed(o, b);
 		if (to == o->state)
 			continue;
-		if (start_break(o, to, notes))
+		if (start_break(o, to, true, notes))
 			pending |= waits_for(o, b);
 	}
 	return pending;
@@ -411,6 +424,39 @@ static void send_notes(struct list_head *notes)
 }
 
 /*
+ * An acknowledged break, with waiters that need more than it broke to
+ * (they came while it was under way): break again at once, before they
+ * wake, so that every one of them waits for it. A step that takes
+ * handle caching keeps read caching, which goes in a step of its own
+ * (Windows: RWH->RH, then RH->R, then R->none, smb2.lease.breaking3);
+ * these further breaks carry the epoch of the first.
+ */
+static void follow_up(struct ksmbd_oplock *o, struct list_head *notes)
+{
+	u32 need = o->need, to = o->state & need;
+
+	if (to == o->state)
+		return;
+	if ((o->state & KSMBD_LEASE_H) && !(to & KSMBD_LEASE_R))
+		to = o->state & KSMBD_LEASE_R;
+	start_break(o, to, false, notes);
+	o->need = need;
+}
+
+void ksmbd_oplock_acked(struct ksmbd_oplock *o, u32 state,
+			struct list_head *notes)
+{
+	lockdep_assert_held(&ksmbd_owner_lock);
+	ksmbd_oplock_resolve(o, state);
+	follow_up(o, notes);
+}
+
+void ksmbd_oplock_send_notes(struct list_head *notes)
+{
+	send_notes(notes);
+}
+
+/*
  * Break what b calls for and, with wait, block until no other owner of
  * the inode is breaking any more. Every slice re-scans, so closes, dead
  * connections and timeouts end the wait as surely as acknowledgements.
@@ -430,7 +476,7 @@ static int break_and_wait(const struct breaker *b, bool wait)
 
 	for (;;) {
 		mutex_lock(&ksmbd_owner_lock);
-		pending = scan_owners(b, &notes, force);
+		pending = scan_owners(b, &notes, force, wait);
 		seen = break_seq;
 		mutex_unlock(&ksmbd_owner_lock);
 		if (pending && wait && b->ctx && !held)
@@ -872,7 +918,7 @@ static void no_lease_grant(const struct ksmbd_oplock_req *rq,
 }
 
 void ksmbd_oplock_grant(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
-			const struct ksmbd_oplock_req *rq,
+			const struct ksmbd_oplock_req *rq, bool new_data,
 			struct ksmbd_oplock_grant *out)
 {
 	struct breaker b = { .kind = BREAK_OPEN, .waiter = ctx->conn };
@@ -895,7 +941,7 @@ void ksmbd_oplock_grant(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
 	 */
 	for (tries = 0; ; tries++) {
 		mutex_lock(&ksmbd_owner_lock);
-		if (!open_breaks(fp, false) ||
+		if (!open_breaks(fp, new_data) ||
 		    !conflicting_owner(b.inode, &b, rq->lease ||
 				       rq->level != SMB2_OPLOCK_LEVEL_NONE) ||
 		    tries == 3)
@@ -903,8 +949,12 @@ void ksmbd_oplock_grant(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
 		mutex_unlock(&ksmbd_owner_lock);
 		break_and_wait(&b, true);
 	}
-	/* An oplock asked with a stat open (attributes only) is not granted. */
-	if (fresh && may_cache(fp) && (rq->lease || open_breaks(fp, false)) &&
+	/*
+	 * An oplock asked with a stat open (attributes only) is not granted,
+	 * unless that open created or overwrote the file (smb2.oplock.batch9,
+	 * batch13).
+	 */
+	if (fresh && may_cache(fp) && (rq->lease || open_breaks(fp, new_data)) &&
 	    grant_locked(ctx, fp, rq, &fresh, &old_conn)) {
 		fill_grant(fp->oplock, out);
 		ksmbd_klease_take(fp->oplock, fp->filp);

@@ -139,10 +139,12 @@ int ksmbd_oplock_break_for_share(struct ksmbd_smb2_ctx *ctx,
 /*
  * CREATE, once the handle has joined the share modes and is published:
  * grant what can be granted (re-checking, and breaking again, owners that
- * appeared meanwhile) and fill the response's answer.
+ * appeared meanwhile) and fill the response's answer. new_data: the open
+ * created or truncated the file, which makes even an open for attributes
+ * only one that may cache.
  */
 void ksmbd_oplock_grant(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
-			const struct ksmbd_oplock_req *rq,
+			const struct ksmbd_oplock_req *rq, bool new_data,
 			struct ksmbd_oplock_grant *out);
 
 /*

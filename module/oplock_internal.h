@@ -40,6 +40,7 @@ struct ksmbd_oplock {
 	bool breaking;			/* waiting for an acknowledgement */
 	bool noack_break;		/* oplocks: last break needed no ack */
 	u32 break_to;
+	u32 need;			/* what waiters leave after break_to */
 	u64 break_ns;			/* ktime when the break was sent */
 	unsigned long deadline;		/* jiffies */
 
@@ -53,6 +54,14 @@ u64 ksmbd_oplock_trace_id(const struct ksmbd_oplock *o);
 struct ksmbd_oplock *ksmbd_lease_find(const u8 *guid, const u8 *key);
 /* Under the lock: end o's break with the given state, wake waiters. */
 void ksmbd_oplock_resolve(struct ksmbd_oplock *o, u32 state);
+/*
+ * Under the lock: the client acknowledged o's break with state; resolve
+ * it and start the further break its waiters need, if any, queueing its
+ * notification on notes for ksmbd_oplock_send_notes() once unlocked.
+ */
+void ksmbd_oplock_acked(struct ksmbd_oplock *o, u32 state,
+			struct list_head *notes);
+void ksmbd_oplock_send_notes(struct list_head *notes);
 
 /*
  * oplock_klease.c, under the lock: take a kernel lease for o (which has

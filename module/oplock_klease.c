@@ -117,7 +117,9 @@ void ksmbd_klease_take(struct ksmbd_oplock *o, struct file *filp)
 	int ret;
 
 	lockdep_assert_held(&ksmbd_owner_lock);
+	/* Kernel leases only on opened files, not O_PATH ones (attributes only). */
 	if (o->klease || !(o->state & KSMBD_LEASE_R) ||
+	    (filp->f_mode & FMODE_PATH) ||
 	    !S_ISREG(file_inode(filp)->i_mode))
 		return;
 	fl = locks_alloc_lock();

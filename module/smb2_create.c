@@ -408,7 +408,7 @@ static int act(struct create_state *cs, const char *name,
 	if (ret)
 		goto err_put;
 	if (cs->step == KSMBD_STEP_TRUNCATE) {
-		ret = ksmbd_vfs_truncate(fp, 0);
+		ret = ksmbd_vfs_overwrite(fp);
 		if (ret)
 			goto err_put;
 	}
@@ -427,7 +427,8 @@ static int act(struct create_state *cs, const char *name,
 	}
 	out->fp = fp;
 	out->action = ksmbd_create_action(rq->args.disposition, cs->step);
-	ksmbd_oplock_grant(cs->ctx, fp, &rq->op, &out->grant);
+	ksmbd_oplock_grant(cs->ctx, fp, &rq->op,
+			   cs->step != KSMBD_STEP_OPEN, &out->grant);
 	return 0;
 
 err_put:

@@ -117,7 +117,8 @@ static bool ack_level_valid(u8 level)
 
 /* Under the lock: judge the acknowledgement of o's break with level. */
 static struct ack_result oplock_ack_locked(struct ksmbd_conn *conn,
-					   struct ksmbd_oplock *o, u8 level)
+					   struct ksmbd_oplock *o, u8 level,
+					   struct list_head *notes)
 {
 	struct ack_result r = { .status = STATUS_SUCCESS, .level = level };
 	u32 bits = ksmbd_oplock_level_to_bits(level);
@@ -146,7 +147,7 @@ static struct ack_result oplock_ack_locked(struct ksmbd_conn *conn,
 		r.level = SMB2_OPLOCK_LEVEL_NONE;
 		ksmbd_oplock_resolve(o, 0);
 	} else {
-		ksmbd_oplock_resolve(o, bits);
+		ksmbd_oplock_acked(o, bits, notes);
 	}
 	trace_ksmbd_oplock_break_ack(conn->id, ksmbd_oplock_trace_id(o), false,
 				     ksmbd_oplock_level_to_bits(level),
@@ -162,6 +163,7 @@ static void oplock_ack(struct ksmbd_smb2_ctx *ctx)
 	struct ksmbd_file *fp;
 	u64 pid = 0, vid = 0;
 	u8 level = 0;
+	LIST_HEAD(notes);
 
 	ksmbd_buf_get_u8(b, 2, &level);
 	ksmbd_buf_get_le64(b, 8, &pid);
@@ -172,8 +174,9 @@ static void oplock_ack(struct ksmbd_smb2_ctx *ctx)
 		return;
 	}
 	mutex_lock(&ksmbd_owner_lock);
-	r = oplock_ack_locked(ctx->conn, fp->oplock, level);
+	r = oplock_ack_locked(ctx->conn, fp->oplock, level, &notes);
 	mutex_unlock(&ksmbd_owner_lock);
+	ksmbd_oplock_send_notes(&notes);
 	ctx->status = r.status;
 	if (r.status == STATUS_SUCCESS) {
 		ksmbd_wbuf_put_le16(w, SMB2_OPLOCK_BREAK_SIZE);
@@ -188,21 +191,25 @@ static void oplock_ack(struct ksmbd_smb2_ctx *ctx)
 
 /* ---- Lease acknowledgement (3.3.5.22.2) ---- */
 
-static u32 lease_ack_locked(struct ksmbd_conn *conn, const u8 *key, u32 state)
+static u32 lease_ack_locked(struct ksmbd_conn *conn, const u8 *key, u32 state,
+			    struct list_head *notes)
 {
 	struct ksmbd_oplock *o = ksmbd_lease_find(conn->neg.client_guid, key);
 	u32 status = STATUS_SUCCESS;
+	u64 lat;
 
 	if (!o)
 		return STATUS_OBJECT_NAME_NOT_FOUND;
 	if (!o->breaking)
 		return STATUS_UNSUCCESSFUL;
+	/* Before a further break (ksmbd_oplock_acked()) restarts the clock. */
+	lat = ktime_get_ns() - o->break_ns;
 	if (state & ~o->break_to)
 		status = STATUS_REQUEST_NOT_ACCEPTED;	/* still breaking */
 	else
-		ksmbd_oplock_resolve(o, state);
+		ksmbd_oplock_acked(o, state, notes);
 	trace_ksmbd_oplock_break_ack(conn->id, ksmbd_oplock_trace_id(o), true,
-				     state, status, ktime_get_ns() - o->break_ns);
+				     state, status, lat);
 	return status;
 }
 
@@ -211,13 +218,15 @@ static void lease_ack(struct ksmbd_smb2_ctx *ctx)
 	const struct ksmbd_buf *b = &ctx->req->body;
 	struct ksmbd_wbuf *w = &ctx->body;
 	u32 state = 0;
+	LIST_HEAD(notes);
 	u8 key[16];
 
 	memcpy(key, b->p + 8, 16);	/* the gate checked 36 bytes */
 	ksmbd_buf_get_le32(b, 24, &state);
 	mutex_lock(&ksmbd_owner_lock);
-	ctx->status = lease_ack_locked(ctx->conn, key, state);
+	ctx->status = lease_ack_locked(ctx->conn, key, state, &notes);
 	mutex_unlock(&ksmbd_owner_lock);
+	ksmbd_oplock_send_notes(&notes);
 	if (ctx->status != STATUS_SUCCESS)
 		return;
 	ksmbd_wbuf_put_le16(w, SMB2_LEASE_ACK_SIZE);

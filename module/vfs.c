@@ -480,6 +480,17 @@ int ksmbd_vfs_truncate(struct ksmbd_file *fp, loff_t size)
 	return AS_USER(fp, vfs_truncate(&fp->filp->f_path, size));
 }
 
+/*
+ * CREATE's overwrite or supersede: MS-FSA 2.1.5.1.2 truncates whatever
+ * access was asked (an open for attributes only too), so the handle's
+ * mode is not what decides; vfs_truncate() checks the user's write
+ * permission on the inode instead.
+ */
+int ksmbd_vfs_overwrite(struct ksmbd_file *fp)
+{
+	return AS_USER(fp, vfs_truncate(&fp->filp->f_path, 0));
+}
+
 int ksmbd_vfs_fallocate(struct ksmbd_file *fp, int mode, loff_t off,
 			loff_t len)
 {

@@ -104,6 +104,8 @@ ssize_t ksmbd_vfs_read_pages(struct ksmbd_file *fp, size_t len, loff_t pos,
 void ksmbd_pagevec_release(struct ksmbd_pagevec *pv);
 int ksmbd_vfs_fsync(struct ksmbd_file *fp, loff_t start, loff_t end);
 int ksmbd_vfs_truncate(struct ksmbd_file *fp, loff_t size);
+/* CREATE's truncation to 0, whatever the handle's access (vfs.c). */
+int ksmbd_vfs_overwrite(struct ksmbd_file *fp);
 /* FALLOC_FL_* mode, e.g. PUNCH_HOLE | KEEP_SIZE for FSCTL_SET_ZERO_DATA. */
 int ksmbd_vfs_fallocate(struct ksmbd_file *fp, int mode, loff_t off,
 			loff_t len);

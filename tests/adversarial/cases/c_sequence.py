@@ -35,7 +35,7 @@ def case_charge_beyond_granted(env):
     expect(c.is_dropped(), "charge beyond the credits answered")
 
 
-@case("sequence", "credits granted never exceed 512 held, even when each "
+@case("sequence", "credits granted never exceed 8192 held, even when each "
       "request asks for 65535")
 def case_credit_request_huge(env):
     c = Client(env)
@@ -47,7 +47,9 @@ def case_credit_request_huge(env):
         r = c.call(ECHO, E, mid=mid, credit_req=65535)
         mid += 1
         held += r.credits - 1
-        expect(held <= 512, "client holds %d credits" % held)
+        expect(held <= 8192, "client holds %d credits" % held)
+    expect(held == 8192, "client holds %d credits, not the 8192 it asked "
+           "for" % held)
 
 
 @case("sequence", "2000 ECHOs pipelined with 1 credit each (rows 7, 40): "
