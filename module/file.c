@@ -115,18 +115,23 @@ void ksmbd_file_get(struct ksmbd_file *fp)
 	refcount_inc(&fp->refs);
 }
 
-/* Leave the inode's entry; true when this was its last open and a delete is due. */
-static bool share_leave(struct ksmbd_file *fp)
+/*
+ * Leave the inode's entry; true when this was its last open and a delete
+ * is due. *pending: the inode is delete-pending.
+ */
+static bool share_leave(struct ksmbd_file *fp, bool *pending)
 {
 	struct ksmbd_inode *ino = fp->ino;
 	bool remove = false;
 
+	*pending = false;
 	if (!ino)
 		return false;
 	mutex_lock(&share_lock);
 	list_del_init(&fp->ino_node);
 	if (fp->delete_on_close)
 		ino->delete_pending = true;
+	*pending = ino->delete_pending;
 	if (!--ino->nr_opens) {
 		remove = ino->delete_pending;
 		if (ino->set_create_time || ino->set_change_time) {
@@ -144,7 +149,7 @@ static bool share_leave(struct ksmbd_file *fp)
 /* The last reference: nothing can find or use the handle any more. */
 static void file_release(struct ksmbd_file *fp)
 {
-	bool remove;
+	bool remove, pending;
 	int err;
 
 	if (fp->kind == KSMBD_FILE_PIPE && fp->pipe_id) {
@@ -159,7 +164,9 @@ static void file_release(struct ksmbd_file *fp)
 	 * Share modes go before the caching owner: an open waiting for this
 	 * owner's break to end checks the share modes again when it ends.
 	 */
-	remove = share_leave(fp);
+	remove = share_leave(fp, &pending);
+	if (pending && fp->kind == KSMBD_FILE_DIRECTORY && fp->filp)
+		ksmbd_notify_dir_deleted(file_inode(fp->filp));
 	ksmbd_oplock_release(fp);
 	if (remove) {
 		err = ksmbd_vfs_remove(fp);
