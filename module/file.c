@@ -830,6 +830,71 @@ u32 ksmbd_file_durable_purge(struct ksmbd_file *fp, bool overwrite)
 	return closed;
 }
 
+struct app_key {
+	const u8 *id;
+	const u8 *client_guid;
+	const struct path *root;
+	const char *name;
+};
+
+/* Under the xa_lock. */
+static bool app_match(struct ksmbd_file *fp, const struct app_key *k)
+{
+	bool same;
+
+	if (!fp->has_app_instance ||
+	    memcmp(fp->app_instance_id, k->id, 16) ||
+	    !memcmp(fp->app_client_guid, k->client_guid, 16) ||
+	    !path_equal(&fp->root, k->root))
+		return false;
+	if (fp->durable && fp->durable->state == KSMBD_DH_S_BUSY)
+		return false;
+	spin_lock(&fp->name_lock);
+	same = fp->name && !strcmp(fp->name, k->name);
+	spin_unlock(&fp->name_lock);
+	return same;
+}
+
+void ksmbd_file_close_app_instance(const u8 *app_id, const u8 *client_guid,
+				   const struct path *root, const char *name)
+{
+	const struct app_key k = {
+		.id = app_id, .client_guid = client_guid,
+		.root = root, .name = name,
+	};
+	struct ksmbd_file *fp;
+	unsigned long index = 0;
+
+	for (;; index++) {
+		xa_lock(&files);
+		fp = xa_find(&files, &index, ULONG_MAX, XA_PRESENT);
+		while (fp && !app_match(fp, &k)) {
+			index++;
+			fp = xa_find(&files, &index, ULONG_MAX, XA_PRESENT);
+		}
+		if (!fp) {
+			xa_unlock(&files);
+			return;
+		}
+		if (disconnected(fp)) {
+			/* A disconnected durable handle: claimed, then closed. */
+			if (claim_locked(fp, true)) {
+				xa_unlock(&files);
+				durable_close(fp, index);
+			} else {
+				xa_unlock(&files);
+			}
+			continue;
+		}
+		__xa_erase(&files, index);
+		xa_unlock(&files);
+		atomic_dec(&nr_files);
+		ksmbd_lock_file_closed(fp);
+		ksmbd_notify_file_closed(fp);
+		ksmbd_file_put(fp);	/* the table's */
+	}
+}
+
 struct ksmbd_file *ksmbd_file_durable_find_guid(const u8 *create_guid,
 						const u8 *client_guid)
 {
