@@ -19,8 +19,9 @@
  * work and detaches the mark.
  *
  * A watched directory that is deleted (a handle of a delete-pending
- * directory closes, or the file system reports the inode itself deleted)
- * marks the watch gone: waiting and later requests answer
+ * directory closes; for a tree watch also a local rmdir, which its sb
+ * mark sees as the FS_DELETE of the directory's inode) marks the watch
+ * gone: waiting and later requests answer
  * STATUS_DELETE_PENDING, as Windows does (smb2.notify.rmdir1-4). Live
  * watches sit on a list for that lookup, from creation to handle close.
  *
@@ -69,7 +70,7 @@ enum {
 };
 
 #define NOTIFY_FS_MASK	(FS_CREATE | FS_DELETE | FS_MOVED_FROM | FS_MOVED_TO | \
-			 FS_MODIFY | FS_ATTRIB | FS_DELETE_SELF)
+			 FS_MODIFY | FS_ATTRIB)
 
 struct notify_change {
 	struct list_head node;
@@ -315,25 +316,22 @@ out:
 	dput(parent);
 }
 
-/* An inode was deleted: is it a watched directory? */
-static void self_deleted(struct fsnotify_iter_info *iter_info,
-			 struct inode *inode)
+/*
+ * A tree watch's sb mark sees every dirent deletion: the watched directory
+ * itself removed (a local rmdir) ends the watch. A plain watch's inode
+ * mark gets no event for that while our handle pins the dentry (the
+ * parent's mark would); SMB deletes reach it through the close hook.
+ */
+static bool dir_removed(struct notify_mark *m, u32 mask, const void *data,
+			int data_type)
 {
-	struct fsnotify_mark *fsn;
-	struct notify_mark *m;
+	struct inode *inode = fsnotify_data_inode(data, data_type);
 
-	/* A directory's own mark sees only its own deletion. */
-	fsn = fsnotify_iter_inode_mark(iter_info);
-	if (fsn) {
-		m = container_of(fsn, struct notify_mark, fsn);
-		watch_gone(m->w);
-	}
-	fsn = fsnotify_iter_sb_mark(iter_info);
-	if (fsn && inode) {
-		m = container_of(fsn, struct notify_mark, fsn);
-		if (d_inode(m->w->dir) == inode)
-			watch_gone(m->w);
-	}
+	if (!(mask & FS_DELETE) || !(mask & FS_ISDIR) || !inode ||
+	    d_inode(m->w->dir) != inode)
+		return false;
+	watch_gone(m->w);
+	return true;
 }
 
 static int handle_event(struct fsnotify_group *g, u32 mask, const void *data,
@@ -343,10 +341,6 @@ static int handle_event(struct fsnotify_group *g, u32 mask, const void *data,
 {
 	struct fsnotify_mark *fsn;
 
-	if (mask & FS_DELETE_SELF) {
-		self_deleted(iter_info, fsnotify_data_inode(data, data_type));
-		return 0;
-	}
 	/*
 	 * A directory's own mark: dirent events (create, delete, rename)
 	 * come on it with the name; its children's other events come as
@@ -362,7 +356,8 @@ static int handle_event(struct fsnotify_group *g, u32 mask, const void *data,
 		mark_event(container_of(fsn, struct notify_mark, fsn), mask,
 			   data, data_type, dir, file_name);
 	fsn = fsnotify_iter_sb_mark(iter_info);
-	if (fsn)
+	if (fsn && !dir_removed(container_of(fsn, struct notify_mark, fsn),
+				mask, data, data_type))
 		mark_event(container_of(fsn, struct notify_mark, fsn), mask,
 			   data, data_type, dir, file_name);
 	return 0;
