@@ -115,18 +115,23 @@ void ksmbd_file_get(struct ksmbd_file *fp)
 	refcount_inc(&fp->refs);
 }
 
-/* Leave the inode's entry; true when this was its last open and a delete is due. */
-static bool share_leave(struct ksmbd_file *fp)
+/*
+ * Leave the inode's entry; true when this was its last open and a delete
+ * is due. *pending: the inode is delete-pending.
+ */
+static bool share_leave(struct ksmbd_file *fp, bool *pending)
 {
 	struct ksmbd_inode *ino = fp->ino;
 	bool remove = false;
 
+	*pending = false;
 	if (!ino)
 		return false;
 	mutex_lock(&share_lock);
 	list_del_init(&fp->ino_node);
 	if (fp->delete_on_close)
 		ino->delete_pending = true;
+	*pending = ino->delete_pending;
 	if (!--ino->nr_opens) {
 		remove = ino->delete_pending;
 		if (ino->set_create_time || ino->set_change_time) {
@@ -144,7 +149,7 @@ static bool share_leave(struct ksmbd_file *fp)
 /* The last reference: nothing can find or use the handle any more. */
 static void file_release(struct ksmbd_file *fp)
 {
-	bool remove;
+	bool remove, pending;
 	int err;
 
 	if (fp->kind == KSMBD_FILE_PIPE && fp->pipe_id) {
@@ -159,7 +164,9 @@ static void file_release(struct ksmbd_file *fp)
 	 * Share modes go before the caching owner: an open waiting for this
 	 * owner's break to end checks the share modes again when it ends.
 	 */
-	remove = share_leave(fp);
+	remove = share_leave(fp, &pending);
+	if (pending && fp->kind == KSMBD_FILE_DIRECTORY && fp->filp)
+		ksmbd_notify_dir_deleted(file_inode(fp->filp));
 	ksmbd_oplock_release(fp);
 	if (remove) {
 		err = ksmbd_vfs_remove(fp);
@@ -821,6 +828,71 @@ u32 ksmbd_file_durable_purge(struct ksmbd_file *fp, bool overwrite)
 		closed++;
 	}
 	return closed;
+}
+
+struct app_key {
+	const u8 *id;
+	const u8 *client_guid;
+	const struct path *root;
+	const char *name;
+};
+
+/* Under the xa_lock. */
+static bool app_match(struct ksmbd_file *fp, const struct app_key *k)
+{
+	bool same;
+
+	if (!fp->has_app_instance ||
+	    memcmp(fp->app_instance_id, k->id, 16) ||
+	    !memcmp(fp->app_client_guid, k->client_guid, 16) ||
+	    !path_equal(&fp->root, k->root))
+		return false;
+	if (fp->durable && fp->durable->state == KSMBD_DH_S_BUSY)
+		return false;
+	spin_lock(&fp->name_lock);
+	same = fp->name && !strcmp(fp->name, k->name);
+	spin_unlock(&fp->name_lock);
+	return same;
+}
+
+void ksmbd_file_close_app_instance(const u8 *app_id, const u8 *client_guid,
+				   const struct path *root, const char *name)
+{
+	const struct app_key k = {
+		.id = app_id, .client_guid = client_guid,
+		.root = root, .name = name,
+	};
+	struct ksmbd_file *fp;
+	unsigned long index = 0;
+
+	for (;; index++) {
+		xa_lock(&files);
+		fp = xa_find(&files, &index, ULONG_MAX, XA_PRESENT);
+		while (fp && !app_match(fp, &k)) {
+			index++;
+			fp = xa_find(&files, &index, ULONG_MAX, XA_PRESENT);
+		}
+		if (!fp) {
+			xa_unlock(&files);
+			return;
+		}
+		if (disconnected(fp)) {
+			/* A disconnected durable handle: claimed, then closed. */
+			if (claim_locked(fp, true)) {
+				xa_unlock(&files);
+				durable_close(fp, index);
+			} else {
+				xa_unlock(&files);
+			}
+			continue;
+		}
+		__xa_erase(&files, index);
+		xa_unlock(&files);
+		atomic_dec(&nr_files);
+		ksmbd_lock_file_closed(fp);
+		ksmbd_notify_file_closed(fp);
+		ksmbd_file_put(fp);	/* the table's */
+	}
 }
 
 struct ksmbd_file *ksmbd_file_durable_find_guid(const u8 *create_guid,

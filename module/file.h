@@ -122,6 +122,14 @@ struct ksmbd_file {
 	 * lookup matches) until it is reconnected or scavenged.
 	 */
 	struct ksmbd_durable *durable;
+
+	/*
+	 * MS-SMB2 3.3.5.9.13 Open.AppInstanceId, with the ClientGuid of the
+	 * connection that made the open; set before the open is published.
+	 */
+	bool has_app_instance;
+	u8 app_instance_id[16];
+	u8 app_client_guid[16];
 };
 
 /* ksmbd_file.tree_flags */
@@ -264,6 +272,13 @@ u32 ksmbd_file_durable_scan(bool all);
  */
 u32 ksmbd_file_durable_purge(struct ksmbd_file *fp, bool overwrite);
 /* An attached durable handle of this client with this CreateGuid (replay). */
+/*
+ * MS-SMB2 3.3.5.9.13: close (3.3.4.17) every open of the share at root
+ * named name with this AppInstanceId made by a client other than
+ * client_guid. Handles busy with a reconnect are left alone.
+ */
+void ksmbd_file_close_app_instance(const u8 *app_id, const u8 *client_guid,
+				   const struct path *root, const char *name);
 struct ksmbd_file *ksmbd_file_durable_find_guid(const u8 *create_guid,
 						const u8 *client_guid);
 

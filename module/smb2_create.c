@@ -61,7 +61,16 @@ struct create_req {
 	struct ksmbd_buf lease;		/* RqLs data */
 	struct ksmbd_oplock_req op;	/* decoded once the connection is known */
 	struct ksmbd_durable_req dh;	/* DHnQ, DH2Q, DHnC, DH2C */
+	bool has_app_instance;		/* SMB2_CREATE_APP_INSTANCE_ID */
+	u8 app_instance_id[16];
 };
+
+/* MS-SMB2 2.2.13.2.13: the AppInstanceId context's name and size. */
+static const u8 app_instance_tag[16] = {
+	0x45, 0xbc, 0xa6, 0x6a, 0xef, 0xa7, 0xf7, 0x4a,
+	0x90, 0x08, 0xfa, 0x46, 0x2e, 0x14, 0x4d, 0x74,
+};
+#define APP_INSTANCE_SIZE	20
 
 struct create_result {
 	struct ksmbd_file *fp;		/* counted */
@@ -75,6 +84,23 @@ struct create_result {
 static int ctx_get_le64(const struct ksmbd_create_ctx *c, u64 *v)
 {
 	return ksmbd_buf_get_le64(&c->data, 0, v) ? 0 : -EINVAL;
+}
+
+/* AppInstanceId: StructureSize 20, Reserved, the id; else ignored. */
+static void decode_app_instance(const struct ksmbd_buf *list,
+				struct create_req *rq)
+{
+	struct ksmbd_create_ctx c;
+	u16 size;
+
+	if (ksmbd_create_ctx_find(list, (const char *)app_instance_tag,
+				  sizeof(app_instance_tag), &c) ||
+	    c.data.len < APP_INSTANCE_SIZE ||
+	    !ksmbd_buf_get_le16(&c.data, 0, &size) ||
+	    size != APP_INSTANCE_SIZE)
+		return;
+	memcpy(rq->app_instance_id, c.data.p + 4, 16);
+	rq->has_app_instance = true;
 }
 
 /* The create contexts we act on; the gate has validated the chain. */
@@ -100,6 +126,7 @@ static u32 decode_contexts(const struct ksmbd_buf *list, struct create_req *rq)
 	}
 	if (ksmbd_durable_ctx_parse(list, &rq->dh))
 		return STATUS_INVALID_PARAMETER;
+	decode_app_instance(list, rq);
 	/* TWrp: no snapshots are kept, so the earlier version is not found */
 	if (!ksmbd_create_ctx_find(list, "TWrp", 4, &c))
 		return STATUS_OBJECT_NAME_NOT_FOUND;
@@ -353,6 +380,14 @@ static bool doc_allowed(struct ksmbd_file *fp)
 	return fp->kind != KSMBD_FILE_DIRECTORY || !ksmbd_vfs_dir_empty(fp);
 }
 
+/* MS-SMB2 3.3.5.9.13: an AppInstanceId with DH2Q on a 3.x connection. */
+static bool app_instance_applies(const struct ksmbd_smb2_ctx *ctx,
+				 const struct create_req *rq)
+{
+	return rq->has_app_instance && rq->dh.kind == KSMBD_DH_V2_REQ &&
+	       ctx->conn->neg.dialect >= SMB30_DIALECT;
+}
+
 static int act(struct create_state *cs, const char *name,
 	       struct create_result *out)
 {
@@ -419,6 +454,11 @@ static int act(struct create_state *cs, const char *name,
 	ret = ksmbd_vfs_getattr(fp, &out->st);
 	if (ret)
 		goto err_put;
+	if (app_instance_applies(cs->ctx, rq)) {
+		fp->has_app_instance = true;
+		memcpy(fp->app_instance_id, rq->app_instance_id, 16);
+		memcpy(fp->app_client_guid, cs->ctx->conn->neg.client_guid, 16);
+	}
 	ksmbd_file_get(fp);	/* the table takes the first reference */
 	ret = ksmbd_file_publish(fp);
 	if (ret) {
@@ -748,8 +788,14 @@ static u32 create_file(struct ksmbd_smb2_ctx *ctx, const struct create_req *rq)
 		goto out_free;
 	}
 	t0 = KSMBD_TP_CLOCK(ksmbd_vfs_open);
-	if (!replay(ctx, rq, &r))
+	if (!replay(ctx, rq, &r)) {
+		/* 3.3.5.9.13: the other client's open of this instance goes. */
+		if (app_instance_applies(ctx, rq))
+			ksmbd_file_close_app_instance(rq->app_instance_id,
+						      ctx->conn->neg.client_guid,
+						      &ctx->tree->root, name);
 		status = open_path(ctx, rq, name, &r);
+	}
 	trace_ksmbd_vfs_open(ctx->conn, ctx->session_id, r.fp, name,
 			     rq->args.disposition,
 			     r.fp ? r.action : KSMBD_TP_NO_ACTION, status,

@@ -18,6 +18,13 @@
  * completes its waiting requests with STATUS_NOTIFY_CLEANUP, waits for its
  * work and detaches the mark.
  *
+ * A watched directory that is deleted (a handle of a delete-pending
+ * directory closes; for a tree watch also a local rmdir, which its sb
+ * mark sees as the FS_DELETE of the directory's inode) marks the watch
+ * gone: waiting and later requests answer
+ * STATUS_DELETE_PENDING, as Windows does (smb2.notify.rmdir1-4). Live
+ * watches sit on a list for that lookup, from creation to handle close.
+ *
  * The event handler runs inside other file system operations (possibly
  * with directory locks held): it only records the change under a spinlock
  * (allocating with GFP_NOFS) and queues the watch's work, which answers
@@ -78,6 +85,7 @@ struct notify_watch {
 	bool dead;			/* the handle closed */
 	bool overflow;			/* changes were lost: ENUM_DIR */
 	bool tree;
+	bool gone;			/* the directory was deleted */
 	u32 filter;
 	/*
 	 * The first request's OutputBufferLength sizes the watch's buffer,
@@ -92,6 +100,7 @@ struct notify_watch {
 	struct list_head waiting;	/* struct notify_req, FIFO */
 	struct work_struct work;
 	struct notify_mark *mark;
+	struct list_head node;		/* on watches, under watches_lock */
 };
 
 struct notify_mark {
@@ -108,6 +117,8 @@ struct notify_req {
 
 static DEFINE_MUTEX(group_lock);
 static struct fsnotify_group *group;
+static DEFINE_SPINLOCK(watches_lock);
+static LIST_HEAD(watches);
 
 static void watch_put(struct notify_watch *w)
 {
@@ -224,6 +235,22 @@ static void record(struct notify_watch *w, struct notify_change *c)
 		ksmbd_work_queue_plain(&w->work);
 }
 
+/* The watched directory was deleted: requests answer DELETE_PENDING. */
+static void watch_gone(struct notify_watch *w)
+{
+	bool wake = false;
+
+	spin_lock(&w->lock);
+	if (!w->dead && !w->gone) {
+		w->gone = true;
+		drop_changes(w);
+		wake = !list_empty(&w->waiting);
+	}
+	spin_unlock(&w->lock);
+	if (wake)
+		ksmbd_work_queue_plain(&w->work);
+}
+
 static void map_event(u32 mask, u32 *action, u32 *filter)
 {
 	u32 name_bit = (mask & FS_ISDIR) ? NOTIFY_DIR_NAME : NOTIFY_FILE_NAME;
@@ -289,6 +316,24 @@ out:
 	dput(parent);
 }
 
+/*
+ * A tree watch's sb mark sees every dirent deletion: the watched directory
+ * itself removed (a local rmdir) ends the watch. A plain watch's inode
+ * mark gets no event for that while our handle pins the dentry (the
+ * parent's mark would); SMB deletes reach it through the close hook.
+ */
+static bool dir_removed(struct notify_mark *m, u32 mask, const void *data,
+			int data_type)
+{
+	struct inode *inode = fsnotify_data_inode(data, data_type);
+
+	if (!(mask & FS_DELETE) || !(mask & FS_ISDIR) || !inode ||
+	    d_inode(m->w->dir) != inode)
+		return false;
+	watch_gone(m->w);
+	return true;
+}
+
 static int handle_event(struct fsnotify_group *g, u32 mask, const void *data,
 			int data_type, struct inode *dir,
 			const struct qstr *file_name, u32 cookie,
@@ -311,7 +356,8 @@ static int handle_event(struct fsnotify_group *g, u32 mask, const void *data,
 		mark_event(container_of(fsn, struct notify_mark, fsn), mask,
 			   data, data_type, dir, file_name);
 	fsn = fsnotify_iter_sb_mark(iter_info);
-	if (fsn)
+	if (fsn && !dir_removed(container_of(fsn, struct notify_mark, fsn),
+				mask, data, data_type))
 		mark_event(container_of(fsn, struct notify_mark, fsn), mask,
 			   data, data_type, dir, file_name);
 	return 0;
@@ -399,7 +445,20 @@ static u32 take_changes(struct notify_watch *w, u32 out_len, u8 **body,
 
 static bool has_news(const struct notify_watch *w)
 {
-	return w->overflow || !list_empty(&w->changes);
+	return w->gone || w->overflow || !list_empty(&w->changes);
+}
+
+/* Under w->lock: the answer for what w holds (see take_changes). */
+static u32 watch_answer(struct notify_watch *w, u32 out_len, u8 **body,
+			u32 *body_len, u32 *actions)
+{
+	if (w->gone) {
+		*body = NULL;
+		*body_len = 0;
+		*actions = 0;
+		return STATUS_DELETE_PENDING;
+	}
+	return take_changes(w, out_len, body, body_len, actions);
 }
 
 /* Answer waiting requests while there are changes for them. */
@@ -427,7 +486,7 @@ static void watch_work(struct work_struct *work)
 			return;
 		}
 		list_del_init(&r->node);
-		status = take_changes(w, r->out_len, &body, &len, &n);
+		status = watch_answer(w, r->out_len, &body, &len, &n);
 		spin_unlock(&w->lock);
 		trace_ksmbd_notify_fire(r->async->conn->id,
 					r->async->message_id, w->fid, status,
@@ -505,6 +564,9 @@ static struct notify_watch *watch_new(struct ksmbd_file *fp, bool tree,
 		watch_put(w);
 		return ERR_PTR(ret);
 	}
+	spin_lock(&watches_lock);
+	list_add(&w->node, &watches);
+	spin_unlock(&watches_lock);
 	return w;
 }
 
@@ -626,7 +688,7 @@ static u32 do_notify(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
 	}
 	spin_lock(&w->lock);
 	if (has_news(w)) {
-		st = take_changes(w, in->out_len, body, len, &n);
+		st = watch_answer(w, in->out_len, body, len, &n);
 		spin_unlock(&w->lock);
 		trace_ksmbd_notify_fire(ctx->conn->id, ctx->req->hdr.message_id,
 					w->fid, st, n, *len, false);
@@ -683,6 +745,9 @@ void ksmbd_notify_file_closed(struct ksmbd_file *fp)
 	mutex_unlock(&fp->dir_lock);
 	if (!w)
 		return;
+	spin_lock(&watches_lock);
+	list_del(&w->node);
+	spin_unlock(&watches_lock);
 	spin_lock(&w->lock);
 	w->dead = true;
 	spin_unlock(&w->lock);
@@ -707,6 +772,22 @@ void ksmbd_notify_file_closed(struct ksmbd_file *fp)
 	/* The mark's own count goes with free_mark; this is the handle's. */
 	fsnotify_put_mark(&w->mark->fsn);
 	watch_put(w);
+}
+
+/*
+ * A handle of a delete-pending directory closed: the directory goes once
+ * its handles do, so, as on Windows, pending and later requests of every
+ * watch on it answer STATUS_DELETE_PENDING.
+ */
+void ksmbd_notify_dir_deleted(struct inode *inode)
+{
+	struct notify_watch *w;
+
+	spin_lock(&watches_lock);
+	list_for_each_entry(w, &watches, node)
+		if (d_inode(w->dir) == inode)
+			watch_gone(w);
+	spin_unlock(&watches_lock);
 }
 
 void ksmbd_notify_exit(void)

@@ -6,6 +6,7 @@
 #ifndef KSMBD_SMB2_NOTIFY_H
 #define KSMBD_SMB2_NOTIFY_H
 
+struct inode;
 struct ksmbd_file;
 
 /*
@@ -13,6 +14,8 @@ struct ksmbd_file;
  * STATUS_NOTIFY_CLEANUP and its watch goes. Idempotent.
  */
 void ksmbd_notify_file_closed(struct ksmbd_file *fp);
+/* A handle of delete-pending directory inode closed. */
+void ksmbd_notify_dir_deleted(struct inode *inode);
 /* Module exit, after every connection is gone. */
 void ksmbd_notify_exit(void);
 

@@ -8,7 +8,8 @@ a local program's would. Cases: a pending notify completed by a create,
 changes buffered between requests, rename and modify actions, the
 completion filter, WATCH_TREE against a plain watch, OutputBufferLength
 overflow (STATUS_NOTIFY_ENUM_DIR), CANCEL, close and disconnect of a
-watching handle, notify on a file and on a closed handle.
+watching handle, notify on a file and on a closed handle, the directory
+of a WATCH_TREE handle removed locally (STATUS_DELETE_PENDING).
 
 CLI: smb2notify.py [--host H] [--port P] [--prefix NAME] [--user U]
                    [--password PW] [--share-dir DIR] [--list] [CASE ...]
@@ -28,7 +29,7 @@ CHANGE_NOTIFY = 0xF
 WATCH_TREE = 0x1
 F_FILE_NAME, F_DIR_NAME, F_ATTRIBUTES, F_SIZE, F_LAST_WRITE = 1, 2, 4, 8, 0x10
 ADDED, REMOVED, MODIFIED, OLD_NAME, NEW_NAME = 1, 2, 3, 4, 5
-ST.update(NOTIFY_CLEANUP=0x10B, NOTIFY_ENUM_DIR=0x10C)
+ST.update(NOTIFY_CLEANUP=0x10B, NOTIFY_ENUM_DIR=0x10C, DELETE_PENDING=0xC0000056)
 DIR = "notify-case"
 
 
@@ -187,6 +188,22 @@ def case_overflow(env):
     expect_eq(entries(t.final(mid, interim, "after"))[0], (ADDED, "after.txt"),
               "after an overflow")
     t.close(d)
+    t.bye()
+
+
+@case
+def case_local_rmdir(env):
+    # the directory a WATCH_TREE handle watches goes: its pending request
+    # answers DELETE_PENDING, and so does a later one on the handle
+    fresh_dir(env)
+    t = NotifyTree(env)
+    tree = t.open_dir(DIR + "\\sub")
+    mt, itr = t.pending(tree, F_FILE_NAME, flags=WATCH_TREE)
+    os.rmdir(local(env, "sub"))
+    want(t.final(mt, itr, "rmdir"), "DELETE_PENDING", "tree watch at rmdir")
+    want(t.recv_mid(t.notify(tree, F_FILE_NAME)), "DELETE_PENDING",
+         "notify after rmdir")
+    want(t.close(tree), "SUCCESS", "close after rmdir")
     t.bye()
 
 
