@@ -41,6 +41,7 @@
 struct ksmbd_inode {
 	struct hlist_node node;
 	struct inode *inode;		/* key; pinned by the opens' files */
+	char *stream;			/* key too: a named stream's, or NULL */
 	struct list_head opens;		/* ksmbd_file.ino_node */
 	u32 nr_opens;
 	bool delete_pending;
@@ -65,14 +66,22 @@ static DEFINE_HASHTABLE(inodes, 8);
 static atomic_t nr_set_times;
 static LIST_HEAD(timed_inodes);
 
-static struct ksmbd_inode *inode_find(struct inode *inode)
+/* Share modes are per stream (MS-FSA): the file's entry has stream NULL. */
+static struct ksmbd_inode *stream_find(struct inode *inode, const char *stream)
 {
 	struct ksmbd_inode *ino;
 
 	hash_for_each_possible(inodes, ino, node, (unsigned long)inode)
-		if (ino->inode == inode)
+		if (ino->inode == inode &&
+		    (stream ? ino->stream && !strcmp(ino->stream, stream) :
+			      !ino->stream))
 			return ino;
 	return NULL;
+}
+
+static struct ksmbd_inode *inode_find(struct inode *inode)
+{
+	return stream_find(inode, NULL);
 }
 
 static u32 file_max(void)
@@ -134,6 +143,7 @@ static bool share_leave(struct ksmbd_file *fp)
 			list_del(&ino->timed_node);
 		}
 		hash_del(&ino->node);
+		kfree(ino->stream);
 		kfree(ino);
 	}
 	fp->ino = NULL;
@@ -171,6 +181,7 @@ static void file_release(struct ksmbd_file *fp)
 	if (fp->filp)
 		fput(fp->filp);
 	kfree(fp->name);
+	kfree(fp->stream);
 	put_cred(fp->cred);
 	path_put(&fp->root);
 	if (fp->tree)
@@ -196,8 +207,15 @@ int ksmbd_file_share_join(struct ksmbd_file *fp)
 	fresh = kzalloc(sizeof(*fresh), GFP_KERNEL);
 	if (!fresh)
 		return -ENOMEM;
+	if (fp->stream) {
+		fresh->stream = kstrdup(fp->stream, GFP_KERNEL);
+		if (!fresh->stream) {
+			kfree(fresh);
+			return -ENOMEM;
+		}
+	}
 	mutex_lock(&share_lock);
-	ino = inode_find(inode);
+	ino = stream_find(inode, fp->stream);
 	if (ino) {
 		if (ino->delete_pending)
 			goto err_unlock_pending;
@@ -206,6 +224,7 @@ int ksmbd_file_share_join(struct ksmbd_file *fp)
 						 other->share_access,
 						 fp->daccess, fp->share_access))
 				goto err_unlock_busy;
+		kfree(fresh->stream);
 		kfree(fresh);
 	} else {
 		ino = fresh;
@@ -221,10 +240,12 @@ int ksmbd_file_share_join(struct ksmbd_file *fp)
 
 err_unlock_pending:
 	mutex_unlock(&share_lock);
+	kfree(fresh->stream);
 	kfree(fresh);
 	return -EPERM;
 err_unlock_busy:
 	mutex_unlock(&share_lock);
+	kfree(fresh->stream);
 	kfree(fresh);
 	return -EBUSY;
 }

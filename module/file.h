@@ -74,6 +74,11 @@ struct ksmbd_file {
 	 */
 	char *name;
 	spinlock_t name_lock;
+	/*
+	 * A named stream's extended attribute (streams.h), or NULL for the
+	 * file itself. Set at open, never changed.
+	 */
+	char *stream;
 
 	u32 daccess;			/* granted FILE_* access (generic bits mapped) */
 	u32 share_access;		/* FILE_SHARE_* */

@@ -407,12 +407,15 @@ static int set_mode(struct ksmbd_file *fp, const struct ksmbd_buf *b)
 
 static bool ea_name_reserved(const struct ksmbd_buf *n)
 {
-	static const char dos[] = "DOSATTRIB", stream[] = "DosStream.";
+	static const char dos[] = "DOSATTRIB", stream[] = "DosStream.",
+			  ours[] = "KsmbdStream.";
 
 	return (n->len == sizeof(dos) - 1 &&
 		!strncasecmp((const char *)n->p, dos, n->len)) ||
 	       (n->len >= sizeof(stream) - 1 &&
-		!strncasecmp((const char *)n->p, stream, sizeof(stream) - 1));
+		!strncasecmp((const char *)n->p, stream, sizeof(stream) - 1)) ||
+	       (n->len >= sizeof(ours) - 1 &&
+		!strncasecmp((const char *)n->p, ours, sizeof(ours) - 1));
 }
 
 static int set_one_ea(struct ksmbd_file *fp, const struct ksmbd_ea_entry *e)
