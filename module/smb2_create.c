@@ -268,6 +268,7 @@ struct create_state {
 	enum ksmbd_create_step step;
 	bool dir;
 	bool base_create;		/* a stream's base file is made first */
+	bool default_data;		/* "name::$DATA": no directory */
 	u32 granted;
 };
 
@@ -341,6 +342,8 @@ static int decide(struct create_state *cs, struct create_result *out)
 		out->maximal = FILE_ALL_ACCESS_MASK & tree_mask(tree);
 	} else {
 		ret = check_found(rq, cs->res.dentry, cs->step);
+		if (!ret && cs->default_data && d_is_dir(cs->res.dentry))
+			ret = -EISDIR;
 		if (ret)
 			return ret;
 		if ((rq->args.options & FILE_DELETE_ON_CLOSE) &&
@@ -381,9 +384,11 @@ static struct ksmbd_file *open_handle(struct create_state *cs,
 	fp->create_options = rq->args.options;
 	fp->mode = rq->args.options & KSMBD_FILE_MODE_BITS;
 	if (cs->sn) {
-		fp->stream = kstrdup(cs->sn->xname, GFP_KERNEL);
+		/* Sized for any name: a rename rewrites it in place. */
+		fp->stream = kzalloc(XATTR_NAME_MAX + 1, GFP_KERNEL);
 		if (!fp->stream)
 			goto err_put;
+		strscpy(fp->stream, cs->sn->xname, XATTR_NAME_MAX + 1);
 	}
 	/* A stream's data is in the base's attributes: no data open. */
 	filp = ksmbd_vfs_open(&cs->scope, &cs->res.parent, cs->res.dentry,
@@ -521,7 +526,8 @@ static u32 open_path(struct ksmbd_smb2_ctx *ctx, const struct create_req *rq,
 	struct create_state cs = {
 		.ctx = ctx,
 		.rq = rq,
-		.sn = sn && sn->named ? sn : NULL,
+		.sn = sn->named ? sn : NULL,
+		.default_data = sn->default_data,
 		.scope = { .root = &ctx->tree->root, .cred = ctx->sess->cred },
 	};
 	bool retried = false;
@@ -803,6 +809,12 @@ static u32 create_file(struct ksmbd_smb2_ctx *ctx, const struct create_req *rq)
 	ret = ksmbd_stream_split(&rq->name, &base, sn);
 	if (!ret)
 		ret = ksmbd_name_from_utf16(&base, name, KSMBD_NAME_MAX_PATH);
+	/* A data stream is never a directory (MS-FSA 2.1.5.1) */
+	if (ret >= 0 && (sn->named || sn->default_data) &&
+	    (rq->args.options & FILE_DIRECTORY_FILE)) {
+		status = STATUS_NOT_A_DIRECTORY;
+		goto out_free;
+	}
 	if (ret < 0) {
 		status = ret == -EOPNOTSUPP ? STATUS_NOT_SUPPORTED :
 					      STATUS_OBJECT_NAME_INVALID;

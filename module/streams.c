@@ -70,8 +70,10 @@ int ksmbd_stream_split(const struct ksmbd_buf *name, struct ksmbd_buf *base,
 		if (strcasecmp(type, data_type))
 			return -EINVAL;	/* also a third ':' */
 	}
-	if (!tmp[0])
+	if (!tmp[0]) {
+		sn->default_data = true;
 		return type ? 0 : -EINVAL;	/* "::$DATA": the file itself */
+	}
 	if (check_stream_name(tmp))
 		return -EINVAL;
 	if (KSMBD_STREAM_XATTR_PREFIX_LEN + strlen(tmp) > XATTR_NAME_MAX)
@@ -312,6 +314,70 @@ int ksmbd_stream_remove(struct ksmbd_file *fp)
 	int ret = ksmbd_vfs_removexattr(fp, fp->stream);
 
 	return ret == -ENODATA ? -ENOENT : ret;
+}
+
+/* ---- Rename ---- */
+
+static int rename_locked(struct ksmbd_file *fp, const char *xname,
+			 bool replace)
+{
+	ssize_t target;
+	size_t vlen;
+	void *v;
+	int ret;
+
+	target = ksmbd_vfs_getxattr(fp, xname, NULL, 0);
+	if (target >= 0 && !replace)
+		return -EEXIST;
+	/* NTFS replaces only an empty stream, and never an open one. */
+	if (target > 0)
+		return -EINVAL;
+	if (target >= 0 && ksmbd_file_stream_busy(fp, xname))
+		return -EBUSY;
+	if (target < 0 && target != -ENODATA)
+		return target;
+	v = value_get(fp, &vlen);
+	if (IS_ERR(v))
+		return PTR_ERR(v);
+	ret = ksmbd_vfs_setxattr(fp, xname, v, vlen, 0);
+	kvfree(v);
+	if (ret)
+		return ret == -E2BIG || ret == -ERANGE ? -ENOSPC : ret;
+	ret = ksmbd_vfs_removexattr(fp, fp->stream);
+	if (ret) {
+		ksmbd_vfs_removexattr(fp, xname);
+		return ret;
+	}
+	ksmbd_file_stream_renamed(fp, xname);
+	return 0;
+}
+
+int ksmbd_stream_rename(struct ksmbd_file *fp, const struct ksmbd_buf *name,
+			bool replace)
+{
+	struct ksmbd_stream_name *sn;
+	struct ksmbd_buf base;
+	int ret;
+
+	if (!fp->stream)
+		return -EINVAL;	/* the unnamed stream keeps its name */
+	sn = kmalloc(sizeof(*sn), GFP_KERNEL);
+	if (!sn)
+		return -ENOMEM;
+	ret = ksmbd_stream_split(name, &base, sn);
+	if (ret || base.len)
+		ret = -EILSEQ;	/* STATUS_OBJECT_NAME_INVALID */
+	else if (!sn->named)
+		ret = -EOPNOTSUPP;
+	else if (!strcasecmp(sn->xname, fp->stream))
+		ret = 0;	/* itself: nothing changes */
+	else {
+		mutex_lock(&stream_lock);
+		ret = rename_locked(fp, sn->xname, replace);
+		mutex_unlock(&stream_lock);
+	}
+	kfree(sn);
+	return ret;
 }
 
 /* ---- FileStreamInformation ---- */

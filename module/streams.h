@@ -35,6 +35,7 @@ struct ksmbd_vfs_lookup;
 
 struct ksmbd_stream_name {
 	bool named;			/* false: the unnamed stream (or none) */
+	bool default_data;		/* "name::$DATA": the unnamed one, by name */
 	char xname[XATTR_NAME_MAX + 1];	/* prefix + name, NUL-terminated */
 };
 
@@ -58,6 +59,14 @@ int ksmbd_stream_exists(const struct ksmbd_vfs_scope *s,
 			struct ksmbd_stream_name *sn);
 /* Make the (empty) stream of a stream handle; -EEXIST if it exists. */
 int ksmbd_stream_create(struct ksmbd_file *fp);
+/*
+ * FileRenameInformation with a name starting with ':' (MS-FSA
+ * 2.1.5.14.11): rename fp's stream within its file. -EEXIST when the
+ * target exists and replace is not set, -EINVAL when it holds data,
+ * -EBUSY when it is open, -EOPNOTSUPP for the unnamed stream as target.
+ */
+int ksmbd_stream_rename(struct ksmbd_file *fp, const struct ksmbd_buf *name,
+			bool replace);
 /* Does the share's file system keep streams (user extended attributes)? */
 bool ksmbd_stream_supported(struct dentry *root);
 

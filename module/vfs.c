@@ -610,13 +610,18 @@ out_revert:
 
 int ksmbd_vfs_remove(struct ksmbd_file *fp)
 {
+	if (fp->stream)
+		return ksmbd_stream_remove(fp);
+	return ksmbd_vfs_remove_file(fp);
+}
+
+int ksmbd_vfs_remove_file(struct ksmbd_file *fp)
+{
 	struct dentry *dentry = fp->filp->f_path.dentry, *parent;
 	struct user_namespace *userns = file_mnt_user_ns(fp->filp);
 	const struct cred *old;
 	int ret;
 
-	if (fp->stream)
-		return ksmbd_stream_remove(fp);
 	if (dentry == fp->root.dentry)
 		return -EACCES;
 	old = override_creds(fp->cred);
