@@ -299,6 +299,9 @@ static int decide_stream(struct create_state *cs, struct create_result *out)
 	if (!d_is_positive(d)) {
 		if (!ksmbd_tree_writable(tree))
 			return -EACCES;
+		/* Not a file without its stream: ask before making it. */
+		if (!ksmbd_stream_supported(cs->res.parent.dentry))
+			return -EOPNOTSUPP;
 		cs->base_create = true;
 		out->maximal = FILE_ALL_ACCESS_MASK & tree_mask(tree);
 	} else {

@@ -134,7 +134,7 @@ int ksmbd_stream_exists(const struct ksmbd_vfs_scope *s,
 	char *list;
 	int found = 0;
 
-	if (!(d_inode(res->dentry)->i_opflags & IOP_XATTR))
+	if (!ksmbd_stream_supported(res->dentry))
 		return -EOPNOTSUPP;
 	list = list_names(res->dentry, s->cred, &len);
 	if (IS_ERR(list))
@@ -154,9 +154,19 @@ int ksmbd_stream_exists(const struct ksmbd_vfs_scope *s,
 	return found;
 }
 
-bool ksmbd_stream_supported(struct dentry *root)
+/*
+ * A name no stream has (a stream name cannot hold ':'): the file system
+ * answers -ENODATA when it keeps user.* attributes, -EOPNOTSUPP when not
+ * (tmpfs before Linux 6.6 has no user.* handler).
+ */
+#define PROBE_XATTR	KSMBD_STREAM_XATTR_PREFIX ":"
+
+bool ksmbd_stream_supported(struct dentry *d)
 {
-	return d_inode(root)->i_opflags & IOP_XATTR;
+	if (!(d_inode(d)->i_opflags & IOP_XATTR))
+		return false;
+	return __vfs_getxattr(d, d_inode(d), PROBE_XATTR, NULL, 0) !=
+	       -EOPNOTSUPP;
 }
 
 /* ---- Data ---- */

@@ -67,8 +67,8 @@ int ksmbd_stream_create(struct ksmbd_file *fp);
  */
 int ksmbd_stream_rename(struct ksmbd_file *fp, const struct ksmbd_buf *name,
 			bool replace);
-/* Does the share's file system keep streams (user extended attributes)? */
-bool ksmbd_stream_supported(struct dentry *root);
+/* Does d's file system keep streams (user extended attributes)? */
+bool ksmbd_stream_supported(struct dentry *d);
 
 /* ---- A stream handle's operations (through vfs.c) ---- */
 int ksmbd_stream_getattr(struct ksmbd_file *fp, struct kstat *st);
