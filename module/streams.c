@@ -396,37 +396,53 @@ struct stream_list {
 	struct ksmbd_wbuf *w;
 	u32 need;
 	u32 prev_at;		/* the previous entry's offset in w */
-	bool any;
+	bool any;		/* an entry was counted */
+	bool full;		/* one did not fit: no more are written */
 	u8 *name16;		/* scratch */
 };
 
 #define NAME16_CAP	(2 * (XATTR_NAME_MAX + 8))
 
+/*
+ * Count every entry; write those that fit, the first that does not with
+ * its name cut (as the other variable classes are), none after it. The
+ * writer never overflows: the caller answers STATUS_BUFFER_OVERFLOW when
+ * need exceeds what was written.
+ */
 static void put_entry(struct stream_list *l, const char *name, u64 size,
 		      u64 alloc)
 {
 	static const u8 zero[8];
 	struct ksmbd_wbuf *w = l->w;
-	u32 pad = 0, at;
+	u32 pad = 0, at, room;
 	int n16;
 
 	n16 = ksmbd_utf8_to_utf16(name, strlen(name), l->name16, NAME16_CAP);
 	if (n16 <= 0)
 		return;
-	if (l->any) {
+	if (l->any)
 		pad = ALIGN(l->need, 8) - l->need;
-		l->need += pad;
-		ksmbd_wbuf_put(w, zero, pad);
+	l->need += pad + FILE_STREAM_INFO_FIXED + n16;
+	room = w->cap - w->len;
+	if (l->full || w->overflow || room < pad + FILE_STREAM_INFO_FIXED) {
+		l->full = true;
+		l->any = true;
+		return;
 	}
+	ksmbd_wbuf_put(w, zero, pad);
 	at = w->len;
 	ksmbd_wbuf_put_le32(w, 0);		/* NextEntryOffset */
 	ksmbd_wbuf_put_le32(w, n16);
 	ksmbd_wbuf_put_le64(w, size);
 	ksmbd_wbuf_put_le64(w, alloc);
+	room = w->cap - w->len;
+	if ((u32)n16 > room) {
+		n16 = room & ~1u;
+		l->full = true;
+	}
 	ksmbd_wbuf_put(w, l->name16, n16);
-	if (l->any && !w->overflow)
+	if (l->any)
 		put_unaligned_le32(at - l->prev_at, w->p + l->prev_at);
-	l->need += FILE_STREAM_INFO_FIXED + n16;
 	l->prev_at = at;
 	l->any = true;
 }
