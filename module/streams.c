@@ -64,6 +64,9 @@ int ksmbd_stream_split(const struct ksmbd_buf *name, struct ksmbd_buf *base,
 				tmp, sizeof(tmp));
 	if (n < 0)
 		return n == -ENAMETOOLONG ? n : -EINVAL;
+	/* An embedded NUL would cut the name short: another name. */
+	if ((size_t)n != strlen(tmp))
+		return -EINVAL;
 	type = strchr(tmp, ':');
 	if (type) {
 		*type++ = '\0';
@@ -255,7 +258,8 @@ ssize_t ksmbd_stream_read(struct ksmbd_file *fp, void *buf, size_t len,
 		len = 0;
 	else
 		len = min_t(size_t, len, vlen - pos);
-	memcpy(buf, v + pos * !!len, len);
+	if (len)
+		memcpy(buf, v + pos, len);
 	kvfree(v);
 	return len;
 }

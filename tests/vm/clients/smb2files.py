@@ -252,6 +252,7 @@ def case_stream_names(env):
                        ("sn.txt:s:$DATA:x", "OBJECT_NAME_INVALID"),
                        ("sn.txt:s:", "OBJECT_NAME_INVALID"),
                        ("sn.txt:a/b", "OBJECT_NAME_INVALID"),
+                       ("sn.txt:a\0b", "OBJECT_NAME_INVALID"),
                        ("sn.txt:a\\b", "OBJECT_NAME_INVALID"),
                        ("sn.txt:s\\", "OBJECT_NAME_INVALID"),
                        ("dir:s\\f", "OBJECT_NAME_INVALID"),
