@@ -16,6 +16,7 @@
 #include <linux/hashtable.h>
 #include <linux/slab.h>
 #include <linux/xarray.h>
+#include <linux/xattr.h>
 #include "connection.h"
 #include "create_rules.h"
 #include "durable.h"
@@ -41,6 +42,14 @@
 struct ksmbd_inode {
 	struct hlist_node node;
 	struct inode *inode;		/* key; pinned by the opens' files */
+	char *stream;			/* key too: a named stream's, or NULL */
+	/*
+	 * A stream's entry holds its file's (counted in nr_streams there),
+	 * so the file's delete-pending state outlives its own opens while
+	 * a stream is open (MS-FSA: the file goes with its last stream).
+	 */
+	struct ksmbd_inode *base;
+	u32 nr_streams;
 	struct list_head opens;		/* ksmbd_file.ino_node */
 	u32 nr_opens;
 	bool delete_pending;
@@ -65,14 +74,22 @@ static DEFINE_HASHTABLE(inodes, 8);
 static atomic_t nr_set_times;
 static LIST_HEAD(timed_inodes);
 
-static struct ksmbd_inode *inode_find(struct inode *inode)
+/* Share modes are per stream (MS-FSA): the file's entry has stream NULL. */
+static struct ksmbd_inode *stream_find(struct inode *inode, const char *stream)
 {
 	struct ksmbd_inode *ino;
 
 	hash_for_each_possible(inodes, ino, node, (unsigned long)inode)
-		if (ino->inode == inode)
+		if (ino->inode == inode &&
+		    (stream ? ino->stream && !strcmp(ino->stream, stream) :
+			      !ino->stream))
 			return ino;
 	return NULL;
+}
+
+static struct ksmbd_inode *inode_find(struct inode *inode)
+{
+	return stream_find(inode, NULL);
 }
 
 static u32 file_max(void)
@@ -115,31 +132,54 @@ void ksmbd_file_get(struct ksmbd_file *fp)
 	refcount_inc(&fp->refs);
 }
 
+static void entry_free(struct ksmbd_inode *ino)
+{
+	if (ino->set_create_time || ino->set_change_time) {
+		atomic_dec(&nr_set_times);
+		list_del(&ino->timed_node);
+	}
+	hash_del(&ino->node);
+	kfree(ino->stream);
+	kfree(ino);
+}
+
+/* What the last open of an entry leaves to delete (share_leave()). */
+enum {
+	LEAVE_REMOVE_STREAM	= 1,
+	LEAVE_REMOVE_FILE	= 2,
+};
+
 /*
- * Leave the inode's entry; true when this was its last open and a delete
- * is due. *pending: the inode is delete-pending.
+ * Leave the inode's entry; what is to be deleted now that it is left.
+ * *pending: the entry left is delete-pending.
  */
-static bool share_leave(struct ksmbd_file *fp, bool *pending)
+static int share_leave(struct ksmbd_file *fp, bool *pending)
 {
 	struct ksmbd_inode *ino = fp->ino;
-	bool remove = false;
+	int remove = 0;
 
 	*pending = false;
 	if (!ino)
-		return false;
+		return 0;
 	mutex_lock(&share_lock);
 	list_del_init(&fp->ino_node);
 	if (fp->delete_on_close)
 		ino->delete_pending = true;
 	*pending = ino->delete_pending;
-	if (!--ino->nr_opens) {
-		remove = ino->delete_pending;
-		if (ino->set_create_time || ino->set_change_time) {
-			atomic_dec(&nr_set_times);
-			list_del(&ino->timed_node);
-		}
-		hash_del(&ino->node);
-		kfree(ino);
+	ino->nr_opens--;
+	if (ino->base && !ino->nr_opens) {
+		struct ksmbd_inode *base = ino->base;
+
+		if (ino->delete_pending)
+			remove |= LEAVE_REMOVE_STREAM;
+		entry_free(ino);
+		base->nr_streams--;
+		ino = base;
+	}
+	if (!ino->nr_opens && !ino->nr_streams) {
+		if (ino->delete_pending)
+			remove |= LEAVE_REMOVE_FILE;
+		entry_free(ino);
 	}
 	fp->ino = NULL;
 	mutex_unlock(&share_lock);
@@ -149,8 +189,8 @@ static bool share_leave(struct ksmbd_file *fp, bool *pending)
 /* The last reference: nothing can find or use the handle any more. */
 static void file_release(struct ksmbd_file *fp)
 {
-	bool remove, pending;
-	int err;
+	bool pending;
+	int remove, err = 0;
 
 	if (fp->kind == KSMBD_FILE_PIPE && fp->pipe_id) {
 		struct ksmbd_rpc_command *r;
@@ -165,19 +205,23 @@ static void file_release(struct ksmbd_file *fp)
 	 * owner's break to end checks the share modes again when it ends.
 	 */
 	remove = share_leave(fp, &pending);
-	if (pending && fp->kind == KSMBD_FILE_DIRECTORY && fp->filp)
+	if (pending && fp->kind == KSMBD_FILE_DIRECTORY && !fp->stream &&
+	    fp->filp)
 		ksmbd_notify_dir_deleted(file_inode(fp->filp));
 	ksmbd_oplock_release(fp);
-	if (remove) {
+	/* The file takes its streams with it. */
+	if (remove & LEAVE_REMOVE_FILE)
+		err = ksmbd_vfs_remove_file(fp);
+	else if (remove & LEAVE_REMOVE_STREAM)
 		err = ksmbd_vfs_remove(fp);
-		if (err)
-			pr_debug("delete on close of %s: %d\n", fp->name, err);
-	}
+	if (err)
+		pr_debug("delete on close of %s: %d\n", fp->name, err);
 	if (fp->dir_state && fp->dir_state_free)
 		fp->dir_state_free(fp->dir_state);
 	if (fp->filp)
 		fput(fp->filp);
 	kfree(fp->name);
+	kfree(fp->stream);
 	put_cred(fp->cred);
 	path_put(&fp->root);
 	if (fp->tree)
@@ -193,47 +237,111 @@ void ksmbd_file_put(struct ksmbd_file *fp)
 		file_release(fp);
 }
 
+static struct ksmbd_inode *entry_add(struct ksmbd_inode **fresh,
+				     struct inode *inode)
+{
+	struct ksmbd_inode *ino = *fresh;
+
+	*fresh = NULL;
+	ino->inode = inode;
+	INIT_LIST_HEAD(&ino->opens);
+	hash_add(inodes, &ino->node, (unsigned long)inode);
+	return ino;
+}
+
+/*
+ * MS-FSA 2.1.5.1.2: an open of the file for DELETE must be one each of
+ * its open streams would let in; one without FILE_SHARE_DELETE refuses.
+ */
+static bool streams_deny_delete(struct ksmbd_inode *base)
+{
+	struct ksmbd_inode *s;
+	struct ksmbd_file *other;
+
+	if (!base->nr_streams)
+		return false;
+	hash_for_each_possible(inodes, s, node, (unsigned long)base->inode) {
+		if (s->base != base)
+			continue;
+		list_for_each_entry(other, &s->opens, ino_node)
+			if (!(other->share_access & FILE_SHARE_DELETE))
+				return true;
+	}
+	return false;
+}
+
+static int share_check(struct ksmbd_file *fp, struct ksmbd_inode *ino,
+		       struct ksmbd_inode *base)
+{
+	struct ksmbd_file *other;
+
+	if ((base && base->delete_pending) || (ino && ino->delete_pending))
+		return -EPERM;
+	if (!fp->stream && (fp->daccess & FILE_DELETE) && ino &&
+	    streams_deny_delete(ino))
+		return -EBUSY;
+	if (!ino)
+		return 0;
+	list_for_each_entry(other, &ino->opens, ino_node)
+		if (ksmbd_share_conflict(other->daccess, other->share_access,
+					 fp->daccess, fp->share_access))
+			return -EBUSY;
+	return 0;
+}
+
+/* Entries for the open and, for a stream, its file: allocated up front. */
+static int entries_alloc(struct ksmbd_file *fp, struct ksmbd_inode **fresh)
+{
+	fresh[0] = kzalloc(sizeof(*fresh[0]), GFP_KERNEL);
+	if (!fresh[0])
+		return -ENOMEM;
+	if (!fp->stream)
+		return 0;
+	fresh[0]->stream = kzalloc(XATTR_NAME_MAX + 1, GFP_KERNEL);
+	fresh[1] = kzalloc(sizeof(*fresh[1]), GFP_KERNEL);
+	if (!fresh[0]->stream || !fresh[1])
+		return -ENOMEM;
+	strscpy(fresh[0]->stream, fp->stream, XATTR_NAME_MAX + 1);
+	return 0;
+}
+
 int ksmbd_file_share_join(struct ksmbd_file *fp)
 {
 	struct inode *inode = file_inode(fp->filp);
-	struct ksmbd_inode *ino, *fresh;
-	struct ksmbd_file *other;
+	struct ksmbd_inode *fresh[2] = { }, *ino, *base = NULL;
+	int ret, i;
 
-	/* Allocated up front: no allocation under the lock's error paths. */
-	fresh = kzalloc(sizeof(*fresh), GFP_KERNEL);
-	if (!fresh)
-		return -ENOMEM;
+	ret = entries_alloc(fp, fresh);
+	if (ret)
+		goto out_free;
 	mutex_lock(&share_lock);
-	ino = inode_find(inode);
-	if (ino) {
-		if (ino->delete_pending)
-			goto err_unlock_pending;
-		list_for_each_entry(other, &ino->opens, ino_node)
-			if (ksmbd_share_conflict(other->daccess,
-						 other->share_access,
-						 fp->daccess, fp->share_access))
-				goto err_unlock_busy;
-		kfree(fresh);
-	} else {
-		ino = fresh;
-		ino->inode = inode;
-		INIT_LIST_HEAD(&ino->opens);
-		hash_add(inodes, &ino->node, (unsigned long)inode);
+	if (fp->stream)
+		base = inode_find(inode);
+	ino = stream_find(inode, fp->stream);
+	ret = share_check(fp, ino, base);
+	if (ret)
+		goto out_unlock;
+	if (!ino) {
+		ino = entry_add(&fresh[0], inode);
+		if (fp->stream) {
+			if (!base)
+				base = entry_add(&fresh[1], inode);
+			ino->base = base;
+			base->nr_streams++;
+		}
 	}
 	list_add_tail(&fp->ino_node, &ino->opens);
 	ino->nr_opens++;
 	fp->ino = ino;
+out_unlock:
 	mutex_unlock(&share_lock);
-	return 0;
-
-err_unlock_pending:
-	mutex_unlock(&share_lock);
-	kfree(fresh);
-	return -EPERM;
-err_unlock_busy:
-	mutex_unlock(&share_lock);
-	kfree(fresh);
-	return -EBUSY;
+out_free:
+	for (i = 0; i < 2; i++) {
+		if (fresh[i])
+			kfree(fresh[i]->stream);
+		kfree(fresh[i]);
+	}
+	return ret;
 }
 
 /*
@@ -481,7 +589,8 @@ bool ksmbd_file_delete_pending(struct ksmbd_file *fp)
 	if (!fp->ino)
 		return false;
 	mutex_lock(&share_lock);
-	pending = fp->ino->delete_pending || fp->delete_on_close;
+	pending = fp->ino->delete_pending || fp->delete_on_close ||
+		  (fp->ino->base && fp->ino->base->delete_pending);
 	mutex_unlock(&share_lock);
 	return pending;
 }
@@ -989,4 +1098,28 @@ void ksmbd_inode_apply_times(const struct kstat *st, struct ksmbd_fattr *a)
 			break;
 		}
 	mutex_unlock(&share_lock);
+}
+
+void ksmbd_file_stream_renamed(struct ksmbd_file *fp, const char *xname)
+{
+	struct ksmbd_file *other;
+
+	mutex_lock(&share_lock);
+	if (fp->ino && fp->ino->stream) {
+		strscpy(fp->ino->stream, xname, XATTR_NAME_MAX + 1);
+		list_for_each_entry(other, &fp->ino->opens, ino_node)
+			strscpy(other->stream, xname, XATTR_NAME_MAX + 1);
+	}
+	strscpy(fp->stream, xname, XATTR_NAME_MAX + 1);
+	mutex_unlock(&share_lock);
+}
+
+bool ksmbd_file_stream_busy(struct ksmbd_file *fp, const char *xname)
+{
+	bool busy;
+
+	mutex_lock(&share_lock);
+	busy = stream_find(file_inode(fp->filp), xname);
+	mutex_unlock(&share_lock);
+	return busy;
 }

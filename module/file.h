@@ -74,6 +74,12 @@ struct ksmbd_file {
 	 */
 	char *name;
 	spinlock_t name_lock;
+	/*
+	 * A named stream's extended attribute (streams.h), or NULL for the
+	 * file itself. A buffer of XATTR_NAME_MAX + 1 bytes, set at open and
+	 * rewritten in place by a stream rename (ksmbd_file_stream_renamed).
+	 */
+	char *stream;
 
 	u32 daccess;			/* granted FILE_* access (generic bits mapped) */
 	u32 share_access;		/* FILE_SHARE_* */
@@ -183,6 +189,14 @@ static inline bool ksmbd_mode_readonly(umode_t mode)
 {
 	return S_ISREG(mode) && !(mode & 0222);
 }
+
+/*
+ * Named streams (streams.h): after the stream of fp was renamed to xname,
+ * every open of it takes the new name. busy: the stream xname of fp's
+ * file is open.
+ */
+void ksmbd_file_stream_renamed(struct ksmbd_file *fp, const char *xname);
+bool ksmbd_file_stream_busy(struct ksmbd_file *fp, const char *xname);
 
 /* Number of open handles of the inode behind fp (for FILE_STANDARD_INFO). */
 u32 ksmbd_file_inode_open_count(struct ksmbd_file *fp);

@@ -6,8 +6,9 @@
  * into struct create_req; act (resolve beneath the share root, decide by
  * disposition, check access, create or open, join the share modes,
  * truncate, publish the handle); encode the response and the answers to
- * MxAc, QFid, RqLs, DHnQ and DH2Q. Streams are not supported yet: a name
- * with ':' gets STATUS_NOT_SUPPORTED. Security descriptors in contexts are
+ * MxAc, QFid, RqLs, DHnQ and DH2Q. Named streams ("file:name:$DATA"):
+ * streams.h; the base is opened (or made) and the stream decides the
+ * disposition. Security descriptors in contexts are
  * accepted and ignored. Oplocks and leases: oplock.h; an open joins the
  * share modes first (on a conflict only handle caching is broken, and
  * the check tried again), then breaks what it calls for; the grant comes
@@ -32,6 +33,7 @@
 #include "smb2_dispatch.h"
 #include "smb2_files.h"
 #include "smb2_info.h"
+#include "streams.h"
 #include "tree.h"
 #include "vfs.h"
 #include "vfs_name.h"
@@ -289,10 +291,61 @@ struct create_state {
 	const struct create_req *rq;
 	struct ksmbd_vfs_scope scope;
 	struct ksmbd_vfs_lookup res;
+	struct ksmbd_stream_name *sn;	/* a named stream, or NULL */
 	enum ksmbd_create_step step;
 	bool dir;
+	bool base_create;		/* a stream's base file is made first */
+	bool default_data;		/* "name::$DATA": no directory */
 	u32 granted;
 };
+
+/* A named stream: its existence decides; a missing base is made. */
+static int decide_stream(struct create_state *cs, struct create_result *out)
+{
+	struct ksmbd_tree *tree = cs->ctx->tree;
+	const struct create_req *rq = cs->rq;
+	struct dentry *d = cs->res.dentry;
+	int exists = 0, ret;
+
+	if (rq->args.options & FILE_DIRECTORY_FILE)
+		return -ENOTDIR;
+	cs->dir = false;
+	if (d_is_positive(d)) {
+		ret = check_found(rq, d, KSMBD_STEP_OPEN);
+		if (ret && ret != -EISDIR)
+			return ret;
+		exists = ksmbd_stream_exists(&cs->scope, &cs->res, cs->sn);
+		if (exists < 0)
+			return exists;
+	}
+	cs->step = ksmbd_create_step(rq->args.disposition, exists);
+	if (cs->step == KSMBD_STEP_FAIL_EXISTS)
+		return -EEXIST;
+	if (cs->step == KSMBD_STEP_FAIL_MISSING)
+		return -ENOENT;
+	if (!d_is_positive(d)) {
+		if (!ksmbd_tree_writable(tree))
+			return -EACCES;
+		/* Not a file without its stream: ask before making it. */
+		if (!ksmbd_stream_supported(cs->res.parent.dentry))
+			return -EOPNOTSUPP;
+		cs->base_create = true;
+		out->maximal = FILE_ALL_ACCESS_MASK & tree_mask(tree);
+	} else {
+		out->maximal = maximal_existing(&cs->scope, &cs->res) &
+			       tree_mask(tree);
+		if (cs->step != KSMBD_STEP_OPEN &&
+		    !(out->maximal & FILE_WRITE_DATA))
+			return -EACCES;
+	}
+	ret = grant(rq->args.desired_access, out->maximal, &cs->granted);
+	if (ret)
+		return ret;
+	if ((rq->args.options & FILE_DELETE_ON_CLOSE) &&
+	    !(cs->granted & FILE_DELETE))
+		return -EACCES;
+	return 0;
+}
 
 static int decide(struct create_state *cs, struct create_result *out)
 {
@@ -301,6 +354,8 @@ static int decide(struct create_state *cs, struct create_result *out)
 	bool exists = d_is_positive(cs->res.dentry);
 	int ret;
 
+	if (cs->sn)
+		return decide_stream(cs, out);
 	cs->step = ksmbd_create_step(rq->args.disposition, exists);
 	if (cs->step == KSMBD_STEP_FAIL_EXISTS)
 		return -EEXIST;
@@ -317,6 +372,8 @@ static int decide(struct create_state *cs, struct create_result *out)
 		out->maximal = FILE_ALL_ACCESS_MASK & tree_mask(tree);
 	} else {
 		ret = check_found(rq, cs->res.dentry, cs->step);
+		if (!ret && cs->default_data && d_is_dir(cs->res.dentry))
+			ret = -EISDIR;
 		if (ret)
 			return ret;
 		if ((rq->args.options & FILE_DELETE_ON_CLOSE) &&
@@ -356,8 +413,16 @@ static struct ksmbd_file *open_handle(struct create_state *cs,
 	fp->share_access = rq->args.share_access;
 	fp->create_options = rq->args.options;
 	fp->mode = rq->args.options & KSMBD_FILE_MODE_BITS;
+	if (cs->sn) {
+		/* Sized for any name: a rename rewrites it in place. */
+		fp->stream = kzalloc(XATTR_NAME_MAX + 1, GFP_KERNEL);
+		if (!fp->stream)
+			goto err_put;
+		strscpy(fp->stream, cs->sn->xname, XATTR_NAME_MAX + 1);
+	}
+	/* A stream's data is in the base's attributes: no data open. */
 	filp = ksmbd_vfs_open(&cs->scope, &cs->res.parent, cs->res.dentry,
-			      open_flags(cs->granted, cs->dir));
+			      cs->sn ? O_PATH : open_flags(cs->granted, cs->dir));
 	if (IS_ERR(filp)) {
 		ksmbd_file_put(fp);
 		return ERR_CAST(filp);
@@ -403,7 +468,7 @@ static int act(struct create_state *cs, const char *name,
 				       d_inode(cs->res.dentry) : NULL);
 	if (ret)
 		return ret;
-	if (cs->step == KSMBD_STEP_CREATE) {
+	if (cs->sn ? cs->base_create : cs->step == KSMBD_STEP_CREATE) {
 		ret = ksmbd_vfs_create(&cs->scope, &cs->res,
 				       new_mode(cs->ctx->tree->share, cs->dir));
 		if (cs->dir)
@@ -442,12 +507,13 @@ static int act(struct create_state *cs, const char *name,
 					  cs->step == KSMBD_STEP_TRUNCATE);
 	if (ret)
 		goto err_put;
-	if (cs->step == KSMBD_STEP_TRUNCATE) {
+	if (cs->sn && cs->step == KSMBD_STEP_CREATE)
+		ret = ksmbd_stream_create(fp);
+	else if (cs->step == KSMBD_STEP_TRUNCATE)
 		ret = ksmbd_vfs_overwrite(fp);
-		if (ret)
-			goto err_put;
-	}
-	if (cs->step != KSMBD_STEP_OPEN)
+	if (ret)
+		goto err_put;
+	if (cs->step != KSMBD_STEP_OPEN && !cs->sn)
 		apply_new_file_hints(fp, rq);
 	fp->delete_on_close = (rq->args.options & FILE_DELETE_ON_CLOSE) &&
 			      doc_allowed(fp);
@@ -498,11 +564,14 @@ static u32 open_status(int err)
 }
 
 static u32 open_path(struct ksmbd_smb2_ctx *ctx, const struct create_req *rq,
-		     const char *name, struct create_result *out)
+		     const char *name, struct ksmbd_stream_name *sn,
+		     struct create_result *out)
 {
 	struct create_state cs = {
 		.ctx = ctx,
 		.rq = rq,
+		.sn = sn->named ? sn : NULL,
+		.default_data = sn->default_data,
 		.scope = { .root = &ctx->tree->root, .cred = ctx->sess->cred },
 	};
 	bool retried = false;
@@ -766,6 +835,8 @@ static u32 create_file(struct ksmbd_smb2_ctx *ctx, const struct create_req *rq)
 {
 	struct ksmbd_share *share = ctx->tree->share;
 	struct create_result r = { };
+	struct ksmbd_stream_name *sn;
+	struct ksmbd_buf base;
 	u32 status;
 	char *name;
 	u64 t0;
@@ -774,10 +845,20 @@ static u32 create_file(struct ksmbd_smb2_ctx *ctx, const struct create_req *rq)
 	/* MS-SMB2 3.3.5.9: a name starting with a separator is not relative */
 	if (rq->name.len >= 2 && get_unaligned_le16(rq->name.p) == '\\')
 		return STATUS_INVALID_PARAMETER;
-	name = kmalloc(KSMBD_NAME_MAX_PATH, GFP_KERNEL);
+	/* The path, then the stream name at its end (or none). */
+	name = kmalloc(KSMBD_NAME_MAX_PATH + sizeof(*sn), GFP_KERNEL);
 	if (!name)
 		return STATUS_NO_MEMORY;
-	ret = ksmbd_name_from_utf16(&rq->name, name, KSMBD_NAME_MAX_PATH);
+	sn = (struct ksmbd_stream_name *)(name + KSMBD_NAME_MAX_PATH);
+	ret = ksmbd_stream_split(&rq->name, &base, sn);
+	if (!ret)
+		ret = ksmbd_name_from_utf16(&base, name, KSMBD_NAME_MAX_PATH);
+	/* A data stream is never a directory (MS-FSA 2.1.5.1) */
+	if (ret >= 0 && (sn->named || sn->default_data) &&
+	    (rq->args.options & FILE_DIRECTORY_FILE)) {
+		status = STATUS_NOT_A_DIRECTORY;
+		goto out_free;
+	}
 	if (ret < 0) {
 		status = ret == -EOPNOTSUPP ? STATUS_NOT_SUPPORTED :
 					      STATUS_OBJECT_NAME_INVALID;
@@ -794,7 +875,7 @@ static u32 create_file(struct ksmbd_smb2_ctx *ctx, const struct create_req *rq)
 			ksmbd_file_close_app_instance(rq->app_instance_id,
 						      ctx->conn->neg.client_guid,
 						      &ctx->tree->root, name);
-		status = open_path(ctx, rq, name, &r);
+		status = open_path(ctx, rq, name, sn, &r);
 	}
 	trace_ksmbd_vfs_open(ctx->conn, ctx->session_id, r.fp, name,
 			     rq->args.disposition,

@@ -29,6 +29,7 @@
 #include "shortname.h"
 #include "smb2_dispatch.h"
 #include "smb2_info.h"
+#include "streams.h"
 #include "tree.h"
 #include "vfs.h"
 #include "vfs_name.h"
@@ -232,6 +233,8 @@ static bool is_user_ea(const char *name)
 	return !strncmp(name, XATTR_USER_PREFIX, XATTR_USER_PREFIX_LEN) &&
 	       strcmp(name, KSMBD_DOSATTR_XATTR) &&
 	       strncmp(name, "user.DosStream.", 15) &&
+	       strncmp(name, KSMBD_STREAM_XATTR_PREFIX,
+		       KSMBD_STREAM_XATTR_PREFIX_LEN) &&
 	       name[XATTR_USER_PREFIX_LEN];
 }
 
@@ -452,8 +455,7 @@ static int q_alt_name(struct qinfo *q)
 
 static int q_stream(struct qinfo *q)
 {
-	/* A directory has no unnamed data stream: an empty list. */
-	q->need = q->a.directory ? 0 : ksmbd_fileinfo_stream(&q->w, &q->a);
+	q->need = ksmbd_stream_list(q->fp, &q->w);
 	return 0;
 }
 
@@ -583,6 +585,8 @@ static u32 query_fs(struct qinfo *q)
 	f.attributes = FILE_CASE_PRESERVED_NAMES | FILE_UNICODE_ON_DISK |
 		       FILE_SUPPORTS_HARD_LINKS |
 		       FILE_SUPPORTS_EXTENDED_ATTRIBUTES;
+	if (ksmbd_stream_supported(q->fp->filp->f_path.dentry))
+		f.attributes |= FILE_NAMED_STREAMS;
 	f.fsname16 = ntfs;
 	f.fsname16_len = sizeof(ntfs);
 	memcpy(f.object_id, &sfs.f_fsid, min(sizeof(sfs.f_fsid), sizeof(f.object_id)));

@@ -26,6 +26,7 @@
 #include "server.h"
 #include "share.h"
 #include "smb2_info.h"
+#include "streams.h"
 #include "tree.h"
 #include "vfs.h"
 #include "vfs_name.h"
@@ -327,6 +328,10 @@ static int set_rename_or_link(struct ksmbd_file *fp, const struct sinfo_req *s,
 		return ret;
 	if (!link && !has_access(fp, FILE_DELETE))
 		return -EACCES;
+	/* Within the file: a stream's new name, or a stream's handle */
+	if (!link && (fp->stream || (r.name.len >= 2 &&
+				     get_unaligned_le16(r.name.p) == ':')))
+		return ksmbd_stream_rename(fp, &r.name, r.replace);
 	if (!link) {
 		ret = rename_blocked(fp);
 		if (ret)
@@ -407,12 +412,15 @@ static int set_mode(struct ksmbd_file *fp, const struct ksmbd_buf *b)
 
 static bool ea_name_reserved(const struct ksmbd_buf *n)
 {
-	static const char dos[] = "DOSATTRIB", stream[] = "DosStream.";
+	static const char dos[] = "DOSATTRIB", stream[] = "DosStream.",
+			  ours[] = "KsmbdStream.";
 
 	return (n->len == sizeof(dos) - 1 &&
 		!strncasecmp((const char *)n->p, dos, n->len)) ||
 	       (n->len >= sizeof(stream) - 1 &&
-		!strncasecmp((const char *)n->p, stream, sizeof(stream) - 1));
+		!strncasecmp((const char *)n->p, stream, sizeof(stream) - 1)) ||
+	       (n->len >= sizeof(ours) - 1 &&
+		!strncasecmp((const char *)n->p, ours, sizeof(ours) - 1));
 }
 
 static int set_one_ea(struct ksmbd_file *fp, const struct ksmbd_ea_entry *e)

@@ -27,6 +27,7 @@
 #include <linux/xattr.h>
 #include "file.h"
 #include "ksmbd_trace.h"
+#include "streams.h"
 #include "vfs.h"
 #include "vfs_name.h"
 
@@ -340,6 +341,8 @@ struct file *ksmbd_vfs_open(const struct ksmbd_vfs_scope *s,
 
 int ksmbd_vfs_getattr(struct ksmbd_file *fp, struct kstat *st)
 {
+	if (fp->stream)
+		return ksmbd_stream_getattr(fp, st);
 	return AS_USER(fp, vfs_getattr(&fp->filp->f_path, st,
 				       STATX_BASIC_STATS | STATX_BTIME,
 				       AT_STATX_SYNC_AS_STAT));
@@ -348,6 +351,8 @@ int ksmbd_vfs_getattr(struct ksmbd_file *fp, struct kstat *st)
 ssize_t ksmbd_vfs_read(struct ksmbd_file *fp, void *buf, size_t len,
 		       loff_t pos)
 {
+	if (fp->stream)
+		return ksmbd_stream_read(fp, buf, len, pos);
 	return AS_USER(fp, kernel_read(fp->filp, buf, len, &pos));
 }
 
@@ -408,8 +413,9 @@ static ssize_t read_into_pages(struct ksmbd_file *fp, size_t len, loff_t pos,
 		if (!page)
 			return -ENOMEM;
 		chunk = min_t(size_t, len - pv->len, PAGE_SIZE);
-		n = AS_USER(fp, kernel_read(fp->filp, page_address(page),
-					    chunk, &pos));
+		n = ksmbd_vfs_read(fp, page_address(page), chunk, pos);
+		if (n > 0)
+			pos += n;
 		if (n <= 0) {
 			put_page(page);
 			return n;
@@ -439,7 +445,7 @@ ssize_t ksmbd_vfs_read_pages(struct ksmbd_file *fp, size_t len, loff_t pos,
 	pv->bv = kmalloc_array(pv->max, sizeof(*pv->bv), GFP_KERNEL);
 	if (!pv->bv)
 		return -ENOMEM;
-	if (fp->filp->f_op->splice_read) {
+	if (!fp->stream && fp->filp->f_op->splice_read) {
 		/*
 		 * The thread's splice pipe lives as long as the thread: make
 		 * it (a zero-length splice) as the server, so it is not
@@ -465,16 +471,22 @@ ssize_t ksmbd_vfs_read_pages(struct ksmbd_file *fp, size_t len, loff_t pos,
 ssize_t ksmbd_vfs_write(struct ksmbd_file *fp, const void *buf, size_t len,
 			loff_t pos)
 {
+	if (fp->stream)
+		return ksmbd_stream_write(fp, buf, len, pos);
 	return AS_USER(fp, kernel_write(fp->filp, buf, len, &pos));
 }
 
 int ksmbd_vfs_fsync(struct ksmbd_file *fp, loff_t start, loff_t end)
 {
+	if (fp->stream)
+		return 0;	/* an attribute is written through */
 	return AS_USER(fp, vfs_fsync_range(fp->filp, start, end, 0));
 }
 
 int ksmbd_vfs_truncate(struct ksmbd_file *fp, loff_t size)
 {
+	if (fp->stream)
+		return ksmbd_stream_truncate(fp, size);
 	if (!(fp->filp->f_mode & FMODE_WRITE))
 		return -EACCES;
 	return AS_USER(fp, vfs_truncate(&fp->filp->f_path, size));
@@ -488,12 +500,16 @@ int ksmbd_vfs_truncate(struct ksmbd_file *fp, loff_t size)
  */
 int ksmbd_vfs_overwrite(struct ksmbd_file *fp)
 {
+	if (fp->stream)
+		return ksmbd_stream_truncate(fp, 0);
 	return AS_USER(fp, vfs_truncate(&fp->filp->f_path, 0));
 }
 
 int ksmbd_vfs_fallocate(struct ksmbd_file *fp, int mode, loff_t off,
 			loff_t len)
 {
+	if (fp->stream)
+		return 0;	/* nothing to reserve for a stream */
 	return AS_USER(fp, vfs_fallocate(fp->filp, mode, off, len));
 }
 
@@ -606,6 +622,13 @@ out_revert:
 /* ---- Remove, rename, link ---- */
 
 int ksmbd_vfs_remove(struct ksmbd_file *fp)
+{
+	if (fp->stream)
+		return ksmbd_stream_remove(fp);
+	return ksmbd_vfs_remove_file(fp);
+}
+
+int ksmbd_vfs_remove_file(struct ksmbd_file *fp)
 {
 	struct dentry *dentry = fp->filp->f_path.dentry, *parent;
 	struct user_namespace *userns = file_mnt_user_ns(fp->filp);

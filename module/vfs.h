@@ -145,6 +145,8 @@ ssize_t ksmbd_vfs_listxattr(struct ksmbd_file *fp, char *buf, size_t size);
 
 /* Unlink or rmdir the handle's dentry (delete-on-close at the last close). */
 int ksmbd_vfs_remove(struct ksmbd_file *fp);
+/* The file itself, also through a stream's handle (its base). */
+int ksmbd_vfs_remove_file(struct ksmbd_file *fp);
 /* 0 for an empty directory, -ENOTEMPTY otherwise. */
 int ksmbd_vfs_dir_empty(struct ksmbd_file *fp);
 

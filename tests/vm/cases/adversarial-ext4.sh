@@ -39,6 +39,9 @@ python3 "$adv/run.py" --share ext4 --share-path $mnt --no-legit \
 	query-info-tiny-output chmod-chown-not-owner compound-response-room \
 	compound-response-room-mixed 2>&1 | tee /tmp/adv-ext4.log
 [ "${PIPESTATUS[0]}" = 0 ] || CHECK_FAILED=1
+# hostile stream names and stream limits (named streams need user xattrs)
+python3 "$VM_TOP/tests/vm/clients/smb2files.py" --prefix "$CASE" \
+	--stream-share ext4 stream_names || CHECK_FAILED=1
 # every case above ran (no SKIP: the file system stores EAs)
 check no-skips sh -c "! grep -q '^SKIP: adversarial/' /tmp/adv-ext4.log"
 umount $mnt

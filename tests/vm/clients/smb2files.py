@@ -35,7 +35,7 @@ ST = dict(
     SHARING_VIOLATION=0xC0000043, DELETE_PENDING=0xC0000056,
     FILE_IS_A_DIRECTORY=0xC00000BA, NOT_SUPPORTED=0xC00000BB,
     NOT_A_DIRECTORY=0xC0000103, FILE_CLOSED=0xC0000128,
-    NOT_A_REPARSE_POINT=0xC0000275,
+    NOT_A_REPARSE_POINT=0xC0000275, DISK_FULL=0xC000007F,
 )
 
 GENERIC_READ, GENERIC_WRITE, GENERIC_ALL = 0x80000000, 0x40000000, 0x10000000
@@ -225,6 +225,103 @@ def case_bad_names(env):
                   "lone surrogate")
     r, _ = t.create("missing", disp=OPEN)
     expect_status(r, "OBJECT_NAME_NOT_FOUND", "open missing")
+    t.bye()
+
+
+@case
+def case_stream_names(env):
+    """Named streams from the wire (MS-FSCC 2.1.5): on --stream-share (a
+    file system with user xattrs) every bad name is refused before anything
+    is made, dispositions on a missing base, the size limit; on the main
+    (tmpfs) share a stream is NOT_SUPPORTED and leaves no base file."""
+    if not env.stream_share:
+        t = Tree(env)
+        t.unlink("nsbase.txt")
+        r, _ = t.create("nsbase.txt:s", disp=OPEN_IF)
+        expect_status(r, "NOT_SUPPORTED", "stream without user xattrs")
+        r, _ = t.create("nsbase.txt", disp=OPEN)
+        expect_status(r, "OBJECT_NAME_NOT_FOUND", "no base file left behind")
+        t.bye()
+        return
+    t = Tree(env, env.stream_share)
+    t.unlink("sn.txt")
+    t.put_file("sn.txt", b"base")
+    for name, want in [("sn.txt:", "OBJECT_NAME_INVALID"),
+                       ("sn.txt:s:$FOO", "OBJECT_NAME_INVALID"),
+                       ("sn.txt:s:$INDEX_ALLOCATION", "OBJECT_NAME_INVALID"),
+                       ("sn.txt:s:$DATA:x", "OBJECT_NAME_INVALID"),
+                       ("sn.txt:s:", "OBJECT_NAME_INVALID"),
+                       ("sn.txt:a/b", "OBJECT_NAME_INVALID"),
+                       ("sn.txt:a\0b", "OBJECT_NAME_INVALID"),
+                       ("sn.txt:a\\b", "OBJECT_NAME_INVALID"),
+                       ("sn.txt:s\\", "OBJECT_NAME_INVALID"),
+                       ("dir:s\\f", "OBJECT_NAME_INVALID"),
+                       ("sn.txt:" + "x" * 239, "OBJECT_NAME_INVALID"),
+                       ("sn.txt:" + "x" * 5000, "OBJECT_NAME_INVALID"),
+                       ("sn.txt:*:$DATA", "OBJECT_NAME_NOT_FOUND"),
+                       ("no-such-dir\\f:s", "OBJECT_PATH_NOT_FOUND")]:
+        r, _ = t.create(name, disp=OPEN)
+        expect_status(r, want, "open %r" % name[:40])
+    # A data stream is never a directory.
+    r, _ = t.create("sn.txt:s", disp=OPEN_IF, options=DIRECTORY_FILE)
+    expect_status(r, "NOT_A_DIRECTORY", "stream with DIRECTORY_FILE")
+    r, _ = t.create("sn.txt::$DATA", disp=OPEN, options=DIRECTORY_FILE)
+    expect_status(r, "NOT_A_DIRECTORY", "::$DATA with DIRECTORY_FILE")
+    # The longest name that fits one xattr name, and ::$DATA = the file.
+    cr = t.must_create("sn.txt:" + "y" * 238, disp=CREATE_NEW)
+    t.close(cr.fid)
+    cr = t.must_create("sn.txt::$DATA", disp=OPEN)
+    expect_eq(cr.eof, 4, "::$DATA is the file's data")
+    t.close(cr.fid)
+    # A stream on a missing base, by disposition.
+    for disp, want in [(OPEN, "OBJECT_NAME_NOT_FOUND"),
+                       (OVERWRITE, "OBJECT_NAME_NOT_FOUND"),
+                       (SUPERSEDE, "SUCCESS"), (CREATE_NEW, "SUCCESS"),
+                       (OPEN_IF, "SUCCESS"), (OVERWRITE_IF, "SUCCESS")]:
+        t.unlink("snb.txt")
+        r, cr = t.create("snb.txt:s", disp=disp)
+        expect_status(r, want, "missing base, disposition %d" % disp)
+        if cr:
+            expect_eq(cr.eof, 0, "new stream is empty")
+            t.close(cr.fid)
+            base = t.must_create("snb.txt", disp=OPEN)
+            expect_eq(base.eof, 0, "base made for the stream")
+            t.close(base.fid)
+        else:
+            r, _ = t.create("snb.txt", disp=OPEN)
+            expect_status(r, "OBJECT_NAME_NOT_FOUND", "no base made")
+    # CREATE of an existing stream collides; data round trip.
+    r, _ = t.create("snb.txt:S", disp=CREATE_NEW)
+    expect_status(r, "OBJECT_NAME_COLLISION", "stream names ignore case")
+    cr = t.must_create("snb.txt:s:$DATA", disp=OPEN, access=GENERIC_ALL)
+    expect_status(t.write(cr.fid, b"hello", offset=3), "SUCCESS", "write")
+    r, got = t.read(cr.fid, 100)
+    expect(got == b"\0\0\0hello", "stream data %r" % got)
+    r, _ = t.read(cr.fid, 10, offset=8)
+    expect_status(r, "END_OF_FILE", "read at the stream's end")
+    # Past the size limit (64 KiB, or what one xattr holds): DISK_FULL.
+    expect_status(t.write(cr.fid, b"x", offset=65536), "DISK_FULL",
+                  "write past 64 KiB")
+    r, got = t.read(cr.fid, 100)
+    expect(got == b"\0\0\0hello", "failed writes changed nothing")
+    # Up to 64 KiB if one xattr holds it (ext4 without ea_inode: a block).
+    r = t.write(cr.fid, b"z" * 65000)
+    if r.status == ST["SUCCESS"]:
+        r, got = t.read(cr.fid, 65536)
+        expect(got == b"z" * 65000, "64 KiB stream read back")
+    else:
+        expect_status(r, "DISK_FULL", "write larger than one xattr")
+        r, got = t.read(cr.fid, 100)
+        expect(got == b"\0\0\0hello", "refused write changed nothing")
+    # Delete-on-close of the stream leaves the file.
+    expect_status(t.dispose(cr.fid), "SUCCESS", "stream disposition")
+    t.close(cr.fid)
+    r, _ = t.create("snb.txt:s", disp=OPEN)
+    expect_status(r, "OBJECT_NAME_NOT_FOUND", "stream deleted")
+    base = t.must_create("snb.txt", disp=OPEN)
+    t.close(base.fid)
+    t.unlink("snb.txt")
+    t.unlink("sn.txt")
     t.bye()
 
 
@@ -786,6 +883,9 @@ def main():
     def args(ap):
         ap.add_argument("--share-dir", default="/srv/share",
                         help="the share's backing directory, when local")
+        ap.add_argument("--stream-share", default=None,
+                        help="a share on a file system with user xattrs "
+                        "for the stream_names case")
     return smb2raw.case_main(__doc__, "smb2files", CASES, args)
 
 
