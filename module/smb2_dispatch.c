@@ -478,7 +478,8 @@ static bool process_element(struct ksmbd_work *work, struct frame_rsp *fr,
 		put_unaligned_le32(start - fr->prev, fr->buf + fr->prev +
 				   offsetof(struct smb2_hdr, next_command));
 		if (fr->sign_sess)
-			ksmbd_smb2_sign_rsp(fr->sign_sess, fr->buf + fr->prev,
+			ksmbd_smb2_sign_rsp(fr->sign_sess, conn,
+					    fr->buf + fr->prev,
 					    start - fr->prev);
 		fr->sign_sess = NULL;
 	}
@@ -626,7 +627,7 @@ static void process_smb2(struct ksmbd_work *work)
 		goto out_free;
 	}
 	if (fr.sign_sess) {
-		ksmbd_smb2_sign_rsp(fr.sign_sess, fr.buf + fr.prev,
+		ksmbd_smb2_sign_rsp(fr.sign_sess, conn, fr.buf + fr.prev,
 				    fr.len - fr.prev);
 		fr.sign_sess = NULL;
 	}

@@ -158,7 +158,9 @@ void ksmbd_smb2_detach(struct ksmbd_smb2_ctx *ctx);
  * padding included, is final, and drops that reference.
  */
 struct ksmbd_session *ksmbd_smb2_rsp_signer(const struct ksmbd_smb2_ctx *ctx);
-void ksmbd_smb2_sign_rsp(struct ksmbd_session *sess, u8 *rsp, u32 len);
+void ksmbd_smb2_sign_rsp(struct ksmbd_session *sess,
+			 const struct ksmbd_conn *conn,
+			 u8 *rsp, u32 len);
 
 /* smb2_tree.c */
 enum ksmbd_smb2_verdict ksmbd_smb2_tree_connect(struct ksmbd_smb2_ctx *ctx);
