@@ -1086,33 +1086,6 @@ static u32 bind_setup(struct ksmbd_smb2_ctx *ctx, struct setup_req *sq)
 	return st;
 }
 
-/*
- * A signed SESSION_SETUP naming a session of another connection gets
- * STATUS_USER_SESSION_DELETED signed with that session's key when the
- * request verifies with it (a client demanding signed answers can then
- * see the status; nothing is signed for an unproven request).
- */
-static void sign_foreign(struct ksmbd_smb2_ctx *ctx)
-{
-	const struct ksmbd_req *req = ctx->req;
-	struct ksmbd_session *sess;
-
-	if (ctx->sess || !ctx->session_id ||
-	    !(req->hdr.flags & SMB2_FLAGS_SIGNED))
-		return;
-	sess = ksmbd_session_lookup_global(ctx->session_id);
-	if (!sess)
-		return;
-	if (ksmbd_session_valid(sess) && ksmbd_signer_ready(&sess->signer) &&
-	    !ksmbd_session_on_conn(sess, ctx->conn) &&
-	    !ksmbd_signer_verify(&sess->signer, req->elem.p, req->elem.len)) {
-		ctx->sess = sess;
-		ctx->sign_rsp = true;
-		return;
-	}
-	ksmbd_session_put(sess);
-}
-
 enum ksmbd_smb2_verdict ksmbd_smb2_session_setup(struct ksmbd_smb2_ctx *ctx)
 {
 	struct setup_req sq;
@@ -1149,8 +1122,6 @@ enum ksmbd_smb2_verdict ksmbd_smb2_session_setup(struct ksmbd_smb2_ctx *ctx)
 	if (ctx->status == STATUS_SUCCESS && ctx->sess)
 		ksmbd_session_end_previous(ctx->sess,
 					   sq.sr.previous_session_id);
-	if (ctx->status == STATUS_USER_SESSION_DELETED)
-		sign_foreign(ctx);
 out:
 	trace_ksmbd_session_setup(ctx->conn, ctx->session_id,
 				  ctx->sess ? ctx->sess->account : "",
@@ -1196,6 +1167,25 @@ static bool needs_tree(u16 cmd)
 }
 
 /*
+ * A SESSION_SETUP on a bound channel signed with the session's key, not
+ * the channel's: a client that does not know this connection is bound
+ * (binding again, or re-authenticating on a channel object of its own).
+ * It is refused, and the refusal signed with that key, which is the one
+ * such a client checks it with (MS-SMB2 3.3.5.5.2).
+ */
+static bool setup_signed_by_session(const struct ksmbd_smb2_ctx *ctx,
+				    struct ksmbd_session *sess,
+				    const struct ksmbd_signer *signer)
+{
+	const struct ksmbd_req *req = ctx->req;
+
+	return req->hdr.command == SMB2_SESSION_SETUP &&
+	       signer != &sess->signer &&
+	       (req->hdr.flags & SMB2_FLAGS_SIGNED) &&
+	       !ksmbd_signer_verify(&sess->signer, req->elem.p, req->elem.len);
+}
+
+/*
  * MS-SMB2 3.3.5.2.4 (signature) and 3.3.5.2.9 (session, tree). A bad or
  * missing required signature is answered unsigned and without the
  * session: nothing is computed with a key for a request we did not
@@ -1235,6 +1225,11 @@ u32 ksmbd_smb2_attach(struct ksmbd_smb2_ctx *ctx)
 	    ksmbd_signer_verify(signer, req->elem.p, req->elem.len)) {
 		ksmbd_debug(AUTH, "session %llx: bad signature on command %u\n",
 			    sess->id, cmd);
+		if (setup_signed_by_session(ctx, sess, signer)) {
+			ctx->sess = sess;
+			ctx->sign_session_key = true;
+			return STATUS_ACCESS_DENIED;
+		}
 		ksmbd_conn_note_rejected(ctx->conn, cmd, req->hdr.message_id,
 					 "bad signature");
 		ksmbd_session_put(sess);
@@ -1285,7 +1280,10 @@ void ksmbd_smb2_sign_rsp(struct ksmbd_session *sess,
 			 const struct ksmbd_conn *conn,
 			 u8 *rsp, u32 len)
 {
-	if (ksmbd_signer_sign(ksmbd_session_signer(sess, conn), rsp, len))
+	const struct ksmbd_signer *s = conn ? ksmbd_session_signer(sess, conn) :
+					      &sess->signer;
+
+	if (ksmbd_signer_sign(s, rsp, len))
 		pr_warn_ratelimited("session %llx: cannot sign a response\n",
 				    sess->id);
 	ksmbd_session_put(sess);
