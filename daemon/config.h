@@ -121,7 +121,7 @@ struct ksmbd_global {
 	enum ksmbd_dialect max_protocol;
 	enum ksmbd_signing signing;
 	bool smb2_leases;
-	bool multi_channel;			/* session binding, CAP_MULTI_CHANNEL */
+	bool multi_channel;			/* session binding */
 	enum ksmbd_encryption smb3_encryption;	/* also the share default */
 	unsigned int ipc_timeout;		/* seconds, 0 = no heartbeat */
 	unsigned int deadtime;			/* idle minutes, 0 = never */

@@ -61,7 +61,7 @@ struct ksmbd_channel {
 	struct list_head node;		/* on sess->channels */
 	struct ksmbd_conn *conn;	/* counted reference */
 	bool bound;			/* under chan_lock */
-	bool gone;			/* its connection closed; under chan_lock */
+	bool gone;			/* connection closed; under chan_lock */
 	/* 3.x: the channel's key (MS-SMB2 3.3.5.5.3); set before bound. */
 	struct ksmbd_signer signer;
 	/* The binding exchange, under the session's auth_lock. */
@@ -120,7 +120,7 @@ struct ksmbd_session {
 	spinlock_t chan_lock;
 	struct list_head channels;
 	u32 nr_channels;		/* list length, closed ones included */
-	bool conn_gone;			/* sess->conn closed; under chan_lock */
+	bool conn_gone;		/* sess->conn closed; under chan_lock */
 
 	struct ksmbd_auth_state *auth;	/* NTLMSSP exchange; NULL when VALID */
 

@@ -1266,7 +1266,8 @@ struct ksmbd_session *ksmbd_smb2_rsp_signer(const struct ksmbd_smb2_ctx *ctx)
 {
 	struct ksmbd_session *sess = ctx->sess;
 
-	if (!sess || !ksmbd_signer_ready(ksmbd_session_signer(sess, ctx->conn)) ||
+	if (!sess ||
+	    !ksmbd_signer_ready(ksmbd_session_signer(sess, ctx->conn)) ||
 	    ctx->status == STATUS_PENDING)
 		return NULL;
 	if (!ctx->sign_rsp && !sess->signing_required &&
