@@ -348,6 +348,9 @@ static bool leave_conn(struct ksmbd_session *sess, struct ksmbd_conn *conn,
 	if (sess->conn == conn && !sess->conn_gone) {
 		sess->conn_gone = true;
 		*was_path = true;
+		if (!list_empty(&sess->channels))
+			trace_ksmbd_session_channel(conn->id, sess->id,
+						    "unbind");
 	}
 	list_for_each_entry(ch, &sess->channels, node) {
 		if (ch->conn == conn && !ch->gone) {
