@@ -155,6 +155,8 @@ static uint32_t global_flags(const struct ksmbd_global *g)
 
 	if (g->smb2_leases)
 		f |= KSMBD_GLOBAL_FLAG_SMB2_LEASES;
+	if (g->multi_channel)
+		f |= KSMBD_GLOBAL_FLAG_SMB3_MULTICHANNEL;
 	if (g->smb3_encryption != KSMBD_ENCRYPTION_OFF)
 		f |= KSMBD_GLOBAL_FLAG_SMB2_ENCRYPTION;
 	if (g->smb3_encryption == KSMBD_ENCRYPTION_REQUIRED)

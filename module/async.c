@@ -218,7 +218,7 @@ static void send_final(struct ksmbd_async *a, u8 *buf, u32 len)
 	if (buf) {
 		if (signer) {
 			a->signer = NULL;
-			ksmbd_smb2_sign_rsp(signer, buf, len);
+			ksmbd_smb2_sign_rsp(signer, a->conn, buf, len);
 		}
 		if (!ksmbd_conn_exiting(a->conn))
 			sent = !send_frame(a, buf, len);

@@ -256,6 +256,24 @@ TRACE_EVENT(ksmbd_session_end,
 		  __get_str(reason))
 );
 
+/* A connection bound to a session as a channel, or leaving it. */
+TRACE_EVENT(ksmbd_session_channel,
+	TP_PROTO(u64 conn_id, u64 session_id, const char *event),
+	TP_ARGS(conn_id, session_id, event),
+	TP_STRUCT__entry(
+		__field(u64, conn_id)
+		__field(u64, session_id)
+		__ksmbd_str(event, event)
+	),
+	TP_fast_assign(
+		__entry->conn_id = conn_id;
+		__entry->session_id = session_id;
+		__ksmbd_assign_str(event, event);
+	),
+	TP_printk("conn=0x%016llx sess=0x%016llx event=%s",
+		  __entry->conn_id, __entry->session_id, __get_str(event))
+);
+
 DECLARE_EVENT_CLASS(ksmbd_tree_class,
 	TP_PROTO(u64 conn_id, u64 session_id, u32 tree_id, const char *share,
 		 u32 flags, u32 status),

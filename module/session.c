@@ -38,6 +38,29 @@ static u32 sess_index(u64 id)
 	return lower_32_bits(id);
 }
 
+/* Under chan_lock. */
+static bool on_conn_locked(struct ksmbd_session *sess, struct ksmbd_conn *conn)
+{
+	struct ksmbd_channel *ch;
+
+	if (sess->conn == conn)
+		return !sess->conn_gone;
+	list_for_each_entry(ch, &sess->channels, node)
+		if (ch->conn == conn)
+			return ch->bound && !ch->gone;
+	return false;
+}
+
+bool ksmbd_session_on_conn(struct ksmbd_session *sess, struct ksmbd_conn *conn)
+{
+	bool on;
+
+	spin_lock(&sess->chan_lock);
+	on = on_conn_locked(sess, conn);
+	spin_unlock(&sess->chan_lock);
+	return on;
+}
+
 static struct ksmbd_session *lookup(struct ksmbd_conn *conn, u64 id,
 				    bool valid_only)
 {
@@ -49,7 +72,8 @@ static struct ksmbd_session *lookup(struct ksmbd_conn *conn, u64 id,
 	xa_lock(&sessions);
 	sess = xa_load(&sessions, idx);
 	/* Another connection's session is as good as unknown here. */
-	if (sess && (sess->id != id || (conn && sess->conn != conn)))
+	if (sess && (sess->id != id ||
+		     (conn && !ksmbd_session_on_conn(sess, conn))))
 		sess = NULL;
 	if (sess) {
 		/* Pairs with the release in ksmbd_session_activate(). */
@@ -74,13 +98,33 @@ struct ksmbd_session *ksmbd_session_lookup_any(struct ksmbd_conn *conn, u64 id)
 	return lookup(conn, id, false);
 }
 
+struct ksmbd_session *ksmbd_session_lookup_global(u64 id)
+{
+	return lookup(NULL, id, false);
+}
+
 void ksmbd_session_get(struct ksmbd_session *sess)
 {
 	refcount_inc(&sess->refs);
 }
 
+static void channels_free(struct ksmbd_session *sess)
+{
+	struct ksmbd_channel *ch, *tmp;
+
+	list_for_each_entry_safe(ch, tmp, &sess->channels, node) {
+		list_del(&ch->node);
+		ksmbd_auth_state_free(ch->auth);
+		ksmbd_signer_free(&ch->signer);
+		ksmbd_conn_put(ch->conn);
+		memzero_explicit(ch->preauth_hash, sizeof(ch->preauth_hash));
+		kfree(ch);
+	}
+}
+
 static void session_free(struct ksmbd_session *sess)
 {
+	channels_free(sess);
 	WARN_ON_ONCE(!xa_empty(&sess->trees));
 	xa_destroy(&sess->trees);
 	ksmbd_auth_state_free(sess->auth);
@@ -207,6 +251,8 @@ struct ksmbd_session *ksmbd_session_create(struct ksmbd_conn *conn)
 	sess->dialect = conn->neg.dialect;
 	mutex_init(&sess->lock);
 	mutex_init(&sess->auth_lock);
+	spin_lock_init(&sess->chan_lock);
+	INIT_LIST_HEAD(&sess->channels);
 	sess->state = KSMBD_SESS_IN_PROGRESS;
 	sess->created = jiffies;
 	xa_init_flags(&sess->trees, XA_FLAGS_ALLOC1);
@@ -288,17 +334,59 @@ void ksmbd_session_end_previous(struct ksmbd_session *sess, u64 prev_id)
 	ksmbd_session_put(old);
 }
 
-/* One session of conn still in the table, with a reference. */
-static struct ksmbd_session *first_of_conn(struct ksmbd_conn *conn)
+/*
+ * Under chan_lock: conn leaves the session's paths. True when it was one
+ * (bound or binding) and the session had no other live path.
+ */
+static bool leave_conn(struct ksmbd_session *sess, struct ksmbd_conn *conn,
+		       bool *was_path)
+{
+	struct ksmbd_channel *ch;
+	bool live = false;
+
+	*was_path = false;
+	if (sess->conn == conn && !sess->conn_gone) {
+		sess->conn_gone = true;
+		*was_path = true;
+		if (!list_empty(&sess->channels))
+			trace_ksmbd_session_channel(conn->id, sess->id,
+						    "unbind");
+	}
+	list_for_each_entry(ch, &sess->channels, node) {
+		if (ch->conn == conn && !ch->gone) {
+			ch->gone = true;
+			*was_path = true;
+			if (ch->bound)
+				trace_ksmbd_session_channel(conn->id, sess->id,
+							    "unbind");
+		}
+		if (ch->bound && !ch->gone)
+			live = true;
+	}
+	return *was_path && !live && sess->conn_gone;
+}
+
+/*
+ * One session conn was a path of, now left; with a reference when conn
+ * was its last path (it must be torn down), else NULL and *more says
+ * whether to look again.
+ */
+static struct ksmbd_session *next_left(struct ksmbd_conn *conn, bool *more)
 {
 	struct ksmbd_session *sess, *found = NULL;
 	unsigned long idx;
+	bool was_path, last;
 
+	*more = false;
 	mutex_lock(&table_lock);
 	xa_for_each(&sessions, idx, sess) {
-		if (sess->conn == conn) {
+		spin_lock(&sess->chan_lock);
+		last = leave_conn(sess, conn, &was_path);
+		spin_unlock(&sess->chan_lock);
+		if (last) {
 			found = sess;
 			ksmbd_session_get(found);
+			*more = true;
 			break;
 		}
 	}
@@ -309,15 +397,84 @@ static struct ksmbd_session *first_of_conn(struct ksmbd_conn *conn)
 void ksmbd_session_conn_closed(struct ksmbd_conn *conn)
 {
 	struct ksmbd_session *sess;
+	bool more = true;
 
 	/*
 	 * EXITING is already set, so table_insert() adds no new session of
-	 * this connection once we have looked.
+	 * this connection, and no binding adds it as a channel, once we
+	 * have looked.
 	 */
-	while ((sess = first_of_conn(conn))) {
+	while (more) {
+		sess = next_left(conn, &more);
+		if (!sess)
+			break;
+		/* Its handles stay for a durable reconnect (3.3.7.1). */
+		WRITE_ONCE(sess->keep_durable, true);
 		ksmbd_session_teardown(sess, "connection closed");
 		ksmbd_session_put(sess);
 	}
+}
+
+struct ksmbd_channel *ksmbd_channel_pending(struct ksmbd_session *sess,
+					    struct ksmbd_conn *conn,
+					    bool create, bool *bound)
+{
+	struct ksmbd_channel *ch, *fresh = NULL;
+
+	*bound = false;
+	if (create)
+		fresh = kzalloc(sizeof(*fresh), GFP_KERNEL);
+	mutex_lock(&table_lock);
+	spin_lock(&sess->chan_lock);
+	list_for_each_entry(ch, &sess->channels, node) {
+		if (ch->conn == conn && !ch->gone) {
+			*bound = ch->bound;
+			goto out;
+		}
+	}
+	ch = NULL;
+	/* Checked under the lock ksmbd_session_conn_closed() takes. */
+	if (!fresh || ksmbd_conn_exiting(conn) ||
+	    sess->nr_channels >= KSMBD_SESSION_MAX_CHANNELS)
+		goto out;
+	ch = fresh;
+	fresh = NULL;
+	ksmbd_conn_get(conn);
+	ch->conn = conn;
+	list_add_tail(&ch->node, &sess->channels);
+	sess->nr_channels++;
+out:
+	spin_unlock(&sess->chan_lock);
+	mutex_unlock(&table_lock);
+	kfree(fresh);
+	return *bound ? NULL : ch;
+}
+
+void ksmbd_channel_bind(struct ksmbd_session *sess, struct ksmbd_channel *ch)
+{
+	spin_lock(&sess->chan_lock);
+	ch->bound = true;
+	spin_unlock(&sess->chan_lock);
+	trace_ksmbd_session_channel(ch->conn->id, sess->id, "bind");
+}
+
+const struct ksmbd_signer *ksmbd_session_signer(struct ksmbd_session *sess,
+						const struct ksmbd_conn *conn)
+{
+	const struct ksmbd_signer *s = &sess->signer;
+	struct ksmbd_channel *ch;
+
+	if (conn == sess->conn)
+		return s;
+	spin_lock(&sess->chan_lock);
+	list_for_each_entry(ch, &sess->channels, node) {
+		if (ch->conn == conn && ch->bound) {
+			s = &ch->signer;
+			break;
+		}
+	}
+	spin_unlock(&sess->chan_lock);
+	return s;
 }
 
 void ksmbd_session_exit(void)

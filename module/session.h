@@ -13,16 +13,22 @@
  * table's reference. Requests already holding a reference keep a valid
  * object until they put it; they see ksmbd_session_valid() turn false.
  *
- * A session holds a counted reference on its connection and is only ever
- * found on that connection (no multichannel), but by a PreviousSessionId
- * that ends it (ksmbd_session_end_previous()).
+ * A session holds a counted reference on the connection that set it up
+ * and is found on it, and on every connection bound to it as a channel
+ * (MS-SMB2 3.3.5.5.2, SMB2_SESSION_FLAG_BINDING), each a counted
+ * reference too. A connection that closes leaves the session's paths; the
+ * session is torn down when its last path is gone. Channel objects (and
+ * their signers) live until the session is freed: a request still
+ * running on a closed connection may be signing with one.
  */
 #ifndef KSMBD_SESSION_H
 #define KSMBD_SESSION_H
 
 #include <linux/cred.h>
 #include <linux/mutex.h>
+#include <linux/list.h>
 #include <linux/refcount.h>
+#include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/xarray.h>
 #include "signing.h"
@@ -42,8 +48,26 @@ struct ksmbd_auth_state;
 /* Half-done setups per connection and for the server. */
 #define KSMBD_SESSION_MAX_PENDING_CONN	4
 #define KSMBD_SESSION_MAX_PENDING	256
+/* Channels a session may have had bound, closed ones included. */
+#define KSMBD_SESSION_MAX_CHANNELS	32
 /* A setup not finished in this time is expired to make room. */
 #define KSMBD_SESSION_SETUP_TIMEOUT_S	30
+
+/*
+ * A connection bound to a session (not the one that set it up). Created
+ * by the first binding leg; found by requests once bound.
+ */
+struct ksmbd_channel {
+	struct list_head node;		/* on sess->channels */
+	struct ksmbd_conn *conn;	/* counted reference */
+	bool bound;			/* under chan_lock */
+	bool gone;			/* connection closed; under chan_lock */
+	/* 3.x: the channel's key (MS-SMB2 3.3.5.5.3); set before bound. */
+	struct ksmbd_signer signer;
+	/* The binding exchange, under the session's auth_lock. */
+	struct ksmbd_auth_state *auth;
+	u8 preauth_hash[64];		/* 3.1.1: this connection's chain */
+};
 
 enum ksmbd_session_state {
 	KSMBD_SESS_IN_PROGRESS,	/* NTLMSSP CHALLENGE sent, AUTHENTICATE due */
@@ -91,6 +115,12 @@ struct ksmbd_session {
 	struct ksmbd_signer signer;	/* valid once VALID */
 	struct ksmbd_sess_crypto crypto;	/* cipher keys, EncryptData */
 	u8 preauth_hash[64];		/* 3.1.1 Session.PreauthIntegrityHashValue */
+
+	/* Channels: see the top. The lock nests inside the table's. */
+	spinlock_t chan_lock;
+	struct list_head channels;
+	u32 nr_channels;		/* list length, closed ones included */
+	bool conn_gone;		/* sess->conn closed; under chan_lock */
 
 	struct ksmbd_auth_state *auth;	/* NTLMSSP exchange; NULL when VALID */
 
@@ -145,8 +175,36 @@ void ksmbd_session_teardown(struct ksmbd_session *sess, const char *why);
  */
 void ksmbd_session_end_previous(struct ksmbd_session *sess, u64 prev_id);
 
-/* The connection is going away: tear down every session it has. */
+/*
+ * The connection is going away: it leaves every session it is a path of;
+ * those left without a path are torn down (durable handles kept).
+ */
 void ksmbd_session_conn_closed(struct ksmbd_conn *conn);
+
+/*
+ * A VALID session by id whatever connection it is on (binding), or NULL.
+ */
+struct ksmbd_session *ksmbd_session_lookup_global(u64 id);
+/* Is conn one of the session's live paths (its own or a bound channel)? */
+bool ksmbd_session_on_conn(struct ksmbd_session *sess,
+			   struct ksmbd_conn *conn);
+/*
+ * Under sess->auth_lock: the channel of conn being bound (created when
+ * create is set), or NULL (none, the limit, no memory, or already bound:
+ * *bound then says so).
+ */
+struct ksmbd_channel *ksmbd_channel_pending(struct ksmbd_session *sess,
+					    struct ksmbd_conn *conn,
+					    bool create, bool *bound);
+/* The channel's signer is set: requests on its connection find sess. */
+void ksmbd_channel_bind(struct ksmbd_session *sess, struct ksmbd_channel *ch);
+/*
+ * The signer of sess on conn: a bound channel's own, else the session's
+ * (also while a binding is in progress, MS-SMB2 3.3.5.2.4). Valid while
+ * the caller holds its session reference.
+ */
+const struct ksmbd_signer *ksmbd_session_signer(struct ksmbd_session *sess,
+						const struct ksmbd_conn *conn);
 
 /*
  * Implemented by the file table: close every file opened through this

@@ -77,6 +77,7 @@ struct frame_rsp {
 	u32 tree_id;
 	/* Signs the previous element once its padding is known (counted). */
 	struct ksmbd_session *sign_sess;
+	bool sign_main;			/* with sign_sess's own key */
 	/* Elements that went async: armed once the frame is out (async.h). */
 	struct ksmbd_async *asyncs[KSMBD_MAX_COMPOUND];
 	u32 nr_asyncs;
@@ -98,6 +99,15 @@ void ksmbd_smb2_put_hdr(u8 *rsp, const struct ksmbd_req_hdr *rq, u32 status,
 	h->status = cpu_to_le32(status);
 	h->command = cpu_to_le16(rq->command);
 	h->credit_req_rsp = cpu_to_le16(credits);
+	/*
+	 * A signed request naming a session not found here: the answer
+	 * carries the signed flag (no key signs it). Clients skip checking
+	 * this status but want the flag when they sign (a channel of a
+	 * session bound elsewhere, smbtorture smb2.session.bind2).
+	 */
+	if (status == STATUS_USER_SESSION_DELETED &&
+	    (rq->flags & SMB2_FLAGS_SIGNED))
+		flags |= SMB2_FLAGS_SIGNED;
 	h->flags = cpu_to_le32(flags);
 	h->message_id = cpu_to_le64(rq->message_id);
 	h->id.sync.process_id = cpu_to_le32(rq->process_id);
@@ -478,7 +488,9 @@ static bool process_element(struct ksmbd_work *work, struct frame_rsp *fr,
 		put_unaligned_le32(start - fr->prev, fr->buf + fr->prev +
 				   offsetof(struct smb2_hdr, next_command));
 		if (fr->sign_sess)
-			ksmbd_smb2_sign_rsp(fr->sign_sess, fr->buf + fr->prev,
+			ksmbd_smb2_sign_rsp(fr->sign_sess,
+					    fr->sign_main ? NULL : conn,
+					    fr->buf + fr->prev,
 					    start - fr->prev);
 		fr->sign_sess = NULL;
 	}
@@ -497,6 +509,7 @@ static bool process_element(struct ksmbd_work *work, struct frame_rsp *fr,
 		ctx.finish(&ctx, rsp, SMB2_HEADER_SIZE + ctx.body.len);
 	/* A response that goes out encrypted is not signed (3.3.4.1.1). */
 	fr->sign_sess = work->enc_sess ? NULL : ksmbd_smb2_rsp_signer(&ctx);
+	fr->sign_main = ctx.sign_session_key;
 	ksmbd_smb2_detach(&ctx);
 	trace_ksmbd_request_done(conn, &hdr, i, ctx.status, credits, el->len,
 				 SMB2_HEADER_SIZE + ctx.body.len + fr->pages.len,
@@ -626,7 +639,8 @@ static void process_smb2(struct ksmbd_work *work)
 		goto out_free;
 	}
 	if (fr.sign_sess) {
-		ksmbd_smb2_sign_rsp(fr.sign_sess, fr.buf + fr.prev,
+		ksmbd_smb2_sign_rsp(fr.sign_sess, fr.sign_main ? NULL : conn,
+				    fr.buf + fr.prev,
 				    fr.len - fr.prev);
 		fr.sign_sess = NULL;
 	}

@@ -69,6 +69,8 @@ struct ksmbd_smb2_ctx {
 	u64 session_id;
 	u32 tree_id;
 	bool sign_rsp;			/* sign the response with sess */
+	/* ... with the session's own key even on a bound channel */
+	bool sign_session_key;
 	struct ksmbd_compound_fid *cfid;	/* the frame's; see file.h */
 	/*
 	 * More elements follow in the compound: CHANGE_NOTIFY answers
@@ -158,7 +160,10 @@ void ksmbd_smb2_detach(struct ksmbd_smb2_ctx *ctx);
  * padding included, is final, and drops that reference.
  */
 struct ksmbd_session *ksmbd_smb2_rsp_signer(const struct ksmbd_smb2_ctx *ctx);
-void ksmbd_smb2_sign_rsp(struct ksmbd_session *sess, u8 *rsp, u32 len);
+/* conn NULL: with the session's own key, not conn's channel key. */
+void ksmbd_smb2_sign_rsp(struct ksmbd_session *sess,
+			 const struct ksmbd_conn *conn,
+			 u8 *rsp, u32 len);
 
 /* smb2_tree.c */
 enum ksmbd_smb2_verdict ksmbd_smb2_tree_connect(struct ksmbd_smb2_ctx *ctx);

@@ -292,6 +292,12 @@ enum ksmbd_smb2_verdict ksmbd_smb2_negotiate(struct ksmbd_smb2_ctx *ctx)
 		neg.capabilities |= SMB2_GLOBAL_CAP_ENCRYPTION;
 		neg.cipher = SMB2_ENCRYPTION_AES128_CCM;
 	}
+	/* MS-SMB2 3.3.5.4: session binding, when configured and asked for. */
+	if (dialect >= SMB30_DIALECT &&
+	    (nr.capabilities & SMB2_GLOBAL_CAP_MULTI_CHANNEL) &&
+	    (READ_ONCE(ksmbd_server_conf.flags) &
+	     KSMBD_GLOBAL_FLAG_SMB3_MULTICHANNEL))
+		neg.capabilities |= SMB2_GLOBAL_CAP_MULTI_CHANNEL;
 	memcpy(neg.client_guid, nr.client_guid, sizeof(neg.client_guid));
 
 	st = put_negotiate_fixed(&ctx->body, &neg);

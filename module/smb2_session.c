@@ -31,7 +31,14 @@
  * session of the same user ends that one as a dropped connection would,
  * keeping its durable handles (session.c).
  *
- * Not yet: binding (no multichannel).
+ * Binding (3.3.5.5.2, SMB2_SESSION_FLAG_BINDING): another 3.x connection
+ * joins a VALID session as a channel. The request is signed with the
+ * session's key; the session's dialect, cipher and AES-GMAC use must
+ * match the connection's; a new NTLMSSP exchange (on a channel state of
+ * its own, with this connection's preauth chain on 3.1.1) must prove the
+ * session's user; the channel then signs with a key derived from that
+ * exchange's session key (3.3.5.5.3). A failed binding leaves the session
+ * as it was. Kerberos binding is not implemented (STATUS_NOT_SUPPORTED).
  */
 #define pr_fmt(fmt) "ksmbd: " fmt
 
@@ -468,13 +475,12 @@ static const struct cred *build_cred(const struct ksmbd_login_response *lr)
  * *unknown tells the daemon did not know the name (or named the guest
  * account): the one case "map to guest = bad user" turns into a guest.
  */
-static int verify_user(struct ksmbd_session *sess,
+static int verify_user(const struct ksmbd_auth_state *auth,
 		       const struct ksmbd_ntlm_auth *na,
 		       const struct ksmbd_buf *auth_blob,
 		       struct ksmbd_login_response *out,
 		       u8 exported[KSMBD_NTLMV2_KEY_SIZE], bool *unknown)
 {
-	struct ksmbd_auth_state *auth = sess->auth;
 	struct ksmbd_buf neg = ksmbd_buf_make(auth->neg_blob, auth->neg_len);
 	struct ksmbd_buf chal = ksmbd_buf_make(auth->chal_blob, auth->chal_len);
 	struct ksmbd_login_response *rsp;
@@ -653,7 +659,7 @@ static u32 auth_failure_status(int err)
  * Who this AUTHENTICATE proves: the user's record in *lr and the key in
  * exported, or (*flags IS_NULL / IS_GUEST) the guest account's record.
  */
-static int identify(struct ksmbd_session *sess, struct setup_req *sq,
+static int identify(const struct ksmbd_auth_state *auth, struct setup_req *sq,
 		    const struct ksmbd_ntlm_auth *na,
 		    struct ksmbd_login_response *lr,
 		    u8 exported[KSMBD_NTLMV2_KEY_SIZE], u16 *flags)
@@ -668,7 +674,7 @@ static int identify(struct ksmbd_session *sess, struct setup_req *sq,
 		*flags = SMB2_SESSION_FLAG_IS_NULL;
 		return guest_record(lr);
 	}
-	ret = verify_user(sess, na, &sq->token, lr, exported, &unknown);
+	ret = verify_user(auth, na, &sq->token, lr, exported, &unknown);
 	if (ret != -EKEYREJECTED || !unknown ||
 	    !server_flag(KSMBD_GLOBAL_FLAG_MAP_TO_GUEST))
 		return ret;
@@ -718,7 +724,7 @@ static int authenticate_leg(struct ksmbd_smb2_ctx *ctx, struct setup_req *sq,
 	if (!ret)
 		ret = preauth_absorb(sess, ctx->req->elem.p, ctx->req->elem.len);
 	if (!ret)
-		ret = identify(sess, sq, na, lr, exported, &flags);
+		ret = identify(sess->auth, sq, na, lr, exported, &flags);
 	if (!ret && !flags)
 		ret = mech_list_mic(sess->auth, sq, na->flags, exported, mic,
 				    mic_len);
@@ -814,6 +820,272 @@ static u32 leg_authenticate(struct ksmbd_smb2_ctx *ctx, struct setup_req *sq)
 	return st;
 }
 
+/* ---- Binding (MS-SMB2 3.3.5.5.2): a connection joins a session ---- */
+
+/*
+ * The checks of a binding request against the session, in the order
+ * Windows and Samba answer them (smbtorture smb2.session.bind_negative_*):
+ * AES-GMAC signing must be on both connections or neither, binding needs
+ * a 3.x connection and multichannel, and the dialect and cipher must be
+ * the session's. The ClientGuid is not compared: Windows binds
+ * connections of another ClientGuid (bind_negative_smb3signCtoHd).
+ */
+static u32 bind_check(const struct ksmbd_conn *conn,
+		      const struct ksmbd_session *sess)
+{
+	const struct ksmbd_conn_neg *neg = &conn->neg;
+	u16 alg = neg->dialect == SMB311_DIALECT ? neg->signing_alg : 0;
+	u16 sess_alg = sess->signer.alg;
+
+	if (sess_alg == SMB2_SIGNING_AES_GMAC && alg != sess_alg)
+		return STATUS_REQUEST_OUT_OF_SEQUENCE;
+	if (alg == SMB2_SIGNING_AES_GMAC && alg != sess_alg)
+		return STATUS_NOT_SUPPORTED;
+	if (neg->dialect < SMB30_DIALECT ||
+	    !server_flag(KSMBD_GLOBAL_FLAG_SMB3_MULTICHANNEL))
+		return STATUS_REQUEST_NOT_ACCEPTED;
+	if (neg->dialect != sess->dialect ||
+	    neg->cipher != sess->conn->neg.cipher)
+		return STATUS_INVALID_PARAMETER;
+	return STATUS_SUCCESS;
+}
+
+/*
+ * A binding request names a session of another connection: it must be
+ * VALID, have a key (not guest or anonymous) and be signed with it
+ * (3.3.5.2.4: the session's key until the channel has its own). The
+ * session, with a reference, or NULL and the status.
+ */
+static struct ksmbd_session *bind_session(struct ksmbd_smb2_ctx *ctx, u32 *st)
+{
+	const struct ksmbd_req *req = ctx->req;
+	struct ksmbd_session *sess;
+
+	sess = ksmbd_session_lookup_global(ctx->session_id);
+	if (!sess) {
+		*st = STATUS_USER_SESSION_DELETED;
+		return NULL;
+	}
+	if (!ksmbd_session_valid(sess))
+		*st = STATUS_REQUEST_NOT_ACCEPTED;
+	else if (!ksmbd_signer_ready(&sess->signer))
+		*st = STATUS_NOT_SUPPORTED;
+	else if (!(req->hdr.flags & SMB2_FLAGS_SIGNED))
+		*st = STATUS_INVALID_PARAMETER;
+	else if (ksmbd_signer_verify(&sess->signer, req->elem.p,
+				     req->elem.len))
+		*st = STATUS_ACCESS_DENIED;
+	else
+		return sess;
+	ksmbd_conn_note_rejected(ctx->conn, SMB2_SESSION_SETUP,
+				 req->hdr.message_id, "bad binding request");
+	ksmbd_session_put(sess);
+	return NULL;
+}
+
+/* 3.1.1: a binding leg joins this connection's preauth chain. */
+static int bind_absorb(struct ksmbd_session *sess, struct ksmbd_channel *ch,
+		       const u8 *msg, u32 len)
+{
+	struct ksmbd_buf part = ksmbd_buf_make(msg, len);
+
+	if (!is_311(sess))
+		return 0;
+	return ksmbd_preauth_hash_update(ch->preauth_hash, &part, 1);
+}
+
+/*
+ * The interim response is signed with the session's key (the client
+ * checks it with that one) and, on 3.1.1, joins the chain as sent.
+ */
+static void bind_challenge_finish(struct ksmbd_smb2_ctx *ctx, const u8 *rsp,
+				  u32 len)
+{
+	struct ksmbd_session *sess = ctx->sess;
+	struct ksmbd_channel *ch;
+	bool bound;
+
+	mutex_lock(&sess->auth_lock);
+	ch = ksmbd_channel_pending(sess, ctx->conn, false, &bound);
+	if (ch && ksmbd_signer_sign(&sess->signer, (u8 *)rsp, len))
+		ch = NULL;
+	if (!ch || bind_absorb(sess, ch, rsp, len))
+		ksmbd_conn_drop(ctx->conn, "preauth hash failed");
+	mutex_unlock(&sess->auth_lock);
+}
+
+/* Under auth_lock: NTLMSSP NEGOTIATE (or a mechanism-only first leg). */
+static u32 bind_negotiate(struct ksmbd_smb2_ctx *ctx, struct setup_req *sq,
+			  struct ksmbd_session *sess)
+{
+	struct ksmbd_channel *ch;
+	struct ksmbd_auth_state *auth;
+	bool bound;
+	int ret;
+
+	ch = ksmbd_channel_pending(sess, ctx->conn, true, &bound);
+	if (!ch)
+		return bound ? STATUS_ACCESS_DENIED :
+			       STATUS_INSUFFICIENT_RESOURCES;
+	auth = ch->auth;
+	if (!auth || auth->neg_len || sq->mech_only) {
+		ksmbd_auth_state_free(ch->auth);
+		ch->auth = kzalloc(sizeof(*ch->auth), GFP_KERNEL);
+		auth = ch->auth;
+		if (!auth)
+			return STATUS_INSUFFICIENT_RESOURCES;
+		auth->spnego = sq->spnego;
+		keep_mech_list(auth, sq);
+		memcpy(ch->preauth_hash, ctx->conn->neg.preauth_hash,
+		       sizeof(ch->preauth_hash));
+	}
+	ret = bind_absorb(sess, ch, ctx->req->elem.p, ctx->req->elem.len);
+	if (!ret && !sq->mech_only)
+		ret = build_challenge(auth, &sq->token);
+	if (!ret)
+		ret = encode_rsp(&ctx->body, 0, auth->spnego,
+				 KSMBD_SPNEGO_ACCEPT_INCOMPLETE,
+				 auth->chal_blob, auth->chal_len, NULL, 0);
+	if (ret) {
+		ksmbd_auth_state_free(ch->auth);
+		ch->auth = NULL;
+		return ret == -ENOSPC ? STATUS_INSUFFICIENT_RESOURCES :
+					STATUS_INVALID_PARAMETER;
+	}
+	ctx->finish = bind_challenge_finish;
+	return STATUS_MORE_PROCESSING_REQUIRED;
+}
+
+/*
+ * MS-SMB2 3.3.5.5.3: the channel's signing key, from this exchange's
+ * session key (and on 3.1.1 this connection's preauth hash), signing
+ * with this connection's algorithm. Encrypted traffic on the channel
+ * uses the session's cipher keys and this connection's buffers.
+ */
+static int bind_keys(struct ksmbd_session *sess, struct ksmbd_channel *ch,
+		     const u8 exported[KSMBD_NTLMV2_KEY_SIZE])
+{
+	struct ksmbd_conn *conn = ch->conn;
+	u8 key[KSMBD_SIGNING_KEY_SIZE];
+	u16 alg = sess->dialect == SMB311_DIALECT ? conn->neg.signing_alg :
+						    SMB2_SIGNING_AES_CMAC;
+	int ret;
+
+	ret = ksmbd_kdf_session_key(sess->dialect, KSMBD_KEY_SIGNING, exported,
+				    KSMBD_NTLMV2_KEY_SIZE, ch->preauth_hash,
+				    key, sizeof(key));
+	if (!ret)
+		ret = ksmbd_signer_init(&ch->signer, alg, key, conn);
+	memzero_explicit(key, sizeof(key));
+	if (!ret && sess->crypto.enc)
+		ret = ksmbd_conn_crypto_prepare(conn, sess->crypto.enc);
+	return ret;
+}
+
+/* Under auth_lock: the AUTHENTICATE of a binding exchange. */
+static int bind_prove(struct ksmbd_smb2_ctx *ctx, struct setup_req *sq,
+		      struct ksmbd_session *sess, struct ksmbd_channel *ch,
+		      struct ksmbd_ntlm_auth *na,
+		      struct ksmbd_login_response *lr,
+		      u8 mic[KSMBD_NTLM_SEC_SIG_SIZE], u32 *mic_len)
+{
+	u8 exported[KSMBD_NTLMV2_KEY_SIZE];
+	u16 flags = 0;
+	int ret;
+
+	*mic_len = 0;
+	ret = ksmbd_ntlmssp_parse_authenticate(sq->token.p, sq->token.len, na);
+	if (!ret)
+		ret = bind_absorb(sess, ch, ctx->req->elem.p,
+				  ctx->req->elem.len);
+	if (!ret)
+		ret = identify(ch->auth, sq, na, lr, exported, &flags);
+	/* The session's user, proven again; a guest is another user. */
+	if (!ret && flags)
+		ret = -EPERM;
+	if (!ret)
+		ret = reauth_check(sess, lr, 0);
+	if (!ret)
+		ret = mech_list_mic(ch->auth, sq, na->flags, exported, mic,
+				    mic_len);
+	if (!ret)
+		ret = bind_keys(sess, ch, exported);
+	memzero_explicit(exported, sizeof(exported));
+	return ret;
+}
+
+static u32 bind_authenticate(struct ksmbd_smb2_ctx *ctx, struct setup_req *sq,
+			     struct ksmbd_session *sess)
+{
+	struct ksmbd_login_response *lr;
+	struct ksmbd_ntlm_auth *na;
+	struct ksmbd_channel *ch;
+	u8 mic[KSMBD_NTLM_SEC_SIG_SIZE];
+	u32 mic_len;
+	bool bound, spnego;
+	int ret;
+
+	ch = ksmbd_channel_pending(sess, ctx->conn, false, &bound);
+	if (!ch || !ch->auth || !ch->auth->chal_len)
+		return bound ? STATUS_ACCESS_DENIED :
+			       STATUS_REQUEST_NOT_ACCEPTED;
+	spnego = ch->auth->spnego;
+	na = kzalloc(sizeof(*na), GFP_KERNEL);
+	lr = kzalloc(sizeof(*lr), GFP_KERNEL);
+	ret = na && lr ? bind_prove(ctx, sq, sess, ch, na, lr, mic, &mic_len) :
+			 -ENOMEM;
+	kfree(lr);
+	ksmbd_auth_state_free(ch->auth);
+	ch->auth = NULL;
+	if (ret) {
+		trace_ksmbd_auth_failure(ctx->conn, na ? na->user_utf8 : "",
+					 failure_reason(ret));
+		kfree(na);
+		return ret == -ENOMEM ? STATUS_INSUFFICIENT_RESOURCES :
+					auth_failure_status(ret);
+	}
+	kfree(na);
+	if (encode_rsp(&ctx->body, 0, spnego, KSMBD_SPNEGO_ACCEPT_COMPLETED,
+		       NULL, 0, mic, mic_len))
+		return STATUS_INSUFFICIENT_RESOURCES;
+	/* From here requests on this connection find the session. */
+	ksmbd_channel_bind(sess, ch);
+	ksmbd_conn_set_authenticated(ctx->conn);
+	return STATUS_SUCCESS;
+}
+
+/*
+ * SESSION_SETUP with SMB2_SESSION_FLAG_BINDING (MS-SMB2 3.3.5.5). Every
+ * answer after the signature was verified is signed: with the session's
+ * key, or the final one with the new channel's.
+ */
+static u32 bind_setup(struct ksmbd_smb2_ctx *ctx, struct setup_req *sq)
+{
+	struct ksmbd_session *sess;
+	u32 st;
+
+	/* The session is already this connection's. */
+	if (ctx->sess)
+		return STATUS_ACCESS_DENIED;
+	sess = bind_session(ctx, &st);
+	if (!sess)
+		return st;
+	st = bind_check(ctx->conn, sess);
+	if (st == STATUS_SUCCESS && sq->krb5)
+		st = STATUS_NOT_SUPPORTED;	/* NTLMSSP binding only */
+	if (st == STATUS_SUCCESS) {
+		mutex_lock(&sess->auth_lock);
+		if (sq->type == NTLMSSP_NEGOTIATE_MSG || sq->mech_only)
+			st = bind_negotiate(ctx, sq, sess);
+		else
+			st = bind_authenticate(ctx, sq, sess);
+		mutex_unlock(&sess->auth_lock);
+	}
+	ctx->sess = sess;		/* the dispatcher puts it */
+	ctx->sign_rsp = true;
+	return st;
+}
+
 enum ksmbd_smb2_verdict ksmbd_smb2_session_setup(struct ksmbd_smb2_ctx *ctx)
 {
 	struct setup_req sq;
@@ -825,16 +1097,16 @@ enum ksmbd_smb2_verdict ksmbd_smb2_session_setup(struct ksmbd_smb2_ctx *ctx)
 						   STATUS_INVALID_PARAMETER;
 		return KSMBD_SMB2_REPLY;
 	}
-	if (sq.sr.flags & SMB2_SESSION_FLAG_BINDING) {
-		ctx->status = STATUS_REQUEST_NOT_ACCEPTED;
-		return KSMBD_SMB2_REPLY;
-	}
 	/* MS-SMB2 3.3.5.5: encryption required, and this client cannot. */
 	if ((READ_ONCE(ksmbd_server_conf.flags) &
 	     KSMBD_GLOBAL_FLAG_ENCRYPTION_REQUIRED) && !ctx->conn->neg.cipher) {
 		trace_ksmbd_auth_failure(ctx->conn, "", "encryption required");
 		ctx->status = STATUS_ACCESS_DENIED;
 		return KSMBD_SMB2_REPLY;
+	}
+	if (ctx->session_id && (sq.sr.flags & SMB2_SESSION_FLAG_BINDING)) {
+		ctx->status = bind_setup(ctx, &sq);
+		goto out;
 	}
 	/* The dispatcher's reference, if any, is the previous session's. */
 	if (ctx->sess) {
@@ -850,6 +1122,7 @@ enum ksmbd_smb2_verdict ksmbd_smb2_session_setup(struct ksmbd_smb2_ctx *ctx)
 	if (ctx->status == STATUS_SUCCESS && ctx->sess)
 		ksmbd_session_end_previous(ctx->sess,
 					   sq.sr.previous_session_id);
+out:
 	trace_ksmbd_session_setup(ctx->conn, ctx->session_id,
 				  ctx->sess ? ctx->sess->account : "",
 				  sq.krb5 ? "spnego-krb5" :
@@ -857,7 +1130,7 @@ enum ksmbd_smb2_verdict ksmbd_smb2_session_setup(struct ksmbd_smb2_ctx *ctx)
 				  ctx->status,
 				  ctx->sess && ctx->sess->signing_required,
 				  ctx->sess && ctx->sess->crypto.encrypt_data,
-				  false,
+				  sq.sr.flags & SMB2_SESSION_FLAG_BINDING,
 				  ktime_get_ns() - ctx->work->received_ns);
 	if (ctx->status != STATUS_SUCCESS &&
 	    ctx->status != STATUS_MORE_PROCESSING_REQUIRED)
@@ -894,6 +1167,25 @@ static bool needs_tree(u16 cmd)
 }
 
 /*
+ * A SESSION_SETUP on a bound channel signed with the session's key, not
+ * the channel's: a client that does not know this connection is bound
+ * (binding again, or re-authenticating on a channel object of its own).
+ * It is refused, and the refusal signed with that key, which is the one
+ * such a client checks it with (MS-SMB2 3.3.5.5.2).
+ */
+static bool setup_signed_by_session(const struct ksmbd_smb2_ctx *ctx,
+				    struct ksmbd_session *sess,
+				    const struct ksmbd_signer *signer)
+{
+	const struct ksmbd_req *req = ctx->req;
+
+	return req->hdr.command == SMB2_SESSION_SETUP &&
+	       signer != &sess->signer &&
+	       (req->hdr.flags & SMB2_FLAGS_SIGNED) &&
+	       !ksmbd_signer_verify(&sess->signer, req->elem.p, req->elem.len);
+}
+
+/*
  * MS-SMB2 3.3.5.2.4 (signature) and 3.3.5.2.9 (session, tree). A bad or
  * missing required signature is answered unsigned and without the
  * session: nothing is computed with a key for a request we did not
@@ -904,6 +1196,7 @@ u32 ksmbd_smb2_attach(struct ksmbd_smb2_ctx *ctx)
 	const struct ksmbd_req *req = ctx->req;
 	u16 cmd = req->hdr.command;
 	struct ksmbd_session *sess = NULL;
+	const struct ksmbd_signer *signer;
 	bool is_signed = req->hdr.flags & SMB2_FLAGS_SIGNED;
 	bool encrypted;
 
@@ -926,11 +1219,17 @@ u32 ksmbd_smb2_attach(struct ksmbd_smb2_ctx *ctx)
 	 * An encrypted request is authenticated by its AEAD tag; guest and
 	 * anonymous sessions have no key, so nothing to verify.
 	 */
+	signer = ksmbd_session_signer(sess, ctx->conn);
 	if (!encrypted && (is_signed || sess->signing_required) &&
-	    ksmbd_signer_ready(&sess->signer) &&
-	    ksmbd_signer_verify(&sess->signer, req->elem.p, req->elem.len)) {
+	    ksmbd_signer_ready(signer) &&
+	    ksmbd_signer_verify(signer, req->elem.p, req->elem.len)) {
 		ksmbd_debug(AUTH, "session %llx: bad signature on command %u\n",
 			    sess->id, cmd);
+		if (setup_signed_by_session(ctx, sess, signer)) {
+			ctx->sess = sess;
+			ctx->sign_session_key = true;
+			return STATUS_ACCESS_DENIED;
+		}
 		ksmbd_conn_note_rejected(ctx->conn, cmd, req->hdr.message_id,
 					 "bad signature");
 		ksmbd_session_put(sess);
@@ -967,7 +1266,8 @@ struct ksmbd_session *ksmbd_smb2_rsp_signer(const struct ksmbd_smb2_ctx *ctx)
 {
 	struct ksmbd_session *sess = ctx->sess;
 
-	if (!sess || !ksmbd_signer_ready(&sess->signer) ||
+	if (!sess ||
+	    !ksmbd_signer_ready(ksmbd_session_signer(sess, ctx->conn)) ||
 	    ctx->status == STATUS_PENDING)
 		return NULL;
 	if (!ctx->sign_rsp && !sess->signing_required &&
@@ -977,9 +1277,14 @@ struct ksmbd_session *ksmbd_smb2_rsp_signer(const struct ksmbd_smb2_ctx *ctx)
 	return sess;
 }
 
-void ksmbd_smb2_sign_rsp(struct ksmbd_session *sess, u8 *rsp, u32 len)
+void ksmbd_smb2_sign_rsp(struct ksmbd_session *sess,
+			 const struct ksmbd_conn *conn,
+			 u8 *rsp, u32 len)
 {
-	if (ksmbd_signer_sign(&sess->signer, rsp, len))
+	const struct ksmbd_signer *s = conn ? ksmbd_session_signer(sess, conn) :
+					      &sess->signer;
+
+	if (ksmbd_signer_sign(s, rsp, len))
 		pr_warn_ratelimited("session %llx: cannot sign a response\n",
 				    sess->id);
 	ksmbd_session_put(sess);

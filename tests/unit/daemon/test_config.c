@@ -29,6 +29,7 @@ TEST(empty_gives_defaults_and_ipc)
 	CHECK_EQ_INT(g->max_protocol, KSMBD_DIALECT_SMB3_11);
 	CHECK_EQ_INT(g->signing, KSMBD_SIGNING_AUTO);
 	CHECK(g->smb2_leases);
+	CHECK(g->multi_channel);
 	CHECK_EQ_INT(g->smb3_encryption, KSMBD_ENCRYPTION_OFF);
 	CHECK_EQ_INT(g->ipc_timeout, 10);
 	CHECK_EQ_INT(g->deadtime, 0);
@@ -77,6 +78,7 @@ TEST(global_keys_good)
 		"server max protocol = SMB3_02\n"
 		"server signing = mandatory\n"
 		"smb2 leases = no\n"
+		"server multi channel support = no\n"
 		"smb3 encryption = required\n"
 		"ipc timeout = 30\n"
 		"deadtime = 15\n"
@@ -100,6 +102,7 @@ TEST(global_keys_good)
 	CHECK_EQ_INT(g->max_protocol, KSMBD_DIALECT_SMB3_02);
 	CHECK_EQ_INT(g->signing, KSMBD_SIGNING_MANDATORY);
 	CHECK(!g->smb2_leases);
+	CHECK(!g->multi_channel);
 	CHECK_EQ_INT(g->smb3_encryption, KSMBD_ENCRYPTION_REQUIRED);
 	CHECK_EQ_INT(g->ipc_timeout, 30);
 	CHECK_EQ_INT(g->deadtime, 15);

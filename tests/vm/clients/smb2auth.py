@@ -270,12 +270,13 @@ SIGNING_NAMES = {0: "hmac", 1: "cmac", 2: "gmac"}
 
 
 class AuthConn(smb2raw.Conn):
-    def __init__(self, host, port, dialect, contexts=None, caps=None):
+    def __init__(self, host, port, dialect, contexts=None, caps=None,
+                 guid=b"\x42" * 16):
         super().__init__(host, port)
         self.dialect = dialect
         self.preauth = b"\0" * 64
         self.signing_alg = "hmac" if dialect < 0x0300 else "cmac"
-        body = bytearray(smb2raw.negotiate_body([dialect], contexts))
+        body = bytearray(smb2raw.negotiate_body([dialect], contexts, guid))
         if caps is not None:
             struct.pack_into("<I", body, 8, caps)
         req = self.build(smb2raw.NEGOTIATE, bytes(body), credit_req=64)
@@ -862,13 +863,169 @@ def case_unknown_user_not_guest(env):
     c.close()
 
 
+# ---- binding (MS-SMB2 3.3.5.5.2): a second connection joins a session ----
+
+STATUS_INVALID_PARAMETER = 0xC000000D
+STATUS_REQUEST_OUT_OF_SEQUENCE = 0xC000042A
+CREATE, CLOSE, READ, WRITE = 5, 6, 8, 9
+FLAG_BINDING = 1
+CAP_MULTI_CHANNEL = 0x8
+
+
+def bind(c2, sess, user, password, key_sess=None, signed=True):
+    """Bind c2 to sess: (status, channel Session, response). The legs are
+    signed with key_sess's key (the session's unless told); the channel's
+    key comes from this exchange (3.1.1: over c2's preauth chain)."""
+    key_sess = key_sess or sess
+    h = c2.preauth
+    req, raw, r = c2.setup_leg(key_sess, ntlm_negotiate(), flags=FLAG_BINDING,
+                               signed=signed)
+    if r.status != STATUS_MORE_PROCESSING_REQUIRED:
+        return r.status, None, r
+    expect(r.flags & FLAG_SIGNED and signature_ok(sess, raw),
+           "binding challenge signed with the session's key")
+    h = c2.chain(c2.chain(h, req), raw)
+    boff, blen = struct.unpack_from("<HH", r.body, 4)
+    _, challenge, tinfo = parse_challenge(find_ntlmssp(raw[boff:boff + blen]))
+    msg, key = ntlm_authenticate(user, password, "", challenge, tinfo)
+    req, raw, r = c2.setup_leg(key_sess, msg, flags=FLAG_BINDING,
+                               signed=signed)
+    if r.status != STATUS_SUCCESS:
+        return r.status, None, r
+    h = c2.chain(h, req)
+    ch = Session()
+    ch.id = sess.id
+    ch.alg = c2.signing_alg
+    if c2.dialect == 0x0311:
+        ch.sign_key = kdf(key, b"SMBSigningKey\0", h)
+    else:
+        ch.sign_key = kdf(key, b"SMB2AESCMAC\0", b"SmbSign\0")
+    expect(r.flags & FLAG_SIGNED and signature_ok(ch, raw),
+           "final binding response signed with the channel's key")
+    return r.status, ch, r
+
+
+def create_file(c, sess, tree, name):
+    path = name.encode("utf-16-le")
+    body = struct.pack("<HBBIQQIIIIIHHII", 57, 0, 0, 2, 0, 0,
+                       0x12019F, 0x80, 7, 5, 0x40, 64 + 56, len(path), 0,
+                       0) + path
+    r = c.call(CREATE, body, sess, tree=tree, signed=True)
+    expect_eq(r.status, STATUS_SUCCESS, "create " + name)
+    return r.body[64:80]
+
+
+def write_file(c, sess, tree, fid, data):
+    body = struct.pack("<HHIQ16sIIHHI", 49, 64 + 48, len(data), 0, fid, 0,
+                       0, 0, 0, 0) + data
+    return c.call(WRITE, body, sess, tree=tree, signed=True)
+
+
+def read_file(c, sess, tree, fid, length):
+    body = struct.pack("<HBBIQ16sIIIHH", 49, 0, 0, length, 0, fid, 0, 0, 0,
+                       0, 0) + b"\0"
+    r = c.call(READ, body, sess, tree=tree, signed=True)
+    if r.status != STATUS_SUCCESS:
+        return r, None
+    off = r.body[2]
+    (n,) = struct.unpack_from("<I", r.body, 4)
+    return r, r.raw[off:off + n]
+
+
 @case
-def case_binding_refused(env):
-    c = AuthConn(env.host, env.port, 0x0311)
-    _, _, r = c.setup_leg(Session(), ntlm_negotiate(), flags=1)
-    expect_eq(r.status, STATUS_REQUEST_NOT_ACCEPTED, "binding")
-    expect_eq(c.echo().status, STATUS_SUCCESS, "connection alive")
+def case_binding_multichannel_cap(env):
+    """A 3.x client asking for multichannel gets it (server multi channel
+    support = yes, the default); 2.1 never does."""
+    c = AuthConn(env.host, env.port, 0x0311, caps=0x7f)
+    expect(c.neg["capabilities"] & CAP_MULTI_CHANNEL, "3.1.1: no MULTI_CHANNEL")
     c.close()
+    c = AuthConn(env.host, env.port, 0x0210, caps=0x7f)
+    expect(not c.neg["capabilities"] & CAP_MULTI_CHANNEL,
+           "2.1: MULTI_CHANNEL")
+    c.close()
+
+
+@case
+def case_binding_channel(env):
+    """Bind a second connection (another ClientGuid, as Windows allows) to
+    a 3.1.1 session: a file opened and written on channel 1 reads on
+    channel 2, signed with channel 2's key; channel 2 survives channel 1
+    dropping; binding twice is refused; LOGOFF ends it for all."""
+    c1, sess, _ = logged_on(env)
+    tree = c1.tree_connect(sess, "share", signed=True).tree
+    fid = create_file(c1, sess, tree, "bind-%d.dat" % os.getpid())
+    data = os.urandom(300)
+    expect_eq(write_file(c1, sess, tree, fid, data).status, STATUS_SUCCESS,
+              "write on channel 1")
+    c2 = AuthConn(env.host, env.port, 0x0311, guid=b"\x43" * 16)
+    st, ch, _ = bind(c2, sess, env.user, env.password)
+    expect_eq(st, STATUS_SUCCESS, "binding")
+    r, got = read_file(c2, ch, tree, fid, len(data))
+    expect_eq(r.status, STATUS_SUCCESS, "read on channel 2")
+    expect(signature_ok(ch, r.raw), "read answer signed with the channel key")
+    expect(got == data, "channel 2 reads what channel 1 wrote")
+    # Signed with the session's key, not the channel's: refused.
+    expect_eq(c2.tree_connect(sess, "share", signed=True).status,
+              STATUS_ACCESS_DENIED, "channel 2 request signed with channel 1's key")
+    _, _, r = c2.setup_leg(ch, ntlm_negotiate(), flags=FLAG_BINDING,
+                           signed=True)
+    expect_eq(r.status, STATUS_ACCESS_DENIED, "binding twice")
+    c1.close()
+    time.sleep(1)
+    r, got = read_file(c2, ch, tree, fid, len(data))
+    expect_eq(r.status, STATUS_SUCCESS, "read after channel 1 dropped")
+    expect(got == data, "data after channel 1 dropped")
+    expect_eq(c2.call(CLOSE, struct.pack("<HHI16s", 24, 1, 0, fid), ch,
+                      tree=tree, signed=True).status, STATUS_SUCCESS,
+              "close on channel 2")
+    expect_eq(c2.logoff(ch, signed=True).status, STATUS_SUCCESS, "logoff")
+    expect_eq(c2.tree_connect(ch, "share", signed=True).status,
+              STATUS_USER_SESSION_DELETED, "session after logoff")
+    c2.close()
+
+
+@case
+def case_binding_refusals(env):
+    """Each binding check's status; none of them harms the session."""
+    c1, sess, _ = logged_on(env)
+    c2 = AuthConn(env.host, env.port, 0x0311)
+    ghost = Session()
+    ghost.id, ghost.sign_key, ghost.alg = sess.id ^ (1 << 40), os.urandom(16), sess.alg
+    st, _, r = bind(c2, ghost, env.user, env.password)
+    expect_eq(st, STATUS_USER_SESSION_DELETED, "binding to an unknown session")
+    st, _, _ = bind(c2, sess, env.user, env.password, signed=False)
+    expect_eq(st, STATUS_INVALID_PARAMETER, "unsigned binding")
+    forged = Session()
+    forged.id, forged.sign_key, forged.alg = sess.id, os.urandom(16), sess.alg
+    st, _, r = bind(c2, sess, env.user, env.password, key_sess=forged)
+    expect_eq(st, STATUS_ACCESS_DENIED, "binding signed with another key")
+    expect(not r.flags & FLAG_SIGNED, "refusal of a forged binding signed")
+    st, _, r = bind(c2, sess, env.user, "wrong")
+    expect_eq(st, STATUS_LOGON_FAILURE, "binding with a wrong password")
+    expect(r.flags & FLAG_SIGNED and signature_ok(sess, r.raw),
+           "binding refusal signed with the session's key")
+    # Not a channel: the session is unknown on c2.
+    expect_eq(c2.tree_connect(sess, "share", signed=True).status,
+              STATUS_USER_SESSION_DELETED, "session on an unbound connection")
+    c2.close()
+    # 2.1 connection; 3.0 connection to a 3.1.1 (AES-GMAC) session.
+    c3 = AuthConn(env.host, env.port, 0x0210)
+    st, _, _ = bind(c3, sess, env.user, env.password)
+    expect_eq(st, STATUS_REQUEST_OUT_OF_SEQUENCE if sess.alg == "gmac" else
+              STATUS_REQUEST_NOT_ACCEPTED, "binding a 2.1 connection")
+    c3.close()
+    c4 = AuthConn(env.host, env.port, 0x0311,
+                  contexts=[smb2raw.preauth_ctx(), smb2raw.signing_ctx((1,))])
+    c5 = AuthConn(env.host, env.port, 0x0300)
+    st, s4, _ = c4.login(env.user, env.password)
+    expect_eq(st, STATUS_SUCCESS, "AES-CMAC 3.1.1 session")
+    st, _, _ = bind(c5, s4, env.user, env.password)
+    expect_eq(st, STATUS_INVALID_PARAMETER, "binding 3.0 to a 3.1.1 session")
+    c4.close()
+    c5.close()
+    expect_eq(c1.tree_connect(sess, "share", signed=True).status,
+              STATUS_SUCCESS, "the session after the refusals")
+    c1.close()
 
 
 @case
