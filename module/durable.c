@@ -157,7 +157,6 @@ void ksmbd_durable_grant(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
 		if (d->timeout_ms > max_timeout_ms())
 			d->timeout_ms = max_timeout_ms();
 	}
-	spin_lock_init(&d->seq_lock);
 	memcpy(d->client_guid, ctx->conn->neg.client_guid, 16);
 	d->uid = ctx->sess->uid;
 	strscpy(d->account, ctx->sess->account, sizeof(d->account));
@@ -271,17 +270,24 @@ struct ksmbd_file *ksmbd_durable_replay(struct ksmbd_smb2_ctx *ctx,
 
 /* ---- Lock sequence (3.3.5.14) ---- */
 
-/* The slot of a LockSequence, or NULL when it has none (index 0, > 64). */
+/*
+ * The slot of a LockSequence, or NULL when it has none (index 0, > 64) or
+ * the handle keeps none: 3.3.5.14 checks it on durable handles and, when
+ * the connection negotiated multichannel, on all of them.
+ */
 static u8 *seq_slot(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
 		    u32 lock_sequence)
 {
-	struct ksmbd_durable *d = READ_ONCE(fp->durable);
+	const struct ksmbd_conn *conn = ctx->conn;
 	u32 index = lock_sequence >> 4;
 
-	if (!d || ctx->conn->neg.dialect < SMB30_DIALECT || !index ||
-	    index > KSMBD_DURABLE_LOCK_SEQS)
+	if (conn->neg.dialect < SMB30_DIALECT || !index ||
+	    index > KSMBD_FILE_LOCK_SEQS)
 		return NULL;
-	return &d->lock_seq[index - 1];
+	if (!READ_ONCE(fp->durable) &&
+	    !(conn->neg.capabilities & SMB2_GLOBAL_CAP_MULTI_CHANNEL))
+		return NULL;
+	return &fp->lock_seq[index - 1];
 }
 
 bool ksmbd_durable_lock_replayed(struct ksmbd_smb2_ctx *ctx,
@@ -293,11 +299,11 @@ bool ksmbd_durable_lock_replayed(struct ksmbd_smb2_ctx *ctx,
 
 	if (!slot)
 		return false;
-	spin_lock(&fp->durable->seq_lock);
+	spin_lock(&fp->lock_seq_lock);
 	replayed = *slot == number;
 	if (!replayed)
 		*slot = 0;
-	spin_unlock(&fp->durable->seq_lock);
+	spin_unlock(&fp->lock_seq_lock);
 	return replayed;
 }
 
@@ -308,7 +314,7 @@ void ksmbd_durable_lock_done(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
 
 	if (!slot)
 		return;
-	spin_lock(&fp->durable->seq_lock);
+	spin_lock(&fp->lock_seq_lock);
 	*slot = (lock_sequence & 0xf) + 1;
-	spin_unlock(&fp->durable->seq_lock);
+	spin_unlock(&fp->lock_seq_lock);
 }

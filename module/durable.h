@@ -48,7 +48,6 @@ struct ksmbd_oplock_grant;
  */
 #define KSMBD_DURABLE_TIMEOUT_S		60
 #define KSMBD_DURABLE_MAX_TIMEOUT_S	300
-#define KSMBD_DURABLE_LOCK_SEQS		64
 
 enum ksmbd_durable_state {
 	KSMBD_DH_S_ATTACHED,
@@ -69,12 +68,6 @@ struct ksmbd_durable {
 	kuid_t uid;			/* the opener: only it may reconnect */
 	char account[KSMBD_REQ_MAX_ACCOUNT_NAME_SZ];
 	char share[KSMBD_REQ_MAX_SHARE_NAME];
-	/*
-	 * LOCK replay detection (MS-SMB2 3.3.5.14): per LockSequenceIndex
-	 * 1..64 the last LockSequenceNumber + 1, 0 when not valid.
-	 */
-	spinlock_t seq_lock;
-	u8 lock_seq[KSMBD_DURABLE_LOCK_SEQS];
 };
 
 /* What CREATE answers: DHnQ or DH2Q response context, or nothing. */
@@ -113,7 +106,8 @@ struct ksmbd_file *ksmbd_durable_replay(struct ksmbd_smb2_ctx *ctx,
 					const struct ksmbd_durable_req *rq);
 
 /*
- * LOCK on a durable handle of a 3.x connection: true when LockSequence
+ * LOCK on a durable handle of a 3.x connection, or on any handle of a
+ * connection that negotiated multichannel: true when LockSequence
  * repeats the last successful one of its index (answer SUCCESS without
  * locking again); otherwise its slot is invalidated until
  * ksmbd_durable_lock_done() records the success.

@@ -118,6 +118,7 @@ struct ksmbd_file *ksmbd_file_alloc(struct ksmbd_smb2_ctx *ctx,
 	fp->cred = get_cred(ctx->sess->cred);
 	mutex_init(&fp->dir_lock);
 	spin_lock_init(&fp->name_lock);
+	spin_lock_init(&fp->lock_seq_lock);
 	INIT_LIST_HEAD(&fp->ino_node);
 	if (ksmbd_tree_writable(ctx->tree))
 		fp->tree_flags |= KSMBD_FILE_TREE_WRITABLE;

@@ -50,6 +50,9 @@ enum ksmbd_file_kind {
 	KSMBD_FILE_PIPE,
 };
 
+/* LockSequenceIndex values a handle remembers (MS-SMB2 3.3.5.14). */
+#define KSMBD_FILE_LOCK_SEQS		64
+
 struct ksmbd_file {
 	refcount_t refs;
 	u64 persistent_id;
@@ -74,6 +77,14 @@ struct ksmbd_file {
 	 */
 	char *name;
 	spinlock_t name_lock;
+	/*
+	 * LOCK replay detection (MS-SMB2 3.3.5.14; durable.c): per
+	 * LockSequenceIndex 1..64 the last LockSequenceNumber + 1, 0 when
+	 * not valid. Kept for durable handles and, on connections that
+	 * negotiated multichannel, for every handle.
+	 */
+	spinlock_t lock_seq_lock;
+	u8 lock_seq[KSMBD_FILE_LOCK_SEQS];
 	/*
 	 * A named stream's extended attribute (streams.h), or NULL for the
 	 * file itself. A buffer of XATTR_NAME_MAX + 1 bytes, set at open and

@@ -299,6 +299,20 @@ struct create_state {
 	u32 granted;
 };
 
+/* What the open is granted, and delete-on-close only with DELETE granted. */
+static int grant_checked(const struct create_req *rq, u32 maximal,
+			 u32 *granted)
+{
+	int ret = grant(rq->args.desired_access, maximal, granted);
+
+	if (ret)
+		return ret;
+	if ((rq->args.options & FILE_DELETE_ON_CLOSE) &&
+	    !(*granted & FILE_DELETE))
+		return -EACCES;
+	return 0;
+}
+
 /* A named stream: its existence decides; a missing base is made. */
 static int decide_stream(struct create_state *cs, struct create_result *out)
 {
@@ -338,13 +352,7 @@ static int decide_stream(struct create_state *cs, struct create_result *out)
 		    !(out->maximal & FILE_WRITE_DATA))
 			return -EACCES;
 	}
-	ret = grant(rq->args.desired_access, out->maximal, &cs->granted);
-	if (ret)
-		return ret;
-	if ((rq->args.options & FILE_DELETE_ON_CLOSE) &&
-	    !(cs->granted & FILE_DELETE))
-		return -EACCES;
-	return 0;
+	return grant_checked(rq, out->maximal, &cs->granted);
 }
 
 static int decide(struct create_state *cs, struct create_result *out)
@@ -386,13 +394,7 @@ static int decide(struct create_state *cs, struct create_result *out)
 		    !(out->maximal & FILE_WRITE_DATA))
 			return -EACCES;
 	}
-	ret = grant(rq->args.desired_access, out->maximal, &cs->granted);
-	if (ret)
-		return ret;
-	if ((rq->args.options & FILE_DELETE_ON_CLOSE) &&
-	    !(cs->granted & FILE_DELETE))
-		return -EACCES;
-	return 0;
+	return grant_checked(rq, out->maximal, &cs->granted);
 }
 
 static struct ksmbd_file *open_handle(struct create_state *cs,

@@ -45,8 +45,9 @@ class Peer(smb2files.Tree):
     def __init__(self, env, guid):
         orig = smb2raw.negotiate_body
 
-        def with_guid(dialects, contexts=None, guid_=guid):
-            return orig(dialects, contexts, guid_)
+        # AuthConn passes its default ClientGuid: ours replaces it
+        def with_guid(dialects, contexts=None, _default=None):
+            return orig(dialects, contexts, guid)
         smb2raw.negotiate_body = with_guid
         try:
             super().__init__(env)
