@@ -8,7 +8,8 @@
 # locks on either side, the pending-request cap, a compound that blocks and
 # unblocks itself, POSIX visibility), then fcntl locks through two cifs
 # mounts (separate connections): a conflicting lock fails, a blocking one
-# waits and is woken by the unlock, one killed by a signal is cancelled.
+# waits and is woken by the unlock, one killed by a signal is cancelled;
+# smbclient's notify sees a file created through a mount.
 # The raw clients run under trace-cmd: their ksmbd_notify_* and
 # ksmbd_async_* events are checked (arm, fire with the action count and
 # ENUM_DIR, cancel/cleanup, interim, cancel reasons, completion).
@@ -116,6 +117,23 @@ else
 	check fcntl-woken wait_for 20 test -e /tmp/lock-woken
 	wait "$waiter" 2>/dev/null
 	check fcntl-free-after timeout 20 python3 /tmp/lk.py $m1/lock-case/f nb 0 100
+
+	# smbclient's notify on the directory sees a file made through a
+	# mount: files are made every second until one is reported (the
+	# watch is armed some time after smbclient starts)
+	stdbuf -oL timeout 60 smbclient //127.0.0.1/share -U tester%tester \
+		-c 'notify lock-case' > /tmp/notify.out 2>&1 &
+	notify_pid=$!
+	seen() { grep -q 'notify-seen-' /tmp/notify.out; }
+	for i in $(seq 1 30); do
+		touch "$m2/lock-case/notify-seen-$i"
+		seen && break
+		sleep 1
+	done
+	check smbclient-notify-sees-mount-create seen
+	kill "$notify_pid" 2>/dev/null
+	wait "$notify_pid" 2>/dev/null
+	sed 's/^/# smbclient notify: /' /tmp/notify.out | head -5
 	umount $m1
 	umount $m2
 fi

@@ -22,6 +22,15 @@ fi
 # ---- raw client ----
 python3 "$auth" --prefix "$CASE" || CHECK_FAILED=1
 
+# A channel bound and left is traced (ksmbd_session_channel), on a fresh
+# buffer: the whole raw run may have wrapped it.
+if [ -d $tr/events/ksmbd ]; then
+	echo > $tr/trace
+	python3 "$auth" --prefix "$CASE/traced" binding_channel || CHECK_FAILED=1
+	check channel-bind-traced trace_has 'ksmbd_session_channel: .* event=bind'
+	check channel-unbind-traced trace_has 'ksmbd_session_channel: .* event=unbind'
+fi
+
 # 50 half-done setups on one connection are capped: hold them and count.
 python3 "$auth" --prefix "$CASE/held" --hold 3 half_done_setups_bounded \
 	> /tmp/half.log 2>&1 &

@@ -6,7 +6,8 @@
 # unmount), a raw session of a second user with its keys known, a refused
 # logon and two deliberately broken connections from 127.0.0.3. Checked on
 # `trace-cmd report`: every event but oplock/lease, notify and async
-# (asserted in oplock.sh and smb2-async.sh) and LOCK fired; write events and their bytes match the
+# (asserted in oplock.sh and smb2-async.sh), durable and session channel
+# events (smb2-durable.sh, smb2-session.sh) and LOCK fired; write events and their bytes match the
 # workload exactly; every request_start has its request_done; every
 # latency > 0; peers are the clients' addresses; no password, NT hash,
 # session or signing key in the report or the raw recording;
@@ -143,8 +144,9 @@ for line in open(rep):
 seen = collections.Counter(e for e, _ in events)
 listed = [l.strip() for l in open("/tmp/listed") if l.strip()]
 # oplock/lease, notify and async events: oplock.sh, smb2-async.sh;
-# durable events: smb2-durable.sh
-want = [e for e in listed if not re.search(r"oplock|lease|_lock$|notify_|async_|durable_", e)]
+# durable events: smb2-durable.sh; session channels: smb2-session.sh
+want = [e for e in listed
+        if not re.search(r"oplock|lease|_lock$|notify_|async_|durable_|session_channel", e)]
 check("every-event-class", all(seen[e] for e in want),
       "missing: %s" % [e for e in want if not seen[e]])
 
