@@ -10,6 +10,7 @@
 #include "signing.h"
 #include "smb2_transform.h"
 #include "transport_tcp.h"
+#include "work.h"
 
 struct ksmbd_stats ksmbd_stats;
 
@@ -58,5 +59,7 @@ int ksmbd_stats_show(char *buf, size_t size)
 		       (unsigned long long)ksmbd_decrypt_failures());
 	n += scnprintf(buf + n, size - n, "decrypted_frames %llu\n",
 		       (unsigned long long)ksmbd_decrypted_frames());
+	n += scnprintf(buf + n, size - n, "rx_pool_bytes %zu\n",
+		       ksmbd_rx_pool_bytes());
 	return n;
 }

@@ -97,12 +97,12 @@ static const char *recv_frame(struct ksmbd_conn *conn)
 	if (ksmbd_conn_exiting(conn))
 		return NULL;
 
-	buf = ksmbd_work_buf_alloc(len);
+	buf = ksmbd_rx_buf_alloc(len);
 	if (!buf)
 		return "out of memory";
 	ret = recv_full(conn, buf, len);
 	if (ret) {
-		ksmbd_work_buf_free(buf);
+		ksmbd_rx_buf_free(buf, len);
 		return ret == -ECONNRESET ? "closed by peer mid-frame" :
 					    "receive error";
 	}
@@ -112,7 +112,7 @@ static const char *recv_frame(struct ksmbd_conn *conn)
 
 	work = ksmbd_work_alloc(conn, buf, len);
 	if (!work) {
-		ksmbd_work_buf_free(buf);
+		ksmbd_rx_buf_free(buf, len);
 		return "out of memory";
 	}
 	ksmbd_work_queue(work);

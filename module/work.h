@@ -19,7 +19,8 @@ struct ksmbd_work {
 	struct ksmbd_conn *conn;	/* counted reference */
 	u8 *frame;			/* the (decrypted) message being served */
 	u32 frame_len;
-	u8 *buf;			/* kvmalloc'd frame, without the RFC1002 header */
+	u8 *buf;			/* received frame, without the RFC1002 header */
+	u32 buf_len;			/* what buf was allocated for */
 	/* Set when the frame came encrypted: its session (counted), whose
 	 * keys encrypt the response. */
 	struct ksmbd_session *enc_sess;
@@ -29,10 +30,16 @@ struct ksmbd_work {
 int ksmbd_work_init(void);
 void ksmbd_work_exit(void);
 
-/* Takes ownership of frame (freed with kvfree) and a reference on conn. */
+/* Takes ownership of frame (from ksmbd_rx_buf_alloc(frame_len)) and a
+ * reference on conn. */
 struct ksmbd_work *ksmbd_work_alloc(struct ksmbd_conn *conn, u8 *frame,
 				    u32 frame_len);
 void ksmbd_work_queue(struct ksmbd_work *work);
+
+/* A received frame's buffer; large ones are reused (work.c). */
+u8 *ksmbd_rx_buf_alloc(u32 len);
+void ksmbd_rx_buf_free(void *buf, u32 len);
+size_t ksmbd_rx_pool_bytes(void);	/* idle, kept for reuse */
 
 /* Frame buffers are counted in KSMBD_LIVE_BUFFERS wherever they are made. */
 u8 *ksmbd_work_buf_alloc(u32 len);

@@ -9,10 +9,12 @@ directly on the tmpfs backing directory (the local limit). Medians over the
 rounds; ratios ours/Samba and ours/local. Results go to
 $VM_TOP/build/bench/results.{json,md}.
 """
+import ctypes
 import json
 import os
 import shutil
 import statistics
+import struct
 import subprocess
 import sys
 import time
@@ -26,12 +28,9 @@ ROUNDS = int(os.environ.get('BENCH_ROUNDS', '3'))
 RUNTIME = int(os.environ.get('BENCH_RUNTIME', '10'))
 SEQ_SIZE = os.environ.get('BENCH_SEQ_SIZE', '256M')
 META_FILES = int(os.environ.get('BENCH_META_FILES', '2000'))
-OBS_ROUNDS = int(os.environ.get('BENCH_OBS_ROUNDS', '1'))
-# The observability run's timed jobs: shorter, since it runs each job four times.
-OBS_RUNTIME = int(os.environ.get('BENCH_OBS_RUNTIME', '5'))
-# kernel.bpf_stats_enabled during the attached passes: the programs' own
-# cost per run, at the price of two clock reads around every run.
-PROG_STATS = os.environ.get('BENCH_PROG_STATS', '0') == '1'
+OBS_PAIRS = int(os.environ.get('BENCH_OBS_PAIRS', '5'))
+# The observability run's timed jobs: shorter, since it runs each job twice a pair.
+OBS_RUNTIME = int(os.environ.get('BENCH_OBS_RUNTIME', '3'))
 LAT = os.path.join(TOP, 'build', 'bpf', 'ksmbd-lat')
 ALL_OBSERVERS = {  # attached during the observability run; output discarded
     'lat': [LAT, '-C', '1'],
@@ -39,8 +38,9 @@ ALL_OBSERVERS = {  # attached during the observability run; output discarded
 }
 OBSERVERS = [ALL_OBSERVERS[n] for n in
              os.environ.get('BENCH_OBSERVERS', 'lat,top').split(',') if n]
+NOCACHE = 'vers=3.1.1,cache=none'  # the goals' set and the observability run's
 OPTION_SETS = {
-    'nocache': 'vers=3.1.1,cache=none',
+    'nocache': NOCACHE,
     'default': 'vers=3.1.1',
     # Encrypted (AES-128-GCM with both servers): the cost of sealing.
     'sealed': 'vers=3.1.1,cache=none,seal',
@@ -134,16 +134,69 @@ class Samba:
         time.sleep(0.5)
 
 
+PIN_DIR = '/sys/fs/bpf/ksmbd'
+BPF_OBJ_GET, BPF_RAW_TRACEPOINT_OPEN = 7, 17
+SYS_BPF = 321  # x86_64
+
+
+def bpf_call(cmd, attr):
+    libc = ctypes.CDLL(None, use_errno=True)
+    buf = ctypes.create_string_buffer(attr, 128)
+    fd = libc.syscall(SYS_BPF, cmd, buf, len(attr))
+    if fd < 0:
+        raise OSError(ctypes.get_errno(), 'bpf(%d): %s' % (cmd, os.strerror(ctypes.get_errno())))
+    return fd
+
+
+class ProgramSwitch:
+    """Attaches and detaches the pinned programs in milliseconds, so the
+    observability run can alternate often (the guest's throughput drifts
+    by tens of percent within a minute; only close neighbours compare).
+    The programs and maps stay loaded and pinned; the switch holds the
+    programs' links itself (a tp_btf link is its open file)."""
+
+    def __init__(self):
+        self.progs, self.links = [], []
+        for name in sorted(os.listdir(PIN_DIR)):
+            path = os.path.join(PIN_DIR, name)
+            if name.startswith('prog_'):
+                self.progs.append(self.obj_get(path))
+            elif name.startswith('link_'):
+                os.unlink(path)  # closing its last reference detaches it
+        if not self.progs:
+            raise RuntimeError('no programs pinned under %s' % PIN_DIR)
+
+    @staticmethod
+    def obj_get(path):
+        p = ctypes.create_string_buffer(path.encode())
+        return bpf_call(BPF_OBJ_GET, struct.pack('=QII', ctypes.addressof(p), 0, 0))
+
+    def set(self, attached):
+        if attached and not self.links:
+            for fd in self.progs:
+                self.links.append(bpf_call(BPF_RAW_TRACEPOINT_OPEN,
+                                           struct.pack('=QI4x', 0, fd)))
+        elif not attached:
+            for fd in self.links:
+                os.close(fd)
+            self.links = []
+
+    def close(self):
+        self.set(False)
+        for fd in self.progs:
+            os.close(fd)
+        self.progs = []
+
+
 class Observers:
-    """ksmbd-lat and ksmbdtop attached to our server for a run."""
+    """ksmbd-lat and ksmbdtop reading one pinned copy of the programs
+    (what both do whenever something is pinned), for a whole run; the
+    programs themselves are switched on and off under them."""
 
     def start(self):
-        """One copy of the programs, pinned; both tools read the pinned maps
-        (what ksmbd-lat and ksmbdtop do whenever something is pinned)."""
         self.procs = []
-        if PROG_STATS:
-            sh('sysctl -qw kernel.bpf_stats_enabled=1', check=False, quiet=True)
         sh('%s --pin' % LAT)
+        self.switch = ProgramSwitch()
         for argv in OBSERVERS:
             if not os.access(argv[0], os.X_OK):
                 raise RuntimeError('%s was not built' % argv[0])
@@ -157,7 +210,7 @@ class Observers:
                                                       p.stderr.read().strip()[-200:]))
         # loading (BTF parsing, CO-RE relocation) is paid once; count from here
         self.cpu_at_start = self.cpu_seconds()
-        self.progs_at_start = self.prog_stats()
+        self.t0 = time.time()
 
     @staticmethod
     def prog_stats():
@@ -199,6 +252,8 @@ class Observers:
             except subprocess.TimeoutExpired:
                 p.kill()
                 p.wait()
+        if getattr(self, 'switch', None):
+            self.switch.close()
         sh('%s --unpin' % LAT, check=False)
         sh('sysctl -qw kernel.bpf_stats_enabled=0', check=False, quiet=True)
 
@@ -291,6 +346,12 @@ JOBS = [('seq_write_1M', job_seqwrite), ('seq_read_1M', job_seqread),
         ('rand_read_4k', job_randread), ('rand_write_4k', job_randwrite),
         ('meta_create', job_create), ('meta_stat', job_stat),
         ('meta_unlink', job_unlink)]
+# BENCH_JOBS / BENCH_SETS: a comma-separated subset, for a focused run.
+if os.environ.get('BENCH_JOBS'):
+    JOBS = [j for j in JOBS if j[0] in os.environ['BENCH_JOBS'].split(',')]
+if os.environ.get('BENCH_SETS'):
+    OPTION_SETS = {k: v for k, v in OPTION_SETS.items()
+                   if k in os.environ['BENCH_SETS'].split(',')}
 
 
 def clean_share():
@@ -337,7 +398,7 @@ def main():
     t0 = time.time()
     for rnd in range(ROUNDS):
         order = servers if rnd % 2 == 0 else list(reversed(servers))
-        sets = OPTION_SETS if rnd == 0 else {'nocache': OPTION_SETS['nocache']}
+        sets = OPTION_SETS if rnd == 0 else {k: v for k, v in OPTION_SETS.items() if k == 'nocache'}
         for srv in order:
             try:
                 srv.start()
@@ -365,65 +426,84 @@ def main():
 
 
 def observability_run(results):
-    """Our server, one mount (cache=none), the jobs in four passes:
-    detached, attached, attached, detached (ABBA), so that drift over the
-    run (page cache, tmpfs, the host's other load) weighs on both sides
-    alike; the overhead ratio of the observers compares the medians."""
+    """Our server, one mount (cache=none), the readers running throughout;
+    the programs switched on and off between passes of the jobs, in pairs
+    ordered detached-attached, then attached-detached, and so on. Each
+    job's overhead is the median over pairs of attached against detached
+    in the same pair, which cancels the drift that single long runs
+    measure instead. A last pass times the programs themselves."""
     ours = Ours()
     try:
         ours.start()
         clean_share()
-        mount(OPTION_SETS['nocache'])
+        mount(NOCACHE)
     except Exception as e:
         log('observability run did not start: %s' % e)
         results.setdefault('_errors', []).append('observability start: %s' % str(e)[:300])
         umount()
         ours.stop()
         return
-    obs = None
-    for rnd in range(OBS_ROUNDS):
-        for observed in (False, True, True, False):
-            if observed and not obs:
-                obs = attach_observers(results)
-                if not obs:
-                    break
-            elif not observed and obs:
-                detach_observers(obs, results)
-                obs = None
-            key = 'ksmbd-obs%s/nocache' % ('+attached' if observed else '')
-            run_jobs(MNT, results, key, OBS_RUNTIME)
-    if obs:
-        detach_observers(obs, results)
-    umount()
-    ours.stop()
-    clean_share()
-
-
-def attach_observers(results):
     obs = Observers()
     try:
         obs.start()
     except Exception as e:
         log('observers did not start: %s' % e)
         results.setdefault('_errors', []).append('observers start: %s' % str(e)[:300])
-        if getattr(obs, 'procs', None):
-            obs.stop()
-        return None
-    obs.t0 = time.time()
-    return obs
-
-
-def detach_observers(obs, results):
-    cpu = results.setdefault('_obs_cpu', {'wall_s': 0.0})
-    cpu['wall_s'] += time.time() - obs.t0
-    for name, secs in obs.cpu_seconds().items():
-        cpu[name] = cpu.get(name, 0.0) + secs - obs.cpu_at_start.get(name, 0.0)
-    progs = results.setdefault('_obs_progs', {})
-    for name, (cnt, ns) in obs.prog_stats().items():
-        c0, n0 = progs.get(name, (0, 0))
-        cs, ns0 = obs.progs_at_start.get(name, (0, 0))
-        progs[name] = (c0 + cnt - cs, n0 + ns - ns0)
+        obs.stop()
+        umount()
+        ours.stop()
+        return
+    for pair in range(OBS_PAIRS):
+        order = (False, True) if pair % 2 == 0 else (True, False)
+        for attached in order:
+            obs.switch.set(attached)
+            run_jobs(MNT, results, 'ksmbd-obs%s/nocache' % ('+attached' if attached else ''),
+                     OBS_RUNTIME)
+    obs.switch.set(False)
+    wall = time.time() - obs.t0
+    cpu = {k: v - obs.cpu_at_start.get(k, 0.0) for k, v in obs.cpu_seconds().items()}
+    results['_obs_cpu'] = dict(cpu, wall_s=wall)
+    results['_obs_cost'] = program_cost(obs)
     obs.stop()
+    umount()
+    ours.stop()
+    clean_share()
+
+
+def program_cost(obs):
+    """The programs' own run time per request, from kernel.bpf_stats_enabled
+    (which itself adds two clock reads per run, so it stays out of the
+    pairs), over 4 KiB random reads: the cost next to the round trip."""
+    sh('sysctl -qw kernel.bpf_stats_enabled=1', check=False, quiet=True)
+    try:
+        obs.switch.set(True)
+        before = obs.prog_stats()
+        j = fio(MNT, DATA_JOB, '--rw=randread --bs=4k --size=%s --time_based --runtime=%d'
+                % (SEQ_SIZE, OBS_RUNTIME))
+        after = obs.prog_stats()
+    except Exception as e:
+        log('program cost pass failed: %s' % e)
+        return None
+    finally:
+        obs.switch.set(False)
+        sh('sysctl -qw kernel.bpf_stats_enabled=0', check=False, quiet=True)
+    progs = {k: (c - before.get(k, (0, 0))[0], n - before.get(k, (0, 0))[1])
+             for k, (c, n) in after.items()}
+    requests = progs.get('ksmbd_req_done', (0, 0))[0]
+    if not requests:
+        return None
+    ns = sum(n for _, n in progs.values())
+    rtt_us = j['read']['clat_ns']['mean'] / 1000
+    return {'requests': requests, 'prog_us_per_request': ns / requests / 1000,
+            'rtt_us': rtt_us, 'pct_of_rtt': ns / requests / 1000 / rtt_us * 100,
+            'programs': {k: {'runs': c, 'ns': n} for k, (c, n) in progs.items() if c}}
+
+
+def obs_pairs(results, job):
+    """(detached, attached) of each pair, in run order."""
+    det = results.get('ksmbd-obs/nocache', {}).get(job, [])
+    att = results.get('ksmbd-obs+attached/nocache', {}).get(job, [])
+    return list(zip(det, att))
 
 
 def median(results, key, job):
@@ -446,19 +526,21 @@ def report(results):
                          'goal': GOALS.get(job)})
     obs_rows = []
     for job, _ in JOBS:
-        plain = median(results, 'ksmbd-obs/nocache', job)
-        att = median(results, 'ksmbd-obs+attached/nocache', job)
+        pairs = obs_pairs(results, job)
+        pct = sorted((1 - at / de) * 100 for de, at in pairs if de and at)
         obs_rows.append({'job': job, 'unit': results.get('_units', {}).get(job, ''),
-                         'detached': plain, 'attached': att,
-                         'attached_over_detached': att / plain if att and plain else None,
-                         'overhead_pct': (1 - att / plain) * 100 if att and plain else None})
+                         'detached': median(results, 'ksmbd-obs/nocache', job),
+                         'attached': median(results, 'ksmbd-obs+attached/nocache', job),
+                         'pairs': len(pct),
+                         'overhead_pct': statistics.median(pct) if pct else None,
+                         'overhead_pct_min': pct[0] if pct else None,
+                         'overhead_pct_max': pct[-1] if pct else None})
     doc = {'rounds': ROUNDS, 'runtime_s': RUNTIME, 'obs_runtime_s': OBS_RUNTIME, 'seq_size': SEQ_SIZE,
            'meta_files': META_FILES, 'seconds': results.get('_seconds'),
-           'rows': rows, 'observability_rounds': OBS_ROUNDS,
+           'rows': rows, 'observability_pairs': OBS_PAIRS,
            'observers': [' '.join([os.path.basename(a[0])] + a[1:]) for a in OBSERVERS],
            'observability': obs_rows, 'observers_cpu_s': results.get('_obs_cpu'),
-           'observer_programs': {k: {'runs': c, 'ns': n} for k, (c, n)
-                                 in results.get('_obs_progs', {}).items()},
+           'program_cost': results.get('_obs_cost'),
            'raw': {k: v for k, v in results.items() if not k.startswith('_')},
            'errors': results.get('_errors', [])}
     with open(os.path.join(OUT, 'results.json'), 'w') as f:
@@ -469,35 +551,39 @@ def report(results):
              '|---|---|---|---|---|---|---|---|---|']
     for r in rows:
         goal = '-'
-        if r['goal'] and r['options'] == OPTION_SETS['nocache']:
+        if r['goal'] and r['options'] == NOCACHE:
             met = r['ours_over_samba'] is not None and r['ours_over_samba'] >= r['goal']
             goal = '>= %.1f: %s' % (r['goal'], 'met' if met else 'not met')
         lines.append('| %s | %s | %s | %s | %s | %s | %s | %s | %s |' % (
             r['options'], r['job'], r['unit'], fmt(r['ksmbd']), fmt(r['samba']),
             fmt(r['local']), fmt(r['ours_over_samba']), fmt(r['ours_over_local']), goal))
-    lines += ['', '## Observability overhead (%s attached, reading one pinned copy of the programs; '
-              '%s, one server and mount, %d round%s of four passes: detached, attached, attached, '
-              'detached; timed jobs %d s)'
-              % (' and '.join(doc['observers']), OPTION_SETS['nocache'], OBS_ROUNDS,
-                 '' if OBS_ROUNDS == 1 else 's', OBS_RUNTIME), '',
-              '| job | unit | detached | attached | attached/detached | overhead %% (goal <= %.0f) |'
-              % OBS_GOAL_PCT, '|---|---|---|---|---|---|']
+    lines += ['', '## Observability overhead (%s reading one pinned copy of the programs; '
+              '%s, one server and mount; the programs switched on and off between passes, '
+              '%d pairs; timed jobs %d s)'
+              % (' and '.join(doc['observers']), NOCACHE, OBS_PAIRS, OBS_RUNTIME),
+              '',
+              '| job | unit | detached | attached | overhead %% per pair: median (goal <= %.0f) | min | max |'
+              % OBS_GOAL_PCT, '|---|---|---|---|---|---|---|']
+    pct = lambda v: '-' if v is None else '%.1f' % v
     for r in obs_rows:
-        lines.append('| %s | %s | %s | %s | %s | %s |' % (
+        lines.append('| %s | %s | %s | %s | %s | %s | %s |' % (
             r['job'], r['unit'], fmt(r['detached']), fmt(r['attached']),
-            fmt(r['attached_over_detached']),
-            '-' if r['overhead_pct'] is None else '%.1f' % r['overhead_pct']))
+            pct(r['overhead_pct']), pct(r['overhead_pct_min']), pct(r['overhead_pct_max'])))
     cpu = doc['observers_cpu_s']
     if cpu:
-        lines += ['', 'Observers\' own CPU time over the %.0f s attached run (after loading): %s.'
-                  % (cpu['wall_s'], ', '.join('%s %.1f s' % (k, v) for k, v in
-                                              sorted(cpu.items()) if k != 'wall_s'))]
-    progs = doc['observer_programs']
-    if progs:
-        lines += ['', 'Their programs in the kernel (kernel.bpf_stats_enabled): '
-                  + ', '.join('%s %d runs, %.1f us each' % (k, v['runs'], v['ns'] / v['runs'] / 1000)
-                              for k, v in sorted(progs.items()) if v['runs'])
-                  + '; %.2f s in all.' % (sum(v['ns'] for v in progs.values()) / 1e9)]
+        lines += ['', 'The readers\' own CPU time over the %.0f s run (after loading): %s.'
+                  % (cpu['wall_s'], ', '.join('%s %.1f s (%.2f %% of one CPU)'
+                                              % (k, v, v / cpu['wall_s'] * 100)
+                                              for k, v in sorted(cpu.items()) if k != 'wall_s'))]
+    cost = doc['program_cost']
+    if cost:
+        lines += ['', 'The programs\' own run time (kernel.bpf_stats_enabled, %d requests of '
+                  '4 KiB random reads): %.1f us per request, %.1f %% of the %.0f us round trip '
+                  '(goal <= %.0f %%); %s.'
+                  % (cost['requests'], cost['prog_us_per_request'], cost['pct_of_rtt'],
+                     cost['rtt_us'], OBS_GOAL_PCT,
+                     ', '.join('%s %.2f us x %d' % (k, v['ns'] / v['runs'] / 1000, v['runs'])
+                               for k, v in sorted(cost['programs'].items())))]
     if doc['errors']:
         lines += ['', 'Errors:'] + ['- ' + e for e in doc['errors']]
     text = '\n'.join(lines) + '\n'

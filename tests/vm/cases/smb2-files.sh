@@ -54,6 +54,11 @@ else
 		check "cmp-${size}M" cmp /tmp/in$size $mnt/f$size
 		check "cmp-${size}M-on-disk" cmp /tmp/in$size $share/f$size
 	done
+	# The 1 MiB WRITEs' receive buffers are kept for reuse (work.c), and
+	# given back when the kernel asks its shrinkers for memory.
+	check rx-pool-keeps-write-buffers test "$(stat_value rx_pool_bytes)" -gt 0
+	echo 2 > /proc/sys/vm/drop_caches
+	check rx-pool-given-back-under-pressure test "$(stat_value rx_pool_bytes)" = 0
 	# Names that differ only in case are one file to an SMB client
 	# (ipt_ttl.h / ipt_TTL.h): copy a tree without such pairs.
 	rm -rf /tmp/tree && cp -a /usr/include/linux /tmp/tree
