@@ -41,8 +41,8 @@ void ksmbd_work_buf_free(void *buf)
 /*
  * Receive buffers of large frames (WRITE payloads) are kept for reuse. The
  * kernel zeroes every page it hands out (init_on_alloc, on in Debian's
- * kernels), and zeroing a fresh 1 MiB buffer for each 1 MiB WRITE cost
- * about a fifth of sequential write throughput in the guest. A receive
+ * kernels), so a fresh 1 MiB buffer for each 1 MiB WRITE was one more
+ * full pass over the data before the socket overwrote it. A receive
  * buffer is filled from the socket before anything reads it and nothing
  * reads past the frame, so a previous request's bytes never reach a
  * client. Idle buffers are bounded (RX_POOL_MAX_BYTES) and are given back
