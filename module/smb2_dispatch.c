@@ -18,6 +18,7 @@
 #include "smb2_info.h"
 #include "smb2_transform.h"
 #include "stats.h"
+#include "uapi/ksmbd_netlink.h"
 #include "work.h"
 
 /* Elements per compound; more is refused by the gate. */
@@ -28,13 +29,20 @@
  * QUERY_*) will size it from their request once they exist.
  */
 #define KSMBD_RSP_BUF_SIZE	4096
-/* Room for a lone READ's data in the buffer (pipes read into it). */
-#define KSMBD_READ_BUF_MAX	(128 << 10)
 /* An error response, padded for the next element. */
 #define KSMBD_ERR_RSP_ROOM	ALIGN(SMB2_HEADER_SIZE + SMB2_ERROR_RSP_SIZE, 8)
+/*
+ * A lone READ's buffer besides its data: its header and body, or an error
+ * response. Small, so a 4 KiB read's buffer is one slab object rather
+ * than freshly zeroed pages (init_on_alloc zeroes every allocation).
+ */
+#define KSMBD_LONE_READ_ROOM	256
 
 static_assert(KSMBD_MAX_COMPOUND * KSMBD_ERR_RSP_ROOM <= KSMBD_RSP_BUF_SIZE,
 	      "every element must be able to answer with an error");
+static_assert(KSMBD_LONE_READ_ROOM >= KSMBD_ERR_RSP_ROOM &&
+	      KSMBD_LONE_READ_ROOM >= SMB2_HEADER_SIZE + SMB2_READ_RSP_SIZE,
+	      "a lone READ must be able to answer");
 
 static const ksmbd_smb2_handler_t handlers[SMB2_COMMAND_COUNT] = {
 	[SMB2_NEGOTIATE]	= ksmbd_smb2_negotiate,
@@ -535,6 +543,21 @@ static u32 output_len_at(u16 command)
 }
 
 /*
+ * A lone READ's buffer: its data is written in place when it is encrypted
+ * or short; otherwise it goes as pages (ctx.pages), and only a pipe's
+ * answer, at most KSMBD_RPC_MAX_PAYLOAD, is written into the buffer.
+ */
+static u32 lone_read_size(const struct ksmbd_work *work, u32 want)
+{
+	const struct ksmbd_conn *conn = work->conn;
+	u32 room = min(want, conn->neg.max_read);
+
+	if (!work->enc_sess && room >= KSMBD_READ_PAGES_MIN)
+		room = min_t(u32, room, KSMBD_RPC_MAX_PAYLOAD);
+	return KSMBD_LONE_READ_ROOM + room;
+}
+
+/*
  * Size the response buffer from the requests, so that READ data and other
  * large outputs are written in place instead of copied: 4 KiB for headers
  * and error responses, plus each element's asked-for output, each bounded
@@ -563,10 +586,9 @@ static u32 rsp_buf_size(const struct ksmbd_work *work,
 		if (!at || elems[i].len < SMB2_HEADER_SIZE + at + 4)
 			continue;
 		want = get_unaligned_le32(el + SMB2_HEADER_SIZE + at);
+		if (cmd == SMB2_READ && n == 1)
+			return lone_read_size(work, want);
 		limit = cmd == SMB2_READ ? conn->neg.max_read : conn->neg.max_trans;
-		/* A lone plain READ sends larger data as pages (ctx.pages). */
-		if (cmd == SMB2_READ && n == 1 && !work->enc_sess)
-			limit = min_t(u32, limit, KSMBD_READ_BUF_MAX);
 		total += min(want, limit) + SMB2_HEADER_SIZE + 64;
 	}
 	return min(total, cap);

@@ -95,6 +95,8 @@ struct ksmbd_smb2_ctx {
 	 * sends them without a copy, or copies them in when it signs.
 	 */
 	struct ksmbd_pagevec *pages;
+/* From this length on, READ data allowed as pages goes as pages. */
+#define KSMBD_READ_PAGES_MIN	(16 * 1024)
 	/* The frame is this one element: it may go async in place. */
 	bool lone;
 	/*

@@ -75,12 +75,6 @@ static struct ksmbd_file *lookup(struct ksmbd_smb2_ctx *ctx, u64 pid, u64 vid)
 }
 
 /*
- * Smaller reads are copied: below this, splicing costs more than the copy
- * it saves.
- */
-#define READ_PAGES_MIN	(16 * 1024)
-
-/*
  * The data: as page references when the dispatcher allows it (nothing
  * copied; the socket sends the page cache pages), else read into the body.
  * With pages allowed the dispatcher sized the body for small reads only.
@@ -92,7 +86,7 @@ static ssize_t read_data(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
 	ssize_t n;
 	u8 *dst;
 
-	if (ctx->pages && (rq->length >= READ_PAGES_MIN ||
+	if (ctx->pages && (rq->length >= KSMBD_READ_PAGES_MIN ||
 			   !ksmbd_range_ok(w->cap, w->len, rq->length)))
 		return ksmbd_vfs_read_pages(fp, rq->length, rq->offset,
 					    ctx->pages);

@@ -99,16 +99,8 @@ else
 fi
 
 # ---- rmmod with a mounted client and a write in flight ----
-# wait_gone PID: up to 60 s for a child to exit (a zombie counts as gone).
-wait_gone() {
-	local i st
-	for i in $(seq 300); do
-		st=$(awk '{ print $3 }' /proc/$1/stat 2>/dev/null)
-		[ -z "$st" ] || [ "$st" = Z ] && return 0
-		sleep 0.2
-	done
-	return 1
-}
+# gone PID: the process has exited (a zombie counts as gone).
+gone() { ! awk '$3 != "Z" { found = 1 } END { exit !found }' /proc/$1/stat 2>/dev/null; }
 if timeout 60 mount -t cifs //127.0.0.1/share $mnt \
 	-o username=tester,password=tester,vers=3.1.1,cache=none 2>/tmp/mount.err; then
 	dd if=/dev/zero of=$mnt/big bs=64k count=100000 2>/tmp/dd.err &
@@ -123,7 +115,7 @@ if timeout 60 mount -t cifs //127.0.0.1/share $mnt \
 	# cifs client's own teardown sometimes kept a reference to the file
 	# and hit its "Dentry still in use" BUG at umount (CI, 2026-12-04).
 	kill -9 $dd_pid 2>/dev/null
-	check writer-ends-when-killed wait_gone $dd_pid
+	check writer-ends-when-killed wait_for 60 gone $dd_pid
 	wait $dd_pid 2>/dev/null
 	timeout 30 umount -f $mnt 2>/tmp/umount.err || timeout 30 umount -l $mnt
 	check_not dead-mount-unmounted mounted
