@@ -390,8 +390,27 @@ def umount():
     sh('umount %s' % MNT, check=False, quiet=True)
 
 
+# The guest has no udev. A Debian system's udev loads these at boot (they
+# match the CPU's modalias); without them the kernel's gcm(aes) is built
+# from the generic C AES, for the cifs client of both servers and for our
+# server (Samba's GnuTLS carries its own AES-NI code). Only the crypto
+# ones: the whole modalias list also brings kvm_amd and others.
+CPU_CRYPTO_MODULES = ('aesni_intel', 'ghash_clmulni_intel', 'sha256_ssse3',
+                      'sha512_ssse3')
+
+
+def load_cpu_crypto():
+    for m in CPU_CRYPTO_MODULES:
+        sh('modprobe -q %s' % m, check=False)
+    r = sh("lsmod | awk 'NR > 1 { print $1 }'", check=False, quiet=True)
+    loaded = set(r.stdout.split())
+    log('CPU crypto modules loaded: %s' % ' '.join(
+        m for m in CPU_CRYPTO_MODULES if m in loaded))
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
+    load_cpu_crypto()
     os.makedirs(SHARE, exist_ok=True)
     sh('id %s >/dev/null 2>&1 || useradd -M %s' % (USER, USER))
     sh('chmod 0777 %s' % SHARE)

@@ -808,20 +808,58 @@ def case_file_ids_consistent(env):
 STATS = "/sys/class/ksmbd-control/stats"
 
 
-def open_files():
-    """The server's live open-file count (the client runs in the guest)."""
+def live(key):
+    """One of the server's live-object counts (the client runs in the
+    guest)."""
     with open(STATS) as f:
         for line in f:
             k, _, v = line.partition(" ")
-            if k == "open_files":
+            if k == key:
                 return int(v)
-    raise AssertionError("no open_files in " + STATS)
+    raise AssertionError("no %s in %s" % (key, STATS))
+
+
+def open_files():
+    return live("open_files")
+
+
+def wait_connections(limit, what, secs=10.0):
+    """Until at most limit connections are left: a connection's count
+    drops after its last request has ended, so a dropped connection's
+    unanswered CREATEs can no longer open anything."""
+    end = time.monotonic() + secs
+    while live("connections") > limit and time.monotonic() < end:
+        time.sleep(0.05)
+    expect(live("connections") <= limit,
+           "connections left after %s: %d, expected at most %d"
+           % (what, live("connections"), limit))
+
+
+def server_stacks():
+    """The kernel stacks of the server's threads and of workers running
+    its code: what still holds a file when one outlives its teardown."""
+    out = []
+    for pid in sorted((p for p in os.listdir("/proc") if p.isdigit()), key=int):
+        try:
+            with open("/proc/%s/comm" % pid) as f:
+                comm = f.read().strip()
+            with open("/proc/%s/stack" % pid) as f:
+                stack = f.read()
+        except OSError:
+            continue
+        if comm.startswith("ksmbd") or "[ksmbd]" in stack:
+            out.append("%s %s:\n%s" % (pid, comm, stack))
+    return "".join(out)
 
 
 def wait_open_files_zero(what, secs=10.0):
     end = time.monotonic() + secs
     while open_files() and time.monotonic() < end:
         time.sleep(0.05)
+    if open_files():
+        with open(STATS) as f:
+            sys.stderr.write("# %s: stats:\n%s# server threads:\n%s"
+                             % (what, f.read(), server_stacks()))
     expect_eq(open_files(), 0, "open files left after " + what)
 
 
@@ -847,6 +885,7 @@ def case_create_vs_teardown(env):
     wait_open_files_zero("earlier cases")
     for rnd in range(24):
         how = ("tdis", "logoff", "drop")[rnd % 3]
+        conns = live("connections")
         t = Tree(env)
         items = [(CREATE, create_body(n, disp=OVERWRITE_IF, share=0))
                  for n in names]
@@ -870,6 +909,9 @@ def case_create_vs_teardown(env):
                 # The session lives on: no handle of the gone tree may.
                 wait_open_files_zero("tree disconnect, round %d" % rnd, 5)
             t.bye()
+        # A dropped connection's CREATEs may still be running (the file
+        # they open is counted until they find the session gone).
+        wait_connections(conns, "%s, round %d" % (how, rnd))
         wait_open_files_zero("%s, round %d" % (how, rnd))
     t = Tree(env)
     for n in names:
