@@ -36,6 +36,9 @@ enum ksmbd_smb2_verdict {
 	KSMBD_SMB2_DROP,	/* protocol violation: close the connection */
 };
 
+/* From this length on, READ data allowed as pages goes as pages. */
+#define KSMBD_READ_PAGES_MIN	(16 * 1024)
+
 struct ksmbd_smb2_ctx {
 	struct ksmbd_conn *conn;
 	struct ksmbd_work *work;
@@ -95,8 +98,6 @@ struct ksmbd_smb2_ctx {
 	 * sends them without a copy, or copies them in when it signs.
 	 */
 	struct ksmbd_pagevec *pages;
-/* From this length on, READ data allowed as pages goes as pages. */
-#define KSMBD_READ_PAGES_MIN	(16 * 1024)
 	/* The frame is this one element: it may go async in place. */
 	bool lone;
 	/*

@@ -60,8 +60,10 @@ static struct {
 	size_t bytes;
 } rx_pool = { .lock = __SPIN_LOCK_UNLOCKED(rx_pool.lock) };
 
-/* The headroom lets the largest frame a connection allows (MaxWrite plus
- * KSMBD_FRAME_HEADROOM) fit its own class rather than one twice its size. */
+/*
+ * The headroom lets the largest frame a connection allows (MaxWrite plus
+ * KSMBD_FRAME_HEADROOM) fit its own class rather than one twice its size.
+ */
 static size_t rx_class_size(int c)
 {
 	return ((size_t)(128 << 10) << c) + KSMBD_FRAME_HEADROOM;
