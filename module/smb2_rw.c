@@ -21,6 +21,7 @@
 #include "smb2_dispatch.h"
 #include "smb2_files.h"
 #include "vfs.h"
+#include "work.h"
 
 /* Data follows the 16-byte READ response: 64 + 16. */
 #define READ_RSP_DATA_OFFSET	(SMB2_HEADER_SIZE + 16)
@@ -165,6 +166,38 @@ enum ksmbd_smb2_verdict ksmbd_smb2_read(struct ksmbd_smb2_ctx *ctx)
 	return KSMBD_SMB2_REPLY;
 }
 
+/*
+ * A streamed WRITE's data (transport_tcp.c): received and written a chunk
+ * at a time, so the file takes each chunk while the client is still
+ * sending the next. After a failed or short write the rest is received
+ * but not written: the answer is what went in, or the error.
+ */
+#define STREAM_CHUNK	(128 * 1024)
+
+static ssize_t write_streamed(struct ksmbd_work *work, struct ksmbd_file *fp,
+			      const struct ksmbd_buf *data, loff_t pos)
+{
+	u32 at = data->p - work->buf, off = 0, n;
+	ssize_t done = 0, w, err = 0;
+
+	while (off < data->len) {
+		n = min_t(u32, data->len - off, STREAM_CHUNK);
+		if (!ksmbd_work_fill(work, at + off + n))
+			return -ECONNABORTED;
+		if (!err) {
+			w = ksmbd_vfs_write(fp, data->p + off, n, pos + off);
+			if (w < 0)
+				err = w;
+			else
+				done += w;
+			if (w >= 0 && w < n)
+				err = -ENOSPC;
+		}
+		off += n;
+	}
+	return done ?: err;
+}
+
 static u32 write_file(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
 		      const struct rw_req *rq, const struct ksmbd_buf *data,
 		      u32 *written)
@@ -196,7 +229,10 @@ static u32 write_file(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
 		return STATUS_FILE_LOCK_CONFLICT;
 	ksmbd_oplock_break_for_write(fp);
 	t0 = KSMBD_TP_CLOCK(ksmbd_vfs_write);
-	n = ksmbd_vfs_write(fp, data->p, data->len, pos);
+	if (ksmbd_work_streamed(ctx->work))
+		n = write_streamed(ctx->work, fp, data, pos);
+	else
+		n = ksmbd_vfs_write(fp, data->p, data->len, pos);
 	trace_ksmbd_vfs_write(ctx->conn, fp, pos, data->len, n > 0 ? n : 0,
 			      ksmbd_tp_since(t0));
 	if (n < 0)
@@ -229,6 +265,12 @@ enum ksmbd_smb2_verdict ksmbd_smb2_write(struct ksmbd_smb2_ctx *ctx)
 	if (!fp)
 		return KSMBD_SMB2_REPLY;
 	if (fp->kind == KSMBD_FILE_PIPE) {
+		/* A streamed payload is received whole first. */
+		if (!ksmbd_work_fill(ctx->work, ctx->work->buf_len)) {
+			ksmbd_file_put(fp);
+			ctx->drop_reason = "closed by peer mid-frame";
+			return KSMBD_SMB2_DROP;
+		}
 		ctx->status = ksmbd_smb2_pipe_write(fp, data);
 		written = data->len;
 	} else {

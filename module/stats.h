@@ -33,7 +33,8 @@ enum ksmbd_live_object {
 	X(ACCEPTED, "connections_accepted") \
 	X(REQUESTS, "requests")		\
 	X(BYTES_IN, "bytes_in")		\
-	X(BYTES_OUT, "bytes_out")
+	X(BYTES_OUT, "bytes_out")	\
+	X(WRITES_STREAMED, "writes_streamed")
 
 enum ksmbd_total {
 #define X(id, name) KSMBD_TOTAL_##id,

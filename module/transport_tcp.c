@@ -40,7 +40,7 @@ static struct task_struct *listen_task;
 static u16 listen_port;
 
 /* 0, or -ECONNRESET when the peer closed, or another negative errno. */
-static int recv_full(struct ksmbd_conn *conn, void *buf, u32 len)
+int ksmbd_tcp_recv(struct ksmbd_conn *conn, void *buf, u32 len)
 {
 	u32 got = 0;
 	int ret;
@@ -71,17 +71,41 @@ static bool may_read_more(struct ksmbd_conn *conn, int limit)
 	       ksmbd_conn_exiting(conn);
 }
 
+/*
+ * The frame, or only its head when it is a large WRITE whose payload the
+ * handler may receive straight into the file (*have says how much is in).
+ * Streaming waits for the dialect: before it, frames go one at a time.
+ */
+static int recv_head(struct ksmbd_conn *conn, u8 *buf, u32 len, u32 *have)
+{
+	int ret;
+
+	*have = len;
+	if (!ksmbd_conn_negotiated(conn) ||
+	    len < KSMBD_WRITE_STREAM_HEAD + KSMBD_WRITE_STREAM_MIN)
+		return ksmbd_tcp_recv(conn, buf, len);
+	ret = ksmbd_tcp_recv(conn, buf, KSMBD_WRITE_STREAM_HEAD);
+	if (ret)
+		return ret;
+	if (ksmbd_write_streamable(buf, len)) {
+		*have = KSMBD_WRITE_STREAM_HEAD;
+		return 0;
+	}
+	return ksmbd_tcp_recv(conn, buf + KSMBD_WRITE_STREAM_HEAD,
+			      len - KSMBD_WRITE_STREAM_HEAD);
+}
+
 /* One frame: header, bound, body, hand-off. Returns a close reason or NULL. */
 static const char *recv_frame(struct ksmbd_conn *conn)
 {
 	u8 hdr[KSMBD_RFC1002_HDR_SIZE];
 	struct ksmbd_work *work;
 	enum ksmbd_valid v;
-	u32 len;
+	u32 len, have;
 	u8 *buf;
 	int ret;
 
-	ret = recv_full(conn, hdr, sizeof(hdr));
+	ret = ksmbd_tcp_recv(conn, hdr, sizeof(hdr));
 	if (ret)
 		return ret == -ECONNRESET ? "closed by peer" : "receive error";
 	v = ksmbd_frame_check_length(hdr, ksmbd_conn_max_frame(conn), &len);
@@ -100,7 +124,7 @@ static const char *recv_frame(struct ksmbd_conn *conn)
 	buf = ksmbd_rx_buf_alloc(len);
 	if (!buf)
 		return "out of memory";
-	ret = recv_full(conn, buf, len);
+	ret = recv_head(conn, buf, len, &have);
 	if (ret) {
 		ksmbd_rx_buf_free(buf, len);
 		return ret == -ECONNRESET ? "closed by peer mid-frame" :
@@ -114,6 +138,14 @@ static const char *recv_frame(struct ksmbd_conn *conn)
 	if (!work) {
 		ksmbd_rx_buf_free(buf, len);
 		return "out of memory";
+	}
+	if (have < len) {
+		work->rx_have = have;
+		ret = ksmbd_work_run_streamed(work);
+		if (ret)
+			return ret == -ECONNRESET ? "closed by peer mid-frame" :
+						    "receive error";
+		return NULL;
 	}
 	ksmbd_work_queue(work);
 	/*

@@ -8,6 +8,11 @@
 
 #include <linux/types.h>
 
+struct ksmbd_conn;
+
+/* len bytes from the connection's socket: 0, -ECONNRESET or an errno. */
+int ksmbd_tcp_recv(struct ksmbd_conn *conn, void *buf, u32 len);
+
 /*
  * Module load: with autostart=1 (a test and diagnostic knob) the server
  * starts with the built-in defaults without waiting for a daemon.

@@ -16,6 +16,7 @@
 #include "proto/smb2.h"
 #include "smb2_dispatch.h"
 #include "stats.h"
+#include "transport_tcp.h"
 #include "work.h"
 
 static struct workqueue_struct *io_wq;
@@ -204,7 +205,47 @@ struct ksmbd_work *ksmbd_work_alloc(struct ksmbd_conn *conn, u8 *frame,
 	work->buf_len = frame_len;
 	work->frame_len = frame_len;
 	work->received_ns = ktime_get_ns();
+	work->rx_have = frame_len;
 	return work;
+}
+
+bool ksmbd_work_fill(struct ksmbd_work *work, u32 upto)
+{
+	int ret;
+
+	if (work->rx_error)
+		return false;
+	if (upto <= work->rx_have)
+		return true;
+	ret = ksmbd_tcp_recv(work->conn, work->buf + work->rx_have,
+			     upto - work->rx_have);
+	if (ret) {
+		work->rx_error = ret;
+		return false;
+	}
+	work->rx_have = upto;
+	return true;
+}
+
+/*
+ * In the receive thread, which owns the socket: nothing else may read
+ * from it until the payload is in, and running here saves handing the
+ * socket over and back.
+ */
+int ksmbd_work_run_streamed(struct ksmbd_work *work)
+{
+	int ret;
+
+	ksmbd_total_add(KSMBD_TOTAL_WRITES_STREAMED, 1);
+	if (!ksmbd_conn_exiting(work->conn))
+		ksmbd_smb2_process(work);
+	if (!ksmbd_conn_exiting(work->conn))
+		ksmbd_work_fill(work, work->buf_len);
+	else if (ksmbd_work_streamed(work) && !work->rx_error)
+		work->rx_error = -ESHUTDOWN;
+	ret = work->rx_error;
+	work_free(work);
+	return ret;
 }
 
 /*

@@ -25,6 +25,15 @@ struct ksmbd_work {
 	 * keys encrypt the response. */
 	struct ksmbd_session *enc_sess;
 	u64 received_ns;		/* ktime_get_ns() when the frame was read */
+	/*
+	 * A streamed WRITE (ksmbd_write_streamable()): only the frame's first
+	 * rx_have bytes are in buf, the rest is still in the socket. The
+	 * WRITE handler receives it chunk by chunk into buf as it writes the
+	 * file; whatever it leaves is received before the next frame is read.
+	 * rx_have is buf_len for every other frame.
+	 */
+	u32 rx_have;
+	int rx_error;			/* receiving the rest failed */
 };
 
 int ksmbd_work_init(void);
@@ -35,6 +44,16 @@ void ksmbd_work_exit(void);
 struct ksmbd_work *ksmbd_work_alloc(struct ksmbd_conn *conn, u8 *frame,
 				    u32 frame_len);
 void ksmbd_work_queue(struct ksmbd_work *work);
+/* Serves a streamed WRITE in the receive thread; 0 or the receive error. */
+int ksmbd_work_run_streamed(struct ksmbd_work *work);
+/* A streamed frame received up to buf offset upto; false on failure. */
+bool ksmbd_work_fill(struct ksmbd_work *work, u32 upto);
+
+/* Part of the frame is still in the socket. */
+static inline bool ksmbd_work_streamed(const struct ksmbd_work *work)
+{
+	return work->rx_have < work->buf_len;
+}
 
 /* A received frame's buffer; large ones are reused (work.c). */
 u8 *ksmbd_rx_buf_alloc(u32 len);

@@ -69,6 +69,25 @@ static bool is_smb_magic(const u8 *p, u8 first)
 	return p[0] == first && p[1] == 'S' && p[2] == 'M' && p[3] == 'B';
 }
 
+bool ksmbd_write_streamable(const u8 *head, u32 frame_len)
+{
+	const struct smb2_hdr *h = (const void *)head;
+	const u8 *body = head + SMB2_HEADER_SIZE;
+
+	if (frame_len < KSMBD_WRITE_STREAM_HEAD + KSMBD_WRITE_STREAM_MIN)
+		return false;
+	if (!is_smb_magic(head, SMB2_PROTO_BYTE) ||
+	    get_unaligned_le16(&h->structure_size) != SMB2_HEADER_SIZE ||
+	    get_unaligned_le16(&h->command) != SMB2_WRITE ||
+	    get_unaligned_le32(&h->next_command) ||
+	    (get_unaligned_le32(&h->flags) & SMB2_FLAGS_SIGNED))
+		return false;
+	/* WRITE: StructureSize, DataOffset (16 bits), Length (32 bits) */
+	return get_unaligned_le16(body) == SMB2_WRITE_REQ_SIZE &&
+	       get_unaligned_le16(body + 2) == KSMBD_WRITE_STREAM_HEAD &&
+	       get_unaligned_le32(body + 4) == frame_len - KSMBD_WRITE_STREAM_HEAD;
+}
+
 static enum ksmbd_valid check_transform(const u8 *frame, u32 len)
 {
 	const struct smb2_transform_hdr *th = (const void *)frame;

@@ -81,6 +81,21 @@ enum ksmbd_valid ksmbd_frame_check_length(const u8 hdr[KSMBD_RFC1002_HDR_SIZE],
 enum ksmbd_valid ksmbd_frame_classify(const u8 *frame, u32 len,
 				      enum ksmbd_frame_kind *kind);
 
+/* ---- Streamed WRITE payload ---- */
+
+/*
+ * A frame may leave its payload in the socket for the WRITE handler to
+ * receive straight into the file (transport_tcp.c) when its first
+ * KSMBD_WRITE_STREAM_HEAD bytes (SMB2 header and WRITE's fixed part) show
+ * one unsigned WRITE whose data starts right there and runs to the end of
+ * the frame, with at least KSMBD_WRITE_STREAM_MIN bytes of it. The usual
+ * checks still run later, on the whole request.
+ */
+#define KSMBD_WRITE_STREAM_HEAD	(SMB2_HEADER_SIZE + SMB2_WRITE_REQ_SIZE - 1)
+#define KSMBD_WRITE_STREAM_MIN	(64 * 1024)
+
+bool ksmbd_write_streamable(const u8 *head, u32 frame_len);
+
 /* ---- Compound walk ---- */
 
 struct ksmbd_elem {

@@ -330,6 +330,58 @@ TEST(write_rows_9_11_24)
 	CHECK_EQ_INT(run(b, 128), KSMBD_VALID_OK);
 }
 
+/* A large WRITE whose payload may stay in the socket until it is checked. */
+TEST(write_streamable)
+{
+	const u32 data = KSMBD_WRITE_STREAM_MIN, len = KSMBD_WRITE_STREAM_HEAD + data;
+	u8 *b = calloc(1, len + 1);
+	u8 head[KSMBD_WRITE_STREAM_HEAD];
+
+	CHECK_EQ_INT(KSMBD_WRITE_STREAM_HEAD, 112);
+	sample_request(SMB2_WRITE, b, len);
+	put_unaligned_le16(112, b + 66);
+	put_unaligned_le32(data, b + 68);
+	put_unaligned_le16(1, b + 6);		/* CreditCharge for 64 KiB */
+	CHECK(ksmbd_write_streamable(b, len));
+	/* what it lets through is a WRITE the gate takes once it is whole */
+	CHECK_EQ_INT(run(b, len), KSMBD_VALID_OK);
+	/* a payload smaller than the minimum is received whole */
+	put_unaligned_le32(data - 1, b + 68);
+	CHECK(!ksmbd_write_streamable(b, len - 1));
+	/* Length must run exactly to the end of the frame */
+	CHECK(!ksmbd_write_streamable(b, len));
+	put_unaligned_le32(data + 1, b + 68);
+	CHECK(!ksmbd_write_streamable(b, len));
+	put_unaligned_le32(data, b + 68);
+	/* each field of the head, one at a time */
+	memcpy(head, b, sizeof(head));
+#define ONE(at, val, w) do {						\
+		memcpy(b, head, sizeof(head));				\
+		if (w == 1)						\
+			b[at] = val;					\
+		else if (w == 2)					\
+			put_unaligned_le16(val, b + (at));		\
+		else							\
+			put_unaligned_le32(val, b + (at));		\
+		CHECK(!ksmbd_write_streamable(b, len));			\
+	} while (0)
+	ONE(0, 0xfd, 1);			/* transform header */
+	ONE(0, 0xfc, 1);			/* compression header */
+	ONE(3, 'X', 1);
+	ONE(4, 65, 2);				/* header StructureSize */
+	ONE(12, SMB2_READ, 2);
+	ONE(20, 0x80, 4);			/* NextCommand: a compound */
+	ONE(16, SMB2_FLAGS_SIGNED, 4);		/* verified whole, first */
+	ONE(64, 48, 2);				/* WRITE StructureSize */
+	ONE(66, 120, 2);			/* DataOffset past the head */
+	ONE(66, 0, 2);
+#undef ONE
+	memcpy(b, head, sizeof(head));
+	put_unaligned_le32(SMB2_FLAGS_RELATED_OPERATIONS, b + 16);
+	CHECK(ksmbd_write_streamable(b, len));	/* the gate answers that one */
+	free(b);
+}
+
 TEST(negotiate_rules)
 {
 	u8 b[512];
@@ -780,6 +832,7 @@ int main(void)
 	RUN(every_offset_length_pair);
 	RUN(buffers_point_into_element);
 	RUN(write_rows_9_11_24);
+	RUN(write_streamable);
 	RUN(negotiate_rules);
 	RUN(negotiate_decode);
 	RUN(session_and_tree_decode);

@@ -921,6 +921,82 @@ def case_create_vs_teardown(env):
     t.bye()
 
 
+@case
+def case_streamed_writes(env):
+    """WRITEs of 64 KiB and more whose payload the server receives after
+    checking the request, straight into the file (transport_tcp.c): data
+    lands intact at any offset and length; a refused one (bad handle,
+    read-only handle, too few credits, a pipe) is answered and its payload
+    consumed, so the next request on the connection is read right; a
+    connection that drops mid-payload leaves nothing open."""
+    t = Tree(env)
+    cr = t.must_create("streamed.bin", disp=OVERWRITE_IF)
+    streamed = live("writes_streamed")
+    expect_status(t.write(cr.fid, os.urandom(65535)), "SUCCESS", "64 KiB - 1")
+    expect_eq(live("writes_streamed"), streamed, "streamed writes after one "
+              "below 64 KiB")
+    big = os.urandom(1 << 20)
+    r = t.write(cr.fid, big)
+    expect_status(r, "SUCCESS", "1 MiB write")
+    expect_eq(live("writes_streamed"), streamed + 1, "streamed writes after "
+              "1 MiB")
+    expect_eq(struct.unpack_from("<I", r.body, 4)[0], len(big), "1 MiB count")
+    odd = os.urandom(65536 + 12345)
+    r = t.write(cr.fid, odd, offset=777777)
+    expect_status(r, "SUCCESS", "unaligned write")
+    expect_eq(struct.unpack_from("<I", r.body, 4)[0], len(odd), "unaligned count")
+    want = bytearray(big)
+    want[777777:777777 + len(odd)] = odd
+    r, got = t.read(cr.fid, len(want))
+    expect_status(r, "SUCCESS", "read back")
+    expect(got == bytes(want), "streamed data read back differs")
+    # Refused with the payload still in the socket: each answer must be
+    # the refusal, and the request after it must be answered normally.
+    r = t.write((0x1234, 0x5678), os.urandom(256 * 1024))
+    expect_status(r, "FILE_CLOSED", "streamed write to no handle")
+    ro = t.must_create("streamed.bin", access=GENERIC_READ, disp=OPEN)
+    r = t.write(ro.fid, os.urandom(128 * 1024))
+    expect_status(r, "ACCESS_DENIED", "streamed write on a read-only handle")
+    t.close(ro.fid)
+    body = struct.pack("<HHIQQQIIHHI", 49, 112, 256 * 1024, 0, cr.pid,
+                       cr.vid, 0, 0, 0, 0, 0) + os.urandom(256 * 1024)
+    r = t.call(WRITE, body, charge=1)
+    expect(r.status != 0, "256 KiB write charged one credit: %s"
+           % status_name(r.status))
+    r, got = t.read(cr.fid, 16, offset=777777)
+    expect_status(r, "SUCCESS", "read after the refusals")
+    expect(got == odd[:16], "the refused writes changed the file")
+    expect_eq(live("writes_streamed"), streamed + 5, "streamed writes after "
+              "the refusals")
+    t.close(cr.fid)
+    p = Tree(env, "IPC$")
+    r, pipe = p.create("srvsvc", access=GENERIC_READ | GENERIC_WRITE,
+                       disp=OPEN, options=0)
+    expect_status(r, "SUCCESS", "open srvsvc")
+    r = p.write(pipe.fid, os.urandom(96 * 1024))
+    expect(r.status != 0x103, "pipe write answered")
+    r, out = p.ioctl(pipe.fid, 0x0011C017, rpc_bind(), max_out=4280)
+    expect_eq(r.command, IOCTL, "the answer after a streamed pipe write")
+    p.close(pipe.fid)
+    p.bye()
+    # Half a payload, then the connection goes.
+    conns = live("connections")
+    d = Tree(env)
+    dfile = d.must_create("streamed-drop.bin", disp=OVERWRITE_IF)
+    msg = bytearray(d.c.build(WRITE, struct.pack(
+        "<HHIQQQIIHHI", 49, 112, 512 * 1024, 0, dfile.pid, dfile.vid,
+        0, 0, 0, 0, 0) + os.urandom(512 * 1024), session=d.sess.id, tree=d.tid))
+    struct.pack_into("<H", msg, 6, 8)
+    d.c.send_raw(struct.pack(">I", len(msg)) + bytes(msg[:len(msg) // 2]))
+    time.sleep(0.2)
+    d.bye()
+    wait_connections(conns, "a drop mid-payload")
+    wait_open_files_zero("a drop mid-payload")
+    t.unlink("streamed-drop.bin")
+    t.unlink("streamed.bin")
+    t.bye()
+
+
 def main():
     def args(ap):
         ap.add_argument("--share-dir", default="/srv/share",
