@@ -213,6 +213,13 @@ static u32 write_file(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
 		return STATUS_INVALID_DEVICE_REQUEST;
 	if (!(fp->tree_flags & KSMBD_FILE_TREE_WRITABLE))
 		return STATUS_ACCESS_DENIED;
+	/*
+	 * An append's position is the end of the file when it is written:
+	 * take its data whole first, so no other writer's data lands between
+	 * that position and the last chunk.
+	 */
+	if (append && !ksmbd_work_fill(ctx->work, ctx->work->buf_len))
+		return STATUS_CONNECTION_DISCONNECTED;
 	if (append) {
 		if (!(fp->daccess & FILE_APPEND_DATA))
 			return STATUS_ACCESS_DENIED;

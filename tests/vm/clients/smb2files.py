@@ -947,6 +947,10 @@ def case_streamed_writes(env):
     expect_eq(struct.unpack_from("<I", r.body, 4)[0], len(odd), "unaligned count")
     want = bytearray(big)
     want[777777:777777 + len(odd)] = odd
+    tail = os.urandom(100 * 1024)
+    r = t.write(cr.fid, tail, offset=0xFFFFFFFFFFFFFFFF)
+    expect_status(r, "SUCCESS", "streamed append")
+    want += tail
     r, got = t.read(cr.fid, len(want))
     expect_status(r, "SUCCESS", "read back")
     expect(got == bytes(want), "streamed data read back differs")
@@ -966,7 +970,7 @@ def case_streamed_writes(env):
     r, got = t.read(cr.fid, 16, offset=777777)
     expect_status(r, "SUCCESS", "read after the refusals")
     expect(got == odd[:16], "the refused writes changed the file")
-    expect_eq(live("writes_streamed"), streamed + 5, "streamed writes after "
+    expect_eq(live("writes_streamed"), streamed + 6, "streamed writes after "
               "the refusals")
     t.close(cr.fid)
     p = Tree(env, "IPC$")
