@@ -180,6 +180,9 @@ static ssize_t write_streamed(struct ksmbd_work *work, struct ksmbd_file *fp,
 	u32 at = data->p - work->buf, off = 0, n;
 	ssize_t done = 0, w, err = 0;
 
+	/* The shape check made the data the frame's tail; never read past. */
+	if (at > work->buf_len || data->len > work->buf_len - at)
+		return -EINVAL;
 	while (off < data->len) {
 		n = min_t(u32, data->len - off, STREAM_CHUNK);
 		if (!ksmbd_work_fill(work, at + off + n))
