@@ -167,10 +167,13 @@ enum ksmbd_smb2_verdict ksmbd_smb2_read(struct ksmbd_smb2_ctx *ctx)
 }
 
 /*
- * A streamed WRITE's data (transport_tcp.c): received and written a chunk
- * at a time, so the file takes each chunk while the client is still
- * sending the next. After a failed or short write the rest is received
- * but not written: the answer is what went in, or the error.
+ * A streamed WRITE's data (transport_tcp.c) goes from the socket into the
+ * file as it arrives, so the file takes the first pages while the client
+ * is still sending the rest: from the socket's own pages when the file
+ * allows it (one copy), else received into the buffer and written a chunk
+ * at a time. After a
+ * failed or short write the rest is received but not written: the answer
+ * is what went in, or the error.
  */
 #define STREAM_CHUNK	(128 * 1024)
 
@@ -178,17 +181,28 @@ static ssize_t write_streamed(struct ksmbd_work *work, struct ksmbd_file *fp,
 			      const struct ksmbd_buf *data, loff_t pos)
 {
 	u32 at = data->p - work->buf, off = 0, n;
-	ssize_t done = 0, w, err = 0;
+	ssize_t done = 0, w = 0, err = 0;
+	bool direct = true;
 
 	/* The shape check made the data the frame's tail; never read past. */
 	if (at > work->buf_len || data->len > work->buf_len - at)
 		return -EINVAL;
 	while (off < data->len) {
 		n = min_t(u32, data->len - off, STREAM_CHUNK);
+		if (!err && direct) {
+			n = data->len - off;
+			w = ksmbd_vfs_write_from_socket(fp, work, at + off + n,
+							pos + off);
+			direct = w != -EOPNOTSUPP;
+			if (!direct)
+				continue;
+		}
+		/* What the file did not take, or the whole chunk. */
 		if (!ksmbd_work_fill(work, at + off + n))
 			return -ECONNABORTED;
-		if (!err) {
+		if (!err && !direct)
 			w = ksmbd_vfs_write(fp, data->p + off, n, pos + off);
+		if (!err) {
 			if (w < 0)
 				err = w;
 			else

@@ -9,9 +9,18 @@
 #include <linux/types.h>
 
 struct ksmbd_conn;
+struct file;
 
 /* len bytes from the connection's socket: 0, -ECONNRESET or an errno. */
 int ksmbd_tcp_recv(struct ksmbd_conn *conn, void *buf, u32 len);
+/*
+ * Up to len bytes from the socket written into out at pos without a copy
+ * in between: the bytes written, or an error when none were. *taken says
+ * how many left the socket, more than were written when the file took
+ * less.
+ */
+ssize_t ksmbd_tcp_recv_to_file(struct ksmbd_conn *conn, struct file *out,
+				 loff_t pos, u32 len, u32 *taken);
 
 /*
  * Module load: with autostart=1 (a test and diagnostic knob) the server

@@ -23,6 +23,7 @@
 #include <linux/types.h>
 
 struct ksmbd_file;
+struct ksmbd_work;
 
 /* Where and as whom: built per request from the tree and the session. */
 struct ksmbd_vfs_scope {
@@ -82,6 +83,14 @@ ssize_t ksmbd_vfs_read(struct ksmbd_file *fp, void *buf, size_t len,
 		       loff_t pos);
 ssize_t ksmbd_vfs_write(struct ksmbd_file *fp, const void *buf, size_t len,
 			loff_t pos);
+/*
+ * A streamed WRITE's data, up to the work's buffer offset upto, from the
+ * socket into the file at pos (ksmbd_work_fill_file()); or -EOPNOTSUPP,
+ * having taken nothing, when the file cannot take it so.
+ */
+ssize_t ksmbd_vfs_write_from_socket(struct ksmbd_file *fp,
+				    struct ksmbd_work *work, u32 upto,
+				    loff_t pos);
 
 /*
  * File data as counted page references (page cache pages, or the zero

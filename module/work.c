@@ -227,6 +227,22 @@ bool ksmbd_work_fill(struct ksmbd_work *work, u32 upto)
 	return true;
 }
 
+ssize_t ksmbd_work_fill_file(struct ksmbd_work *work, u32 upto,
+			     struct file *out, loff_t pos)
+{
+	ssize_t n;
+	u32 taken;
+
+	if (work->rx_error)
+		return -ECONNABORTED;
+	if (upto <= work->rx_have || upto > work->buf_len)
+		return -EINVAL;
+	n = ksmbd_tcp_recv_to_file(work->conn, out, pos,
+				     upto - work->rx_have, &taken);
+	work->rx_have += taken;
+	return n;
+}
+
 /*
  * In the receive thread, which owns the socket: nothing else may read
  * from it until the payload is in, and running here saves handing the

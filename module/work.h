@@ -12,6 +12,7 @@
 #include <linux/workqueue.h>
 
 struct ksmbd_conn;
+struct file;
 struct ksmbd_session;
 
 struct ksmbd_work {
@@ -48,6 +49,13 @@ void ksmbd_work_queue(struct ksmbd_work *work);
 int ksmbd_work_run_streamed(struct ksmbd_work *work);
 /* A streamed frame received up to buf offset upto; false on failure. */
 bool ksmbd_work_fill(struct ksmbd_work *work, u32 upto);
+/*
+ * A streamed frame's bytes up to buf offset upto written from the socket
+ * into out at pos instead of into buf: what was written or an error.
+ * What the file did not take is left for ksmbd_work_fill().
+ */
+ssize_t ksmbd_work_fill_file(struct ksmbd_work *work, u32 upto,
+			     struct file *out, loff_t pos);
 
 /* Part of the frame is still in the socket. */
 static inline bool ksmbd_work_streamed(const struct ksmbd_work *work)

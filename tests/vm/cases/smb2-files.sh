@@ -38,8 +38,21 @@ mkdir -p $share/rootonly
 chown root:root $share/rootonly
 chmod 0755 $share/rootonly
 
+# A share on a 1 MiB file system, for writes that run out of room.
+mkdir -p /srv/tiny
+mount -t tmpfs -o size=1m tiny /srv/tiny && chown tester:tester /srv/tiny
+cat >> /etc/ksmbd/ksmbd.conf <<CONF
+
+[tiny]
+	path = /srv/tiny
+	read only = no
+CONF
+kill -HUP "$(cat /run/ksmbd.mountd.pid)"
+sleep 1
+
 # ---- raw client ----
-python3 "$files" --prefix "$CASE" --share-dir $share || CHECK_FAILED=1
+python3 "$files" --prefix "$CASE" --share-dir $share --tiny-share tiny ||
+	CHECK_FAILED=1
 check open-files-zero-after-raw wait_for 10 files_zero
 
 # ---- mount.cifs 3.1.1 ----

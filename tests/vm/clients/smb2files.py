@@ -1004,6 +1004,40 @@ def case_streamed_writes(env):
     t.bye()
 
 
+@case
+def case_streamed_write_full(env):
+    """A streamed WRITE larger than the room left (--tiny-share, 1 MiB):
+    what fit is answered as a short count (or DISK_FULL when nothing
+    did) and is exactly what the file holds, the rest of the payload is
+    still consumed, so the next request on the connection is answered;
+    a second one that finds no room at all is DISK_FULL."""
+    if not env.tiny_share:
+        raise AssertionError("needs --tiny-share (a 1 MiB file system)")
+    t = Tree(env, env.tiny_share)
+    cr = t.must_create("full.bin", disp=OVERWRITE_IF)
+    streamed = live("writes_streamed")
+    data = os.urandom(2 << 20)
+    r = t.write(cr.fid, data)
+    if r.status == 0:
+        count = struct.unpack_from("<I", r.body, 4)[0]
+        expect(0 < count < len(data), "count %d of a 2 MiB write on 1 MiB"
+               % count)
+    else:
+        expect_status(r, "DISK_FULL", "2 MiB write on 1 MiB")
+        count = 0
+    expect_eq(live("writes_streamed"), streamed + 1, "streamed writes")
+    r, got = t.read(cr.fid, len(data))
+    expect_status(r, "SUCCESS", "read after the short write")
+    expect_eq(len(got), count, "file size after the short write")
+    expect(got == data[:count], "the file holds other than what was "
+           "counted")
+    r = t.write(cr.fid, os.urandom(256 * 1024), offset=count)
+    expect_status(r, "DISK_FULL", "write with no room left")
+    t.close(cr.fid)
+    t.unlink("full.bin")
+    t.bye()
+
+
 def main():
     def args(ap):
         ap.add_argument("--share-dir", default="/srv/share",
@@ -1011,6 +1045,9 @@ def main():
         ap.add_argument("--stream-share", default=None,
                         help="a share on a file system with user xattrs "
                         "for the stream_names case")
+        ap.add_argument("--tiny-share", default=None,
+                        help="a share on a 1 MiB file system for the "
+                        "streamed_write_full case")
     return smb2raw.case_main(__doc__, "smb2files", CASES, args)
 
 
