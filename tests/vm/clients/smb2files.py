@@ -14,6 +14,7 @@ CLI: smb2files.py [--host H] [--port P] [--prefix NAME] [--user U]
                   [--password PW] [--list] [CASE ...]
 """
 import os
+import socket
 import struct
 import sys
 import time
@@ -924,8 +925,9 @@ def case_create_vs_teardown(env):
 @case
 def case_streamed_writes(env):
     """WRITEs of 64 KiB and more whose payload the server receives after
-    checking the request, straight into the file (transport_tcp.c): data
-    lands intact at any offset and length; a refused one (bad handle,
+    checking the request, straight into the file (tcp_recv_file.c): data
+    lands intact at any offset and length, also when it arrives in small
+    pieces; a refused one (bad handle,
     read-only handle, too few credits, a pipe) is answered and its payload
     consumed, so the next request on the connection is read right; a
     connection that drops mid-payload leaves nothing open."""
@@ -951,6 +953,25 @@ def case_streamed_writes(env):
     r = t.write(cr.fid, tail, offset=0xFFFFFFFFFFFFFFFF)
     expect_status(r, "SUCCESS", "streamed append")
     want += tail
+    # Trickled in 997-byte sends: many small segments, which the socket
+    # may merge into skbs the server already holds clones of.
+    trickle = os.urandom(80 * 1024 + 7)
+    msg = bytearray(t.c.build(WRITE, struct.pack(
+        "<HHIQQQIIHHI", 49, 112, len(trickle), 5000, cr.pid, cr.vid,
+        0, 0, 0, 0, 0) + trickle, session=t.sess.id, tree=t.tid))
+    struct.pack_into("<H", msg, 6, 2)
+    t.c.mid += 1
+    frame = struct.pack(">I", len(msg)) + bytes(msg)
+    t.c.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    for at in range(0, len(frame), 997):
+        t.c.send_raw(frame[at:at + 997])
+        if at % (997 * 8) == 0:
+            time.sleep(0.002)
+    r = smb2auth.Rsp(t.c.recv_frame())
+    expect_status(r, "SUCCESS", "trickled write")
+    expect_eq(struct.unpack_from("<I", r.body, 4)[0], len(trickle),
+              "trickled count")
+    want[5000:5000 + len(trickle)] = trickle
     r, got = t.read(cr.fid, len(want))
     expect_status(r, "SUCCESS", "read back")
     expect(got == bytes(want), "streamed data read back differs")
@@ -970,7 +991,7 @@ def case_streamed_writes(env):
     r, got = t.read(cr.fid, len(want) + 1)
     expect_status(r, "SUCCESS", "read after the refusals")
     expect(got == bytes(want), "the refused writes changed the file")
-    expect_eq(live("writes_streamed"), streamed + 6, "streamed writes after "
+    expect_eq(live("writes_streamed"), streamed + 7, "streamed writes after "
               "the refusals")
     t.close(cr.fid)
     p = Tree(env, "IPC$")
