@@ -169,11 +169,10 @@ enum ksmbd_smb2_verdict ksmbd_smb2_read(struct ksmbd_smb2_ctx *ctx)
 /*
  * A streamed WRITE's data (transport_tcp.c) goes from the socket into the
  * file as it arrives, so the file takes the first pages while the client
- * is still sending the rest: from the socket's own pages when the file
- * allows it (one copy), else received into the buffer and written a chunk
- * at a time. After a
- * failed or short write the rest is received but not written: the answer
- * is what went in, or the error.
+ * is still sending the rest: from the socket's own memory when the file
+ * allows it (tcp_recv_file.c, one copy), else received into the buffer and
+ * written a chunk at a time. After a failed or short write the rest is
+ * received but not written: the answer is what went in, or the error.
  */
 #define STREAM_CHUNK	(128 * 1024)
 
