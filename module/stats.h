@@ -34,7 +34,8 @@ enum ksmbd_live_object {
 	X(REQUESTS, "requests")		\
 	X(BYTES_IN, "bytes_in")		\
 	X(BYTES_OUT, "bytes_out")	\
-	X(WRITES_STREAMED, "writes_streamed")
+	X(WRITES_STREAMED, "writes_streamed") \
+	X(WRITES_DIRECT, "writes_direct")
 
 enum ksmbd_total {
 #define X(id, name) KSMBD_TOTAL_##id,

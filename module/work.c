@@ -237,6 +237,7 @@ ssize_t ksmbd_work_fill_file(struct ksmbd_work *work, u32 upto,
 		return -ECONNABORTED;
 	if (upto <= work->rx_have || upto > work->buf_len)
 		return -EINVAL;
+	ksmbd_total_add(KSMBD_TOTAL_WRITES_DIRECT, 1);
 	n = ksmbd_tcp_recv_to_file(work->conn, out, pos,
 				     upto - work->rx_have, &taken);
 	work->rx_have += taken;
