@@ -37,6 +37,7 @@
 #include "tree.h"
 #include "vfs.h"
 #include "vfs_name.h"
+#include "work.h"
 
 /* Byte offsets inside the CREATE request body (MS-SMB2 2.2.13). */
 enum {
@@ -795,16 +796,16 @@ static u32 reopen(struct ksmbd_smb2_ctx *ctx, const struct create_req *rq)
 	ksmbd_oplock_decode(ctx, rq->has_lease ? SMB2_OPLOCK_LEVEL_LEASE :
 				 rq->oplock_level,
 			    rq->has_lease ? &rq->lease : NULL, &op);
-	name = kmalloc(KSMBD_NAME_MAX_PATH, GFP_KERNEL);
+	name = ksmbd_scratch_alloc();
 	if (!name)
 		return STATUS_NO_MEMORY;
 	if (ksmbd_name_from_utf16(&rq->name, name, KSMBD_NAME_MAX_PATH) < 0) {
-		kfree(name);
+		ksmbd_scratch_free(name);
 		name = NULL;
 	}
 	status = ksmbd_durable_reconnect(ctx, &rq->dh, &op, name, &fp,
 					 &r.grant);
-	kfree(name);
+	ksmbd_scratch_free(name);
 	if (status != STATUS_SUCCESS)
 		return status;
 	status = existing_result(fp, &r);
@@ -848,7 +849,8 @@ static u32 create_file(struct ksmbd_smb2_ctx *ctx, const struct create_req *rq)
 	if (rq->name.len >= 2 && get_unaligned_le16(rq->name.p) == '\\')
 		return STATUS_INVALID_PARAMETER;
 	/* The path, then the stream name at its end (or none). */
-	name = kmalloc(KSMBD_NAME_MAX_PATH + sizeof(*sn), GFP_KERNEL);
+	BUILD_BUG_ON(KSMBD_NAME_MAX_PATH + sizeof(*sn) > KSMBD_SCRATCH_SIZE);
+	name = ksmbd_scratch_alloc();
 	if (!name)
 		return STATUS_NO_MEMORY;
 	sn = (struct ksmbd_stream_name *)(name + KSMBD_NAME_MAX_PATH);
@@ -892,7 +894,7 @@ static u32 create_file(struct ksmbd_smb2_ctx *ctx, const struct create_req *rq)
 	ksmbd_file_put(r.fp);
 	status = STATUS_SUCCESS;
 out_free:
-	kfree(name);
+	ksmbd_scratch_free(name);
 	return status;
 }
 

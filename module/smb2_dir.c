@@ -426,7 +426,8 @@ enum ksmbd_smb2_verdict ksmbd_smb2_query_dir(struct ksmbd_smb2_ctx *ctx)
 		body->len = 0;
 		goto out_put;
 	}
-	ksmbd_wbuf_reserve(body, o.w.len);
+	/* Raw: o.w wrote these bytes in place (its reserves zeroed them). */
+	ksmbd_wbuf_reserve_raw(body, o.w.len);
 	put_unaligned_le16(SMB2_OUTPUT_BUFFER_RSP_SIZE, hdr);
 	put_unaligned_le16(SMB2_HEADER_SIZE + 8, hdr + 2);
 	put_unaligned_le32(o.w.len, hdr + 4);

@@ -605,11 +605,11 @@ static bool pages_inline(struct frame_rsp *fr)
 	u8 *buf;
 
 	if (fr->size - fr->len < pv->len) {
-		buf = ksmbd_work_buf_alloc(fr->len + pv->len);
+		buf = ksmbd_rsp_buf_alloc(fr->len + pv->len);
 		if (!buf)
 			return false;
 		memcpy(buf, fr->buf, fr->len);
-		ksmbd_work_buf_free(fr->buf);
+		ksmbd_rsp_buf_free(fr->buf, fr->size);
 		fr->buf = buf;
 		fr->size = fr->len + pv->len;
 	}
@@ -648,7 +648,7 @@ static void process_smb2(struct ksmbd_work *work)
 	}
 
 	fr.size = rsp_buf_size(work, elems, n);
-	fr.buf = ksmbd_work_buf_alloc(fr.size);
+	fr.buf = ksmbd_rsp_buf_alloc(fr.size);
 	if (!fr.buf) {
 		ksmbd_conn_drop(conn, "out of memory");
 		return;
@@ -682,7 +682,7 @@ out_free:
 	arm_asyncs(&fr);
 	if (fr.sign_sess)
 		ksmbd_session_put(fr.sign_sess);
-	ksmbd_work_buf_free(fr.buf);
+	ksmbd_rsp_buf_free(fr.buf, fr.size);
 }
 
 void ksmbd_smb2_process(struct ksmbd_work *work)

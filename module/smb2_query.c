@@ -730,7 +730,8 @@ enum ksmbd_smb2_verdict ksmbd_smb2_query_info(struct ksmbd_smb2_ctx *ctx)
 		body->len = 0;
 		goto out_put;
 	}
-	ksmbd_wbuf_reserve(body, q.w.len);
+	/* Raw: q.w wrote these bytes in place (its reserves zeroed them). */
+	ksmbd_wbuf_reserve_raw(body, q.w.len);
 	put_unaligned_le16(SMB2_OUTPUT_BUFFER_RSP_SIZE, hdr);
 	put_unaligned_le16(q.w.len ? SMB2_HEADER_SIZE + 8 : 0, hdr + 2);
 	put_unaligned_le32(q.w.len, hdr + 4);

@@ -91,7 +91,8 @@ static ssize_t read_data(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
 			   !ksmbd_range_ok(w->cap, w->len, rq->length)))
 		return ksmbd_vfs_read_pages(fp, rq->length, rq->offset,
 					    ctx->pages);
-	dst = ksmbd_wbuf_reserve(w, rq->length);
+	/* Raw: what the read does not fill is taken back right after. */
+	dst = ksmbd_wbuf_reserve_raw(w, rq->length);
 	if (!dst)
 		return -ENOSPC;
 	n = ksmbd_vfs_read(fp, dst, rq->length, rq->offset);

@@ -30,6 +30,7 @@
 #include "tree.h"
 #include "vfs.h"
 #include "vfs_name.h"
+#include "work.h"
 
 struct sinfo_req {
 	u8 type;
@@ -275,7 +276,7 @@ static int rename_decode(const struct ksmbd_buf *b, struct rename_req *r)
 /* The target as the VFS layer wants it: no "..", no streams, no wildcards. */
 static char *target_name(const struct ksmbd_buf *name, int *err)
 {
-	char *out = kmalloc(KSMBD_NAME_MAX_PATH, GFP_KERNEL);
+	char *out = ksmbd_scratch_alloc();
 	int ret;
 
 	if (!out) {
@@ -284,7 +285,7 @@ static char *target_name(const struct ksmbd_buf *name, int *err)
 	}
 	ret = ksmbd_name_from_utf16(name, out, KSMBD_NAME_MAX_PATH);
 	if (ret <= 0) {
-		kfree(out);
+		ksmbd_scratch_free(out);
 		/* "..", wildcards, bad UTF-16: STATUS_OBJECT_NAME_INVALID */
 		*err = ret == -EOPNOTSUPP ? ret : -EILSEQ;
 		return NULL;
@@ -342,7 +343,7 @@ static int set_rename_or_link(struct ksmbd_file *fp, const struct sinfo_req *s,
 		return ret;
 	if (fp->tree && ksmbd_name_vetoed(fp->tree->share->veto_list,
 					  fp->tree->share->veto_list_sz, name)) {
-		kfree(name);
+		ksmbd_scratch_free(name);
 		return -EACCES;
 	}
 	old = trace_old_name(fp);
@@ -352,7 +353,7 @@ static int set_rename_or_link(struct ksmbd_file *fp, const struct sinfo_req *s,
 		ret = ksmbd_vfs_rename(fp, name, r.replace);
 	trace_ksmbd_vfs_rename(s->conn, fp, old ?: "", name, link, ret);
 	kfree(old);
-	kfree(name);
+	ksmbd_scratch_free(name);
 	return ret;
 }
 

@@ -21,6 +21,8 @@
 
 static struct workqueue_struct *io_wq;
 static struct kmem_cache *work_cache;
+static struct kmem_cache *rsp_cache;
+static struct kmem_cache *scratch_cache;
 
 u8 *ksmbd_work_buf_alloc(u32 len)
 {
@@ -37,6 +39,58 @@ void ksmbd_work_buf_free(void *buf)
 		return;
 	kvfree(buf);
 	ksmbd_live_dec(KSMBD_LIVE_BUFFERS);
+}
+
+/*
+ * Response buffers of metadata compounds and the path scratch buffers of
+ * CREATE come from caches with a constructor, which the kernel does not
+ * zero on allocation (init_on_alloc, on in Debian's kernels, zeroed every
+ * ~12.5 KiB response of a stat's CREATE + QUERY_INFO + CLOSE: QUERY_INFO's
+ * OutputBufferLength sizes it). A reused buffer still holds an earlier
+ * response, so nothing may reach the wire unwritten: response bytes are
+ * written through ksmbd_wbuf_reserve, which zeroes what it hands out, or
+ * by the writers of the header (ksmbd_smb2_put_hdr clears all of it), the
+ * padding between compound elements (cleared) and the READ data read into
+ * place (only what the read filled is kept). A scratch buffer is read only
+ * up to the string written into it.
+ */
+static void buf_ctor(void *p)
+{
+}
+
+u8 *ksmbd_rsp_buf_alloc(u32 len)
+{
+	u8 *buf;
+
+	if (len > KSMBD_RSP_CACHED_SIZE)
+		return ksmbd_work_buf_alloc(len);
+	buf = kmem_cache_alloc(rsp_cache, GFP_KERNEL);
+	if (buf)
+		ksmbd_live_inc(KSMBD_LIVE_BUFFERS);
+	return buf;
+}
+
+void ksmbd_rsp_buf_free(void *buf, u32 len)
+{
+	if (!buf)
+		return;
+	if (len > KSMBD_RSP_CACHED_SIZE) {
+		ksmbd_work_buf_free(buf);
+		return;
+	}
+	kmem_cache_free(rsp_cache, buf);
+	ksmbd_live_dec(KSMBD_LIVE_BUFFERS);
+}
+
+char *ksmbd_scratch_alloc(void)
+{
+	return kmem_cache_alloc(scratch_cache, GFP_KERNEL);
+}
+
+void ksmbd_scratch_free(char *p)
+{
+	if (p)
+		kmem_cache_free(scratch_cache, p);
 }
 
 /*
@@ -325,6 +379,14 @@ int ksmbd_work_init(void)
 	work_cache = KMEM_CACHE(ksmbd_work, 0);
 	if (!work_cache)
 		return -ENOMEM;
+	rsp_cache = kmem_cache_create("ksmbd_rsp", KSMBD_RSP_CACHED_SIZE, 0, 0,
+				      buf_ctor);
+	if (!rsp_cache)
+		goto err_destroy_cache;
+	scratch_cache = kmem_cache_create("ksmbd_scratch", KSMBD_SCRATCH_SIZE,
+					  0, 0, buf_ctor);
+	if (!scratch_cache)
+		goto err_destroy_cache;
 	/*
 	 * Unbound: requests may sleep in the VFS or wait for the daemon, and
 	 * one slow request must not hold up others queued on the same CPU.
@@ -339,6 +401,8 @@ int ksmbd_work_init(void)
 err_destroy_wq:
 	destroy_workqueue(io_wq);
 err_destroy_cache:
+	kmem_cache_destroy(scratch_cache);
+	kmem_cache_destroy(rsp_cache);
 	kmem_cache_destroy(work_cache);
 	return -ENOMEM;
 }
@@ -349,5 +413,7 @@ void ksmbd_work_exit(void)
 	destroy_workqueue(io_wq);
 	unregister_shrinker(&rx_pool_shrinker);
 	rx_pool_drain();
+	kmem_cache_destroy(scratch_cache);
+	kmem_cache_destroy(rsp_cache);
 	kmem_cache_destroy(work_cache);
 }

@@ -72,6 +72,20 @@ size_t ksmbd_rx_pool_bytes(void);	/* idle, kept for reuse */
 u8 *ksmbd_work_buf_alloc(u32 len);
 void ksmbd_work_buf_free(void *buf);
 
+/*
+ * A frame's response buffer (smb2_dispatch.c): those up to
+ * KSMBD_RSP_CACHED_SIZE are reused unzeroed (work.c says what that asks of
+ * the writers); free with the length it was allocated with.
+ */
+#define KSMBD_RSP_CACHED_SIZE	(16 << 10)
+u8 *ksmbd_rsp_buf_alloc(u32 len);
+void ksmbd_rsp_buf_free(void *buf, u32 len);
+
+/* A request's path scratch buffer: KSMBD_SCRATCH_SIZE bytes, not zeroed. */
+#define KSMBD_SCRATCH_SIZE	(8 << 10)
+char *ksmbd_scratch_alloc(void);
+void ksmbd_scratch_free(char *p);
+
 /* For connection teardown that must run after in-flight works. */
 void ksmbd_work_queue_plain(struct work_struct *w);
 

@@ -84,8 +84,11 @@ static inline struct ksmbd_wbuf ksmbd_wbuf_make(void *p, u32 cap)
 	return w;
 }
 
-/* Reserve n bytes; NULL (and the overflow mark) when they do not fit. */
-static inline u8 *ksmbd_wbuf_reserve(struct ksmbd_wbuf *w, u32 n)
+/*
+ * Reserve n bytes the caller writes in full at once (file data read into
+ * place); NULL (and the overflow mark) when they do not fit.
+ */
+static inline u8 *ksmbd_wbuf_reserve_raw(struct ksmbd_wbuf *w, u32 n)
 {
 	u8 *at;
 
@@ -95,6 +98,20 @@ static inline u8 *ksmbd_wbuf_reserve(struct ksmbd_wbuf *w, u32 n)
 	}
 	at = w->p + w->len;
 	w->len += n;
+	return at;
+}
+
+/*
+ * Reserve n zeroed bytes. Zeroed here, not by the allocator: the module's
+ * response buffers are reused (work.c), and a field a writer skips must
+ * read as zero, never as an earlier response's bytes.
+ */
+static inline u8 *ksmbd_wbuf_reserve(struct ksmbd_wbuf *w, u32 n)
+{
+	u8 *at = ksmbd_wbuf_reserve_raw(w, n);
+
+	if (at && n)
+		memset(at, 0, n);
 	return at;
 }
 

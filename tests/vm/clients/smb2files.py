@@ -1062,6 +1062,83 @@ def case_streamed_write_full(env):
     t.bye()
 
 
+STALE = b"<stale:response>"     # 16 bytes no SMB2 answer contains
+
+
+@case
+def case_no_stale_response_bytes(env):
+    """Response buffers are reused without zeroing (module/work.c): no
+    answer may carry bytes of an earlier one. Lone 8 KiB READs of a
+    marker fill buffers (their data is read into place); the answers
+    after them (a stat compound with its padding, info classes, a
+    directory listing, errors, an IOCTL, FLUSH, ECHO) must not show it."""
+    t = Tree(env)
+    sid, tid = t.sess.id, t.tid
+    data = STALE * 512
+    cr = t.must_create("stale.bin", disp=OVERWRITE_IF)
+    expect_status(t.write(cr.fid, data), "SUCCESS", "write the marker")
+    root = t.must_create("", access=GENERIC_READ, disp=OPEN,
+                         options=DIRECTORY_FILE)
+    pieces = {STALE[i:i + 6] for i in range(len(STALE) - 5)}
+    leaks = []
+
+    def probe(what, raw):
+        if any(p in raw for p in pieces) and what not in leaks:
+            leaks.append(what)
+
+    def qinfo(fid, itype, cls, out=4096, addl=0):
+        return t.call(QUERY_INFO, struct.pack(
+            "<HBBIHHIIIQQ", 41, itype, cls, out, 0, 0, 0, addl, 0, *fid))
+
+    # Four name lengths: FileAllInformation's output ends at every offset
+    # mod 8, so three of them leave padding before the CLOSE.
+    names = ["stale.bin"] + ["stale-%s.bin" % ("x" * k) for k in (1, 2, 3)]
+    for name in names[1:]:
+        t.put_file(name, b"")
+
+    def stat(name):
+        return [(CREATE, create_body(name, access=FILE_READ_ATTRIBUTES,
+                                     disp=OPEN, options=0), sid, tid, 0),
+                (QUERY_INFO, struct.pack("<HBBIHHIIIQQ", 41, 1, 18, 8192, 0,
+                                         0, 0, 0, 0, *ALL_ONES), sid, tid,
+                 FLAG_RELATED),
+                (CLOSE, struct.pack("<HHIQQ", 24, 1, 0, *ALL_ONES), sid, tid,
+                 FLAG_RELATED)]
+
+    for rnd in range(12):
+        for _ in range(3):
+            r, got = t.read(cr.fid, len(data))
+            expect(got == data, "round %d: marker read back" % rnd)
+        for name in names:
+            rs = smb2auth.compound(t.c, stat(name))
+            expect_eq([x.status for x in rs], [0, 0, 0], "stat " + name)
+            probe("stat compound", rs[0].raw)
+            # The padding after QUERY_INFO's output, up to the CLOSE: zeros.
+            off, n = struct.unpack_from("<HI", rs[1].body, 2)
+            pad = rs[1].raw[off + n:rs[1].next]
+            if pad.strip(b"\0") and not any(x.startswith("padding") for x in leaks):
+                leaks.append("padding %r" % pad)
+        for itype, cls in ((1, 4), (1, 5), (1, 18), (1, 22), (1, 34),
+                           (1, 35), (2, 1), (2, 3), (2, 5), (2, 7)):
+            probe("info %d/%d" % (itype, cls), qinfo(cr.fid, itype, cls).raw)
+        probe("security", qinfo(cr.fid, 3, 0, addl=7).raw)
+        probe("info too small", qinfo(cr.fid, 1, 18, out=8).raw)
+        probe("listing", t.call(QUERY_DIRECTORY, struct.pack(
+            "<HBBIQQHHI", 33, 37, 1, 0, *root.fid, 96, 2, 65536) + b"*\0").raw)
+        probe("not found", t.create("no-such-%d" % rnd, disp=OPEN)[0].raw)
+        probe("read at EOF", t.read(cr.fid, 100, offset=len(data))[0].raw)
+        probe("ioctl", t.ioctl(cr.fid, 0x00090078)[0].raw)   # unknown FSCTL
+        probe("flush", t.call(FLUSH, struct.pack("<HHIQQ", 24, 0, 0,
+                                                 *cr.fid)).raw)
+        probe("echo", t.call(0xD, struct.pack("<HH", 4, 0)).raw)
+    expect(not leaks, "earlier answers' bytes in: %s" % ", ".join(leaks))
+    t.close(root.fid)
+    t.close(cr.fid)
+    for name in names:
+        t.unlink(name)
+    t.bye()
+
+
 def main():
     def args(ap):
         ap.add_argument("--share-dir", default="/srv/share",
