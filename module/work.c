@@ -50,9 +50,11 @@ void ksmbd_work_buf_free(void *buf)
  * response, so nothing may reach the wire unwritten: response bytes are
  * written through ksmbd_wbuf_reserve, which zeroes what it hands out, or
  * by the writers of the header (ksmbd_smb2_put_hdr clears all of it), the
- * padding between compound elements (cleared) and the READ data read into
- * place (only what the read filled is kept). A scratch buffer is read only
- * up to the string written into it.
+ * padding between compound elements (cleared), the READ data read into
+ * place (only what the read filled is kept) and the nested writers of
+ * QUERY_INFO and QUERY_DIRECTORY (their own reserves zeroed; the outer
+ * buffer commits their output with ksmbd_wbuf_reserve_raw). A scratch
+ * buffer is read only up to the string written into it.
  */
 static void buf_ctor(void *p)
 {
