@@ -20,6 +20,7 @@
 #include "proto/validate.h"
 #include "smb2_dispatch.h"
 #include "smb2_files.h"
+#include "transport_tcp.h"
 #include "vfs.h"
 #include "work.h"
 
@@ -292,7 +293,8 @@ enum ksmbd_smb2_verdict ksmbd_smb2_write(struct ksmbd_smb2_ctx *ctx)
 		/* A streamed payload is received whole first. */
 		if (!ksmbd_work_fill(ctx->work, ctx->work->buf_len)) {
 			ksmbd_file_put(fp);
-			ctx->drop_reason = "closed by peer mid-frame";
+			ctx->drop_reason =
+				ksmbd_tcp_rx_reason(ctx->work->rx_error);
 			return KSMBD_SMB2_DROP;
 		}
 		ctx->status = ksmbd_smb2_pipe_write(fp, data);
@@ -301,6 +303,11 @@ enum ksmbd_smb2_verdict ksmbd_smb2_write(struct ksmbd_smb2_ctx *ctx)
 		ctx->status = write_file(ctx, fp, &rq, data, &written);
 	}
 	ksmbd_file_put(fp);
+	if (ctx->work->rx_error) {
+		/* the payload stopped short: no answer, the connection goes */
+		ctx->drop_reason = ksmbd_tcp_rx_reason(ctx->work->rx_error);
+		return KSMBD_SMB2_DROP;
+	}
 	if (ksmbd_ntstatus_is_error(ctx->status))
 		return KSMBD_SMB2_REPLY;
 	ksmbd_wbuf_put_le16(w, SMB2_WRITE_RSP_SIZE);

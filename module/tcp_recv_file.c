@@ -182,12 +182,13 @@ static ssize_t rtf_write(struct file *out, struct rtf_held *h, loff_t *pos,
 
 /*
  * Holds what the socket has queued, up to want bytes, waiting for some if
- * none is: the bytes held, or an error when the stream ended or failed.
+ * none is: the bytes held, or an error when the stream ended or failed,
+ * or -ETIMEDOUT when nothing came for the stall timeout.
  */
 static int rtf_take(struct ksmbd_conn *conn, struct rtf_held *h, u32 want)
 {
 	struct sock *sk = conn->sock->sk;
-	long timeo = MAX_SCHEDULE_TIMEOUT;
+	long timeo = ksmbd_tcp_stall_timeo();
 	read_descriptor_t desc = { .count = want, .arg.data = h };
 	int ret;
 
@@ -213,34 +214,46 @@ static int rtf_take(struct ksmbd_conn *conn, struct rtf_held *h, u32 want)
 			ret = -ESHUTDOWN;
 			break;
 		}
+		if (!timeo) {
+			ret = -ETIMEDOUT;
+			break;
+		}
 		sk_wait_data(sk, &timeo, NULL);
 	}
 	release_sock(sk);
 	return h->nr ? (int)(want - desc.count) : ret;
 }
 
+/*
+ * Write protection (file_start_write) is taken per piece, never while
+ * waiting on the client: a stalled client must not hold off a freeze of
+ * the share's file system.
+ */
 ssize_t ksmbd_tcp_recv_to_file(struct ksmbd_conn *conn, struct file *out,
-			       loff_t pos, u32 len, u32 *taken)
+			       loff_t pos, u32 len, u32 *taken, int *rx_err)
 {
 	struct rtf_held *h;
 	ssize_t done = 0;
 	int ret = 0, err = 0;
 
 	*taken = 0;
+	*rx_err = 0;
 	h = kzalloc(sizeof(*h), GFP_KERNEL);
 	if (!h)
 		return -ENOMEM;
-	file_start_write(out);
 	while (*taken < len) {
 		ret = rtf_take(conn, h, len - *taken);
-		if (ret <= 0)
+		if (ret <= 0) {
+			*rx_err = ret ?: -ECONNRESET;
 			break;
+		}
 		*taken += ret;
+		file_start_write(out);
 		done += rtf_write(out, h, &pos, &err);
+		file_end_write(out);
 		if (done != *taken)
 			break;		/* the file took less than it was given */
 	}
-	file_end_write(out);
 	kfree(h);
 	if (done)
 		return done;

@@ -34,12 +34,28 @@ module_param(autostart, bool, 0444);
 MODULE_PARM_DESC(autostart,
 		 "Start serving with default settings at load, without a daemon (testing and diagnostics only)");
 
+static unsigned int frame_stall_s = 30;
+module_param(frame_stall_s, uint, 0644);
+MODULE_PARM_DESC(frame_stall_s,
+		 "Drop a connection whose client sends no byte of a started frame for this many seconds (0: never; default 30)");
+
 static DEFINE_MUTEX(listener_lock);
 static struct socket *listen_sock;
 static struct task_struct *listen_task;
 static u16 listen_port;
 
-/* 0, or -ECONNRESET when the peer closed, or another negative errno. */
+long ksmbd_tcp_stall_timeo(void)
+{
+	unsigned int s = READ_ONCE(frame_stall_s);
+
+	return s ? s * HZ : MAX_SCHEDULE_TIMEOUT;
+}
+
+/*
+ * 0, or -ECONNRESET when the peer closed, -ETIMEDOUT when it sent nothing
+ * for the socket's receive timeout (mid-frame: frame_stall_s), or another
+ * negative errno.
+ */
 int ksmbd_tcp_recv(struct ksmbd_conn *conn, void *buf, u32 len)
 {
 	u32 got = 0;
@@ -53,7 +69,9 @@ int ksmbd_tcp_recv(struct ksmbd_conn *conn, void *buf, u32 len)
 				     MSG_WAITALL);
 		if (ret == 0)
 			return -ECONNRESET;
-		if (ret == -EINTR || ret == -ERESTARTSYS || ret == -EAGAIN) {
+		if (ret == -EAGAIN)
+			return -ETIMEDOUT;
+		if (ret == -EINTR || ret == -ERESTARTSYS) {
 			if (ksmbd_conn_exiting(conn) || kthread_should_stop())
 				return -ESHUTDOWN;
 			continue;
@@ -95,7 +113,25 @@ static int recv_head(struct ksmbd_conn *conn, u8 *buf, u32 len, u32 *have)
 			      len - KSMBD_WRITE_STREAM_HEAD);
 }
 
-/* One frame: header, bound, body, hand-off. Returns a close reason or NULL. */
+const char *ksmbd_tcp_rx_reason(int err)
+{
+	switch (err) {
+	case -ECONNRESET:
+		return "closed by peer mid-frame";
+	case -ETIMEDOUT:
+		return "frame stalled";
+	default:
+		return "receive error";
+	}
+}
+
+/*
+ * One frame: header, bound, body, hand-off. Returns a close reason or NULL.
+ * Between frames a client may stay silent as long as it likes (deadtime
+ * is the daemon's business); once a frame has begun, its buffer, and for
+ * a streamed WRITE its open file, are held until the rest comes, so a
+ * client that stops sending mid-frame is dropped after frame_stall_s.
+ */
 static const char *recv_frame(struct ksmbd_conn *conn)
 {
 	u8 hdr[KSMBD_RFC1002_HDR_SIZE];
@@ -105,6 +141,7 @@ static const char *recv_frame(struct ksmbd_conn *conn)
 	u8 *buf;
 	int ret;
 
+	WRITE_ONCE(conn->sock->sk->sk_rcvtimeo, MAX_SCHEDULE_TIMEOUT);
 	ret = ksmbd_tcp_recv(conn, hdr, sizeof(hdr));
 	if (ret)
 		return ret == -ECONNRESET ? "closed by peer" : "receive error";
@@ -124,11 +161,11 @@ static const char *recv_frame(struct ksmbd_conn *conn)
 	buf = ksmbd_rx_buf_alloc(len);
 	if (!buf)
 		return "out of memory";
+	WRITE_ONCE(conn->sock->sk->sk_rcvtimeo, ksmbd_tcp_stall_timeo());
 	ret = recv_head(conn, buf, len, &have);
 	if (ret) {
 		ksmbd_rx_buf_free(buf, len);
-		return ret == -ECONNRESET ? "closed by peer mid-frame" :
-					    "receive error";
+		return ksmbd_tcp_rx_reason(ret);
 	}
 	ksmbd_total_add(KSMBD_TOTAL_BYTES_IN, len + sizeof(hdr));
 	atomic64_add(len + sizeof(hdr), &conn->bytes_in);
@@ -142,10 +179,7 @@ static const char *recv_frame(struct ksmbd_conn *conn)
 	if (have < len) {
 		work->rx_have = have;
 		ret = ksmbd_work_run_streamed(work);
-		if (ret)
-			return ret == -ECONNRESET ? "closed by peer mid-frame" :
-						    "receive error";
-		return NULL;
+		return ret ? ksmbd_tcp_rx_reason(ret) : NULL;
 	}
 	ksmbd_work_queue(work);
 	/*

@@ -11,16 +11,27 @@
 struct ksmbd_conn;
 struct file;
 
-/* len bytes from the connection's socket: 0, -ECONNRESET or an errno. */
+/*
+ * len bytes from the connection's socket: 0, -ECONNRESET, -ETIMEDOUT (a
+ * frame stalled) or an errno.
+ */
 int ksmbd_tcp_recv(struct ksmbd_conn *conn, void *buf, u32 len);
 /*
  * Up to len bytes from the socket written into out at pos without a copy
  * in between: the bytes written, or an error when none were. *taken says
  * how many left the socket, more than were written when the file took
- * less.
+ * less; *rx_err is the socket's error (as ksmbd_tcp_recv()) when it
+ * stopped the payload short, else 0.
  */
 ssize_t ksmbd_tcp_recv_to_file(struct ksmbd_conn *conn, struct file *out,
-				 loff_t pos, u32 len, u32 *taken);
+			       loff_t pos, u32 len, u32 *taken, int *rx_err);
+/*
+ * How long a receive waits mid-frame for the client's next byte
+ * (jiffies; MAX_SCHEDULE_TIMEOUT when frame_stall_s is 0).
+ */
+long ksmbd_tcp_stall_timeo(void);
+/* The connection's close reason for such an error met mid-frame. */
+const char *ksmbd_tcp_rx_reason(int err);
 
 /*
  * Module load: with autostart=1 (a test and diagnostic knob) the server

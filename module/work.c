@@ -288,6 +288,7 @@ ssize_t ksmbd_work_fill_file(struct ksmbd_work *work, u32 upto,
 {
 	ssize_t n;
 	u32 taken;
+	int rx_err;
 
 	if (work->rx_error)
 		return -ECONNABORTED;
@@ -295,8 +296,11 @@ ssize_t ksmbd_work_fill_file(struct ksmbd_work *work, u32 upto,
 		return -EINVAL;
 	ksmbd_total_add(KSMBD_TOTAL_WRITES_DIRECT, 1);
 	n = ksmbd_tcp_recv_to_file(work->conn, out, pos,
-				     upto - work->rx_have, &taken);
+				   upto - work->rx_have, &taken, &rx_err);
 	work->rx_have += taken;
+	/* the rest of the frame is not coming: nothing may wait for it again */
+	if (rx_err)
+		work->rx_error = rx_err;
 	return n;
 }
 

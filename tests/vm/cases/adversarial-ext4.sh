@@ -4,7 +4,8 @@
 # share whose file system stores them: the main suite's share is tmpfs,
 # where the 6.1 guest kernel refuses user.* xattrs, so SET_INFO of EAs
 # stops at NOT_SUPPORTED and the query side is never built. Here an ext4
-# image (loop device, in the guest only) is added as share [ext4].
+# image (loop device, in the guest only) is added as share [ext4]. Also
+# where a WRITE stalled mid-payload meets fsfreeze, which tmpfs lacks.
 . "$VM_TOP/tests/vm/lib/check.sh"
 adv=$VM_TOP/tests/adversarial
 export PYTHONDONTWRITEBYTECODE=1
@@ -42,6 +43,9 @@ python3 "$adv/run.py" --share ext4 --share-path $mnt --no-legit \
 # hostile stream names and stream limits (named streams need user xattrs)
 python3 "$VM_TOP/tests/vm/clients/smb2files.py" --prefix "$CASE" \
 	--stream-share ext4 stream_names || CHECK_FAILED=1
+# a client stalled mid-WRITE must not hold off a freeze (tmpfs can't freeze)
+python3 "$VM_TOP/tests/vm/clients/smb2files.py" --prefix "$CASE" \
+	--freeze-share ext4 --freeze-path $mnt stalled_write_freeze || CHECK_FAILED=1
 # every case above ran (no SKIP: the file system stores EAs)
 check no-skips sh -c "! grep -q '^SKIP: adversarial/' /tmp/adv-ext4.log"
 umount $mnt

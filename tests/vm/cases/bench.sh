@@ -23,7 +23,8 @@ fi
 pass run
 
 # One line per finding: "PASS name" or "FAIL name: why".
-python3 - "$out/results.json" "$out/results.md" > "$out/checks.txt" <<'PY'
+python3 - "$out/results.json" "$out/results.md" > "$out/checks.txt" \
+	2> "$out/checks.err" <<'PY'
 import json, sys
 doc = json.load(open(sys.argv[1]))
 md = open(sys.argv[2]).read()
@@ -68,6 +69,7 @@ cost = doc.get('program_cost') or {}
 check('program_cost', cost.get('requests', 0) > 0 and cost.get('prog_us_per_request', 0) > 0,
       cost)
 PY
+checker_rc=$?
 while read -r verdict name rest; do
 	case $verdict in
 	PASS) pass "$name" ;;
@@ -75,4 +77,6 @@ while read -r verdict name rest; do
 	esac
 done < "$out/checks.txt"
 [ -s "$out/checks.txt" ] || fail checks "the result checks printed nothing"
+[ $checker_rc -eq 0 ] ||
+	fail checks "the result checker exited $checker_rc: $(tail -2 "$out/checks.err" | tr '\n' ' ')"
 finish

@@ -16,6 +16,7 @@ CLI: smb2files.py [--host H] [--port P] [--prefix NAME] [--user U]
 import os
 import socket
 import struct
+import subprocess
 import sys
 import time
 
@@ -874,6 +875,17 @@ def burst(t, items):
     return [smb2auth.Rsp(t.c.recv_frame()) for _ in items]
 
 
+def write_frame(t, fid, data, offset=0):
+    """A whole WRITE frame (RFC1002 length first), for sending in parts."""
+    charge = max(1, (len(data) + 65535) // 65536)
+    msg = bytearray(t.c.build(WRITE, struct.pack(
+        "<HHIQQQIIHHI", 49, 112, len(data), offset, fid[0], fid[1],
+        0, 0, 0, 0, 0) + data, session=t.sess.id, tree=t.tid))
+    struct.pack_into("<H", msg, 6, charge)
+    t.c.mid += charge - 1
+    return struct.pack(">I", len(msg)) + bytes(msg)
+
+
 @case
 def case_create_vs_teardown(env):
     """CREATEs in flight while the tree is disconnected, the session logs
@@ -1014,11 +1026,8 @@ def case_streamed_writes(env):
     conns = live("connections")
     d = Tree(env)
     dfile = d.must_create("streamed-drop.bin", disp=OVERWRITE_IF)
-    msg = bytearray(d.c.build(WRITE, struct.pack(
-        "<HHIQQQIIHHI", 49, 112, 512 * 1024, 0, dfile.pid, dfile.vid,
-        0, 0, 0, 0, 0) + os.urandom(512 * 1024), session=d.sess.id, tree=d.tid))
-    struct.pack_into("<H", msg, 6, 8)
-    d.c.send_raw(struct.pack(">I", len(msg)) + bytes(msg[:len(msg) // 2]))
+    frame = write_frame(d, dfile.fid, os.urandom(512 * 1024))
+    d.c.send_raw(frame[:len(frame) // 2])
     time.sleep(0.2)
     d.bye()
     wait_connections(conns, "a drop mid-payload")
@@ -1060,6 +1069,125 @@ def case_streamed_write_full(env):
     t.close(cr.fid)
     t.unlink("full.bin")
     t.bye()
+
+
+STALL_PARAM = "/sys/module/ksmbd/parameters/frame_stall_s"
+
+
+def set_frame_stall(seconds):
+    """Sets the module's frame_stall_s; returns the value it had."""
+    with open(STALL_PARAM) as f:
+        old = f.read().strip()
+    with open(STALL_PARAM, "w") as f:
+        f.write(str(seconds))
+    return old
+
+
+@case
+def case_stalled_frames(env):
+    """A client that stops sending in the middle of a frame is dropped
+    after frame_stall_s (3 s here) and what the frame held is let go: a
+    streamed WRITE's open file (opened without sharing, so a leak shows as
+    a sharing violation) and a plain frame's buffer. A frame that keeps
+    trickling in for longer than that, and silence between frames, are
+    not stalls."""
+    old = set_frame_stall(3)
+    try:
+        wait_open_files_zero("earlier cases")
+        conns = live("connections")
+        a = Tree(env)
+        fa = a.must_create("stalled.bin", disp=OVERWRITE_IF, share=0)
+        frame = write_frame(a, fa.fid, os.urandom(512 * 1024))
+        a.c.send_raw(frame[:len(frame) // 3])
+        b = Tree(env)
+        echo = b.c.build(smb2auth.ECHO, struct.pack("<HH", 4, 0),
+                         session=b.sess.id) + bytes(936)
+        b.c.send_raw(struct.pack(">I", len(echo)) + echo[:100])
+        t0 = time.monotonic()
+        expect(a.c.is_dropped(15), "a WRITE stalled mid-payload: the "
+               "connection stayed")
+        expect(b.c.is_dropped(15), "a frame stalled after 100 of its 1000 "
+               "bytes: the connection stayed")
+        took = time.monotonic() - t0
+        expect(took >= 2.0, "dropped %.1f s after the last byte, before "
+               "the 3 s stall timeout" % took)
+        a.bye()
+        b.bye()
+        wait_connections(conns, "stalled frames")
+        wait_open_files_zero("stalled frames")
+        t = Tree(env)
+        cr = t.must_create("stalled.bin", disp=OPEN, share=0)
+        t.close(cr.fid)
+        # 5 s of a streamed WRITE and of a plain one, a piece every 0.4 s
+        slow = t.must_create("slow.bin", disp=OVERWRITE_IF)
+        for size, off in ((192 * 1024, 0), (3000, 192 * 1024)):
+            data = os.urandom(size)
+            frame = write_frame(t, slow.fid, data, off)
+            step = len(frame) // 12 + 1
+            for at in range(0, len(frame), step):
+                t.c.send_raw(frame[at:at + step])
+                time.sleep(0.4)
+            r = smb2auth.Rsp(t.c.recv_frame())
+            expect_status(r, "SUCCESS", "a %d-byte WRITE sent over 5 s" % size)
+            expect_eq(struct.unpack_from("<I", r.body, 4)[0], size,
+                      "count of the slow %d-byte WRITE" % size)
+            r, got = t.read(slow.fid, size, offset=off)
+            expect(got == data, "the slow %d-byte WRITE read back differs"
+                   % size)
+        time.sleep(4)
+        r = t.call(smb2auth.ECHO, struct.pack("<HH", 4, 0))
+        expect_status(r, "SUCCESS", "ECHO after 4 s of silence")
+        t.close(slow.fid)
+        t.unlink("slow.bin")
+        t.unlink("stalled.bin")
+        t.bye()
+    finally:
+        set_frame_stall(old)
+
+
+@case
+def case_stalled_write_freeze(env):
+    """A streamed WRITE whose client stalls mid-payload does not hold off
+    a freeze of the share's file system (write protection is taken per
+    piece written, not while waiting on the client); after the thaw the
+    rest of the payload completes the WRITE. Needs --freeze-share and
+    --freeze-path (a file system that freezes: ext4, not tmpfs)."""
+    if not env.freeze_share or not env.freeze_path:
+        raise AssertionError("needs --freeze-share and --freeze-path")
+    old = set_frame_stall(120)
+    a = None
+    try:
+        a = Tree(env, env.freeze_share)
+        fa = a.must_create("freeze.bin", disp=OVERWRITE_IF)
+        data = os.urandom(512 * 1024)
+        frame = write_frame(a, fa.fid, data)
+        a.c.send_raw(frame[:len(frame) // 2])
+        time.sleep(0.5)
+        try:
+            r = subprocess.run(["fsfreeze", "-f", env.freeze_path],
+                               capture_output=True, text=True, timeout=20)
+        except subprocess.TimeoutExpired:
+            # let the freeze finish (the drop releases the file), then thaw
+            a.bye()
+            time.sleep(1)
+            subprocess.run(["fsfreeze", "-u", env.freeze_path])
+            raise AssertionError("fsfreeze -f waited 20 s on a client "
+                                 "stalled mid-WRITE")
+        expect_eq(r.returncode, 0, "fsfreeze -f: %s" % r.stderr.strip())
+        subprocess.run(["fsfreeze", "-u", env.freeze_path], check=True)
+        a.c.send_raw(frame[len(frame) // 2:])
+        r = smb2auth.Rsp(a.c.recv_frame())
+        expect_status(r, "SUCCESS", "the WRITE completed after the thaw")
+        expect_eq(struct.unpack_from("<I", r.body, 4)[0], len(data),
+                  "count of the WRITE completed after the thaw")
+        r, got = a.read(fa.fid, len(data))
+        expect(got == data, "the WRITE across the freeze read back differs")
+        a.close(fa.fid)
+        a.unlink("freeze.bin")
+    finally:
+        if a:
+            a.bye()
+        set_frame_stall(old)
 
 
 STALE = b"<stale:response>"     # 16 bytes no SMB2 answer contains
@@ -1149,7 +1277,16 @@ def main():
         ap.add_argument("--tiny-share", default=None,
                         help="a share on a 1 MiB file system for the "
                         "streamed_write_full case")
-    return smb2raw.case_main(__doc__, "smb2files", CASES, args)
+        ap.add_argument("--freeze-share", default=None,
+                        help="a share on a file system that freezes, for "
+                        "the stalled_write_freeze case")
+        ap.add_argument("--freeze-path", default=None,
+                        help="that share's mount point (for fsfreeze)")
+    # run only when named: they need a file system the main share is not
+    named_only = {"stalled_write_freeze"}
+    return smb2raw.case_main(__doc__, "smb2files", CASES, args,
+                             default_cases=[c for c in CASES
+                                            if c not in named_only])
 
 
 if __name__ == "__main__":
