@@ -1095,6 +1095,7 @@ def case_stalled_frames(env):
     try:
         wait_open_files_zero("earlier cases")
         conns = live("connections")
+        bufs = live("buffers")
         a = Tree(env)
         fa = a.must_create("stalled.bin", disp=OVERWRITE_IF, share=0)
         frame = write_frame(a, fa.fid, os.urandom(512 * 1024))
@@ -1115,6 +1116,9 @@ def case_stalled_frames(env):
         b.bye()
         wait_connections(conns, "stalled frames")
         wait_open_files_zero("stalled frames")
+        expect(live("buffers") <= bufs, "frame buffers held after the "
+               "stalled connections went: %d, before them %d"
+               % (live("buffers"), bufs))
         t = Tree(env)
         cr = t.must_create("stalled.bin", disp=OPEN, share=0)
         t.close(cr.fid)
