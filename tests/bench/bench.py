@@ -330,7 +330,7 @@ def close_timeout(d):
     with open('/proc/mounts') as f:
         for line in f:
             dev, mnt, fstype, opts = line.split()[:4]
-            if fstype == 'cifs' and d.startswith(mnt):
+            if fstype == 'cifs' and (d == mnt or d.startswith(mnt.rstrip('/') + '/')):
                 for o in opts.split(','):
                     if o.startswith('closetimeo='):
                         return int(o.split('=', 1)[1])
