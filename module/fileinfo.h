@@ -251,8 +251,13 @@ void ksmbd_fattr_from_kstat(const struct kstat *st, u32 attrs,
 			    struct ksmbd_fattr *a);
 int ksmbd_fattr_of_file(struct ksmbd_file *fp, struct kstat *st,
 			struct ksmbd_fattr *a);
-/* FileAttributes of an open handle (CREATE and CLOSE answers too). */
-u32 ksmbd_file_attributes(struct ksmbd_file *fp, const struct kstat *st);
+/*
+ * An open handle's attributes and times as QUERY_INFO reports them, from
+ * st (which the caller has): the DOS attributes are read once, for the
+ * CREATE and CLOSE answers too.
+ */
+void ksmbd_fattr_of_stat(struct ksmbd_file *fp, const struct kstat *st,
+			 struct ksmbd_fattr *a);
 /* user.DOSATTRIB of an open handle when its share stores DOS attributes. */
 bool ksmbd_file_dosattr(struct ksmbd_file *fp, struct ksmbd_dosattr *da);
 #endif

@@ -693,20 +693,13 @@ static u32 encode_contexts(struct ksmbd_wbuf *w, const struct create_req *rq,
 	return w->len - start;
 }
 
-void ksmbd_smb2_put_file_times(struct ksmbd_wbuf *w, struct ksmbd_file *fp,
-			       const struct kstat *st)
+void ksmbd_smb2_put_file_times(struct ksmbd_wbuf *w,
+			       const struct ksmbd_fattr *a)
 {
-	struct ksmbd_dosattr da;
-	struct ksmbd_fattr a;
-	bool has_da = ksmbd_file_dosattr(fp, &da);
-
-	/* As QUERY_INFO reports them: stored creation time, times set here */
-	ksmbd_fattr_from_kstat(st, 0, has_da ? &da : NULL, &a);
-	ksmbd_file_apply_times(fp, st, &a);
-	ksmbd_wbuf_put_le64(w, a.creation_time);
-	ksmbd_wbuf_put_le64(w, a.last_access_time);
-	ksmbd_wbuf_put_le64(w, a.last_write_time);
-	ksmbd_wbuf_put_le64(w, a.change_time);
+	ksmbd_wbuf_put_le64(w, a->creation_time);
+	ksmbd_wbuf_put_le64(w, a->last_access_time);
+	ksmbd_wbuf_put_le64(w, a->last_write_time);
+	ksmbd_wbuf_put_le64(w, a->change_time);
 }
 
 static void encode(struct ksmbd_smb2_ctx *ctx, const struct create_req *rq,
@@ -716,7 +709,8 @@ static void encode(struct ksmbd_smb2_ctx *ctx, const struct create_req *rq,
 	struct ksmbd_file *fp = r->fp;
 	bool pipe = fp->kind == KSMBD_FILE_PIPE;
 	bool sized = fp->kind == KSMBD_FILE_REGULAR;
-	u32 ctx_len_at, ctx_len = 0;
+	u32 ctx_len_at, ctx_len = 0, attrs = FILE_ATTRIBUTE_NORMAL;
+	struct ksmbd_fattr a;
 
 	ksmbd_wbuf_put_le16(w, SMB2_CREATE_RSP_SIZE);
 	ksmbd_wbuf_put_u8(w, r->grant.level);
@@ -728,12 +722,13 @@ static void encode(struct ksmbd_smb2_ctx *ctx, const struct create_req *rq,
 		if (zero)
 			memset(zero, 0, 32);
 	} else {
-		ksmbd_smb2_put_file_times(w, fp, &r->st);
+		ksmbd_fattr_of_stat(fp, &r->st, &a);
+		ksmbd_smb2_put_file_times(w, &a);
+		attrs = a.attributes;
 	}
 	ksmbd_wbuf_put_le64(w, sized ? ksmbd_file_alloc_size(&r->st) : 0);
 	ksmbd_wbuf_put_le64(w, sized ? r->st.size : 0);
-	ksmbd_wbuf_put_le32(w, pipe ? FILE_ATTRIBUTE_NORMAL :
-				      ksmbd_file_attributes(fp, &r->st));
+	ksmbd_wbuf_put_le32(w, attrs);
 	ksmbd_wbuf_put_le32(w, 0);
 	ksmbd_wbuf_put_le64(w, fp->persistent_id);
 	ksmbd_wbuf_put_le64(w, fp->volatile_id);
@@ -947,6 +942,7 @@ static void encode_close(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
 			 bool postquery)
 {
 	struct ksmbd_wbuf *w = &ctx->body;
+	struct ksmbd_fattr a;
 	struct kstat st;
 
 	if (postquery && fp->filp && ksmbd_vfs_getattr(fp, &st))
@@ -965,10 +961,11 @@ static void encode_close(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
 	}
 	ksmbd_wbuf_put_le16(w, SMB2_CLOSE_FLAG_POSTQUERY_ATTRIB);
 	ksmbd_wbuf_put_le32(w, 0);
-	ksmbd_smb2_put_file_times(w, fp, &st);
+	ksmbd_fattr_of_stat(fp, &st, &a);
+	ksmbd_smb2_put_file_times(w, &a);
 	ksmbd_wbuf_put_le64(w, S_ISDIR(st.mode) ? 0 : ksmbd_file_alloc_size(&st));
 	ksmbd_wbuf_put_le64(w, S_ISDIR(st.mode) ? 0 : st.size);
-	ksmbd_wbuf_put_le32(w, ksmbd_file_attributes(fp, &st));
+	ksmbd_wbuf_put_le32(w, a.attributes);
 }
 
 enum ksmbd_smb2_verdict ksmbd_smb2_close(struct ksmbd_smb2_ctx *ctx)

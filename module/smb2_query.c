@@ -104,12 +104,6 @@ static u32 attrs_of(struct ksmbd_file *fp, const struct kstat *st,
 	return attrs;
 }
 
-u32 ksmbd_file_attributes(struct ksmbd_file *fp, const struct kstat *st)
-{
-	struct ksmbd_dosattr da;
-
-	return attrs_of(fp, st, ksmbd_file_dosattr(fp, &da) ? &da : NULL);
-}
 
 void ksmbd_fattr_from_kstat(const struct kstat *st, u32 attrs,
 			    const struct ksmbd_dosattr *da,
@@ -137,21 +131,26 @@ void ksmbd_fattr_from_kstat(const struct kstat *st, u32 attrs,
 	a->directory = S_ISDIR(st->mode);
 }
 
+void ksmbd_fattr_of_stat(struct ksmbd_file *fp, const struct kstat *st,
+			 struct ksmbd_fattr *a)
+{
+	struct ksmbd_dosattr da;
+	bool has_da = ksmbd_file_dosattr(fp, &da);
+
+	ksmbd_fattr_from_kstat(st, attrs_of(fp, st, has_da ? &da : NULL),
+			       has_da ? &da : NULL, a);
+	ksmbd_file_apply_times(fp, st, a);
+}
+
 int ksmbd_fattr_of_file(struct ksmbd_file *fp, struct kstat *st,
 			struct ksmbd_fattr *a)
 {
-	struct ksmbd_dosattr da;
-	bool has_da;
-	u32 attrs;
 	int ret;
 
 	ret = ksmbd_vfs_getattr(fp, st);
 	if (ret)
 		return ret;
-	has_da = ksmbd_file_dosattr(fp, &da);
-	attrs = attrs_of(fp, st, has_da ? &da : NULL);
-	ksmbd_fattr_from_kstat(st, attrs, has_da ? &da : NULL, a);
-	ksmbd_file_apply_times(fp, st, a);
+	ksmbd_fattr_of_stat(fp, st, a);
 	a->delete_pending = ksmbd_file_delete_pending(fp);
 	/* the link a pending delete removes no longer counts (as Windows) */
 	if (a->delete_pending && a->nlink)
