@@ -83,6 +83,10 @@ static int apply_option(struct ksmbd_confedit *ce, const char *share, char *line
 	value = trim(eq + 1);
 	if (!*key)
 		return fail("option with an empty key");
+	/* ksmbd.conf would read the rest of the line as a comment. */
+	if (strpbrk(value, ";#"))
+		return fail("the value of '%s' contains '%c', which starts a comment in ksmbd.conf",
+			    key, *strpbrk(value, ";#"));
 	err = ksmbd_confedit_set(ce, share, key, value);
 	if (err == -EINVAL)
 		return fail("'%s' is not a share parameter (or its value is malformed)", key);

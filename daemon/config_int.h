@@ -19,20 +19,54 @@ enum cfg_section {
 	CFG_SEC_SKIP,		/* a rejected header: its keys are not checked */
 };
 
+/* One "key = value" as read, kept until the whole file is known. */
+struct cfg_entry {
+	char *key;
+	char *value;
+	unsigned int line;
+};
+
+/*
+ * A section with every line that named it merged: ksmbd-tools treats a
+ * repeated [name] as the continuation of the first one.
+ */
+struct cfg_section_text {
+	char *name;			/* as first written */
+	unsigned int line;		/* of the first header */
+	bool global;
+	struct cfg_entry *entries;
+	size_t count, cap;
+};
+
+/* Upper bound on the key table (checked at build time in config_keys.c). */
+#define CFG_KEYS_MAX	160
+
 struct cfg_parser {
 	const char *file;
 	struct ksmbd_diag *diag;
-	unsigned int line;		/* first physical line of the current logical line */
+	unsigned int line;		/* line of what is being parsed or applied */
 	struct ksmbd_config *cfg;
 	struct ksmbd_share *tmpl;	/* share defaults set in [global] */
 	struct ksmbd_share *cur;	/* share being filled, owned by cfg */
 	enum cfg_section section;
-	bool seen_global;
 	bool oom;
 	unsigned int errors;
 	const char *key;		/* key being set, as written (for messages) */
 	unsigned int min_proto_line;
 	unsigned int max_proto_line;
+	unsigned int interfaces_line;
+	unsigned int bind_only_line;
+	/* The text, read in the first pass and applied in the second. */
+	struct cfg_section_text *secs;
+	size_t nsecs, secs_cap;
+	struct cfg_section_text *reading;	/* NULL outside a usable section */
+	bool before_first_header;
+	/*
+	 * Line where each field was first set in the section being applied
+	 * ([0] global fields, [1] share fields), 0 when not yet: a second
+	 * setting keeps the first value, as ksmbd-tools does.
+	 */
+	unsigned int set_on[2][CFG_KEYS_MAX];
 };
 
 void cfg_error(struct cfg_parser *p, const char *fmt, ...)
@@ -42,6 +76,8 @@ void cfg_warn(struct cfg_parser *p, const char *fmt, ...)
 
 /* Applies one "key = value" of the current section (config_keys.c). */
 void cfg_apply_key(struct cfg_parser *p, const char *key, const char *value);
+/* Forgets which fields the previous section set (config_keys.c). */
+void cfg_section_reset(struct cfg_parser *p);
 void cfg_global_defaults(struct ksmbd_global *g);
 void cfg_share_defaults(struct ksmbd_share *s);
 void cfg_share_free(struct ksmbd_share *s);

@@ -191,6 +191,11 @@ int mountd_build_startup(const struct ksmbd_config *cfg,
 
 	if (ifc > KSMBD_IFC_LIST_MAX)
 		return -E2BIG;
+	if (g->krb5_support == KSMBD_KRB5_YES && !mountd_krb5_configured(g)) {
+		mountd_log(LOG_ERR, "kerberos support = yes, but the keytab %s is not readable",
+			   g->krb5_keytab);
+		return -ENOKEY;
+	}
 	r = mountd_reply_alloc(out, KSMBD_EVENT_STARTING_UP, sizeof(*r) + ifc);
 	if (!r)
 		return -ENOMEM;
