@@ -98,6 +98,26 @@ void cfg_key_normalize(const char *in, char *out, size_t cap);
  */
 int cfg_key_field(const char *key, bool global);
 
+/*
+ * The key table as the manual shows it (config_keys.c; man/ reads it):
+ * key_table's entries, then the not-honoured ones key_table does not
+ * shadow. same_as is the entry of the first key that sets the same
+ * field (a synonym), or -1.
+ */
+struct cfg_key_info {
+	const char *name;		/* normalized: lower case, no blanks */
+	bool global;
+	bool honoured;
+	const char *why;		/* !honoured: what happens instead */
+	int same_as;
+	bool invert;			/* a boolean synonym meaning the opposite */
+	char values[240];		/* what the key accepts */
+	char def[96];			/* its built-in default */
+};
+size_t cfg_key_count(void);
+/* -1 when @i is past the end or names a shadowed entry. */
+int cfg_key_info(size_t i, struct cfg_key_info *out);
+
 /* Host list syntax check of one item (config_access.c): 0 ok, 1 host name, -1 bad. */
 int cfg_host_item_check(const char *item);
 

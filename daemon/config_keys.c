@@ -984,3 +984,194 @@ int cfg_key_field(const char *key, bool global)
 	k = key_lookup(norm, scope);
 	return k ? (int)field_index(k) : -1;
 }
+
+/* ---- The table as the manual shows it ---- */
+
+static const char *enum_name(const struct enum_word *w, int value)
+{
+	for (; w->word; w++)
+		if (w->value == value)
+			return w->word;
+	return "";
+}
+
+static void describe_values(const struct key_def *k, char *out, size_t cap)
+{
+	char words[200];
+
+	switch (k->type) {
+	case T_BOOL:
+		snprintf(out, cap, "yes or no (also true/false, 1/0, on/off, enable/disable)");
+		break;
+	case T_UINT:
+		snprintf(out, cap, "%lu to %lu%s", k->min, k->max,
+			 k->suffix ? "; a K, M or G suffix multiplies by 1024, 1024^2, 1024^3" : "");
+		break;
+	case T_SIZE:
+		snprintf(out, cap, "%lu to %lu bytes; a K, M or G suffix (1024-based, optionally followed by B or iB) multiplies",
+			 k->min, k->max);
+		break;
+	case T_MODE:
+		snprintf(out, cap, "an octal mode, 0 to 07777");
+		break;
+	case T_CHARS:
+		snprintf(out, cap, "text of at most %zu bytes", k->size - 1);
+		break;
+	case T_STR:
+		snprintf(out, cap, "text");
+		break;
+	case T_PATH:
+		snprintf(out, cap, "an absolute path");
+		break;
+	case T_OPTSTR:
+		snprintf(out, cap, "a name");
+		break;
+	case T_USERS:
+		snprintf(out, cap, "user names, @group or +group (Unix groups), separated by commas or blanks; double quotes keep blanks in a name");
+		break;
+	case T_HOSTS:
+		snprintf(out, cap, "ALL, addresses, prefixes (10.), CIDR (10.0.0.0/8, fe80::/10), address/netmask, A EXCEPT B");
+		break;
+	case T_VETO:
+		snprintf(out, cap, "names between slashes: /*.tmp/.DS_Store/ (* and ? match)");
+		break;
+	case T_WORDS:
+		snprintf(out, cap, "words separated by commas or blanks");
+		break;
+	case T_ENUM:
+	case T_ALGS:
+		snprintf(out, cap, "%s%s", k->type == T_ALGS ? "a list of " : "",
+			 word_list(k->words, words, sizeof(words)));
+		break;
+	case T_MIN_PROTO:
+	case T_MAX_PROTO:
+		snprintf(out, cap, "SMB2_10, SMB3_00, SMB3_02, SMB3_11, SMB2, SMB3");
+		break;
+	case T_NETBIOS:
+		snprintf(out, cap, "1 to %zu characters, none of \\/:*?\"<>|.", k->size - 1);
+		break;
+	case T_IFACES:
+		snprintf(out, cap, "interface names, addresses and address/prefix (or address/netmask) items");
+		break;
+	}
+}
+
+static const char *dialect_name(int d)
+{
+	switch (d) {
+	case KSMBD_DIALECT_SMB2_10: return "SMB2_10";
+	case KSMBD_DIALECT_SMB3_00: return "SMB3_00";
+	case KSMBD_DIALECT_SMB3_02: return "SMB3_02";
+	default: return "SMB3_11";
+	}
+}
+
+/* The default of @k, read from the built-in defaults. */
+static void describe_default(const struct key_def *k, const void *base,
+			     char *out, size_t cap)
+{
+	const void *f = (const char *)base + k->off;
+	unsigned long long n;
+
+	switch (k->type) {
+	case T_BOOL:
+		snprintf(out, cap, "%s", *(const bool *)f != k->invert ? "yes" : "no");
+		break;
+	case T_UINT:
+	case T_SIZE:
+		n = k->size == sizeof(uint16_t) ? *(const uint16_t *)f :
+		    k->size == sizeof(uint32_t) ? *(const uint32_t *)f :
+		    *(const unsigned long long *)f;
+		if (k->type == T_SIZE && n && !(n % (1u << 20)))
+			snprintf(out, cap, "%lluM", n >> 20);
+		else
+			snprintf(out, cap, "%llu", n);
+		break;
+	case T_MODE:
+		snprintf(out, cap, "%04o", (unsigned int)*(const mode_t *)f);
+		break;
+	case T_CHARS:
+	case T_NETBIOS:
+		snprintf(out, cap, "%s", (const char *)f);
+		break;
+	case T_STR:
+	case T_PATH:
+	case T_OPTSTR:
+		snprintf(out, cap, "%s", *(char *const *)f ? *(char *const *)f : "");
+		break;
+	case T_ENUM:
+		snprintf(out, cap, "%s", enum_name(k->words, *(const int *)f));
+		break;
+	case T_MIN_PROTO:
+	case T_MAX_PROTO:
+		snprintf(out, cap, "%s", dialect_name(*(const int *)f));
+		break;
+	default:	/* lists: empty */
+		out[0] = '\0';
+		break;
+	}
+}
+
+static size_t key_table_len(void)
+{
+	return sizeof(key_table) / sizeof(key_table[0]);
+}
+
+size_t cfg_key_count(void)
+{
+	return key_table_len() + sizeof(unhonoured_table) / sizeof(unhonoured_table[0]);
+}
+
+static int unhonoured_info(size_t i, struct cfg_key_info *out)
+{
+	const struct unhonoured_key *u = &unhonoured_table[i];
+	static const struct key_def any_uint = { .type = T_UINT, .max = 0xffffffffUL,
+						 .suffix = true };
+	static const struct key_def any_size = { .type = T_SIZE, .max = 0xffffffffUL };
+	static const struct key_def any_bool = { .type = T_BOOL };
+	static const struct key_def any_words = { .type = T_WORDS };
+	static const struct key_def any_str = { .type = T_OPTSTR };
+
+	if (key_lookup(u->name, u->scope))
+		return -1;
+	out->name = u->name;
+	out->global = u->scope == SCOPE_GLOBAL;
+	out->honoured = false;
+	out->why = u->why;
+	describe_values(u->type == T_BOOL ? &any_bool : u->type == T_UINT ? &any_uint :
+			u->type == T_SIZE ? &any_size : u->type == T_WORDS ? &any_words :
+			&any_str, out->values, sizeof(out->values));
+	if (u->type == T_BOOL)
+		snprintf(out->def, sizeof(out->def), "%s", u->fits ? "yes" : "no");
+	else if (u->type == T_UINT && u->fits >= 0)
+		snprintf(out->def, sizeof(out->def), "%d", u->fits);
+	return 0;
+}
+
+int cfg_key_info(size_t i, struct cfg_key_info *out)
+{
+	struct ksmbd_global g;
+	struct ksmbd_share s;
+	const struct key_def *k;
+	size_t first;
+
+	memset(out, 0, sizeof(*out));
+	out->same_as = -1;
+	if (i >= cfg_key_count())
+		return -1;
+	if (i >= key_table_len())
+		return unhonoured_info(i - key_table_len(), out);
+	k = &key_table[i];
+	first = field_index(k);
+	out->name = k->name;
+	out->global = k->scope == SCOPE_GLOBAL;
+	out->honoured = true;
+	out->same_as = first == i ? -1 : (int)first;
+	out->invert = k->invert;
+	describe_values(k, out->values, sizeof(out->values));
+	cfg_global_defaults(&g);
+	cfg_share_defaults(&s);
+	describe_default(k, out->global ? (const void *)&g : (const void *)&s,
+			 out->def, sizeof(out->def));
+	return 0;
+}
