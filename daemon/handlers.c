@@ -218,6 +218,7 @@ int mountd_build_startup(const struct ksmbd_config *cfg,
 	r->smb2_max_trans = g->smb2_max_trans;
 	mountd_server_sid(g, r->sub_auth);
 	r->max_connections = g->max_connections;
+	r->share_fake_fscaps = g->fake_fscaps;
 	r->max_sessions_per_conn = g->max_sessions_per_conn;
 	r->oplock_break_timeout = g->oplock_break_timeout;
 	/* The parser keeps at most KSMBD_ALGLIST_MAX distinct known ids. */
