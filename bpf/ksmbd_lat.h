@@ -23,8 +23,8 @@ struct ksmbd_lat_view {
 /*
  * The sort keys -s takes, with ksmbdtop's letters and meanings: a address,
  * u user, r requests, e errors, L average, m p50, l p99 latency, c credits
- * charged. Text and JSON rows come in that order (largest first, address
- * and user alphabetical).
+ * charged. The text views list clients and commands in that order
+ * (largest first, address and user alphabetical); JSON keeps map order.
  */
 #define KSMBD_LAT_SORT_KEYS	"aureLmlc"
 
