@@ -30,7 +30,7 @@ USER_BINS :=
 deps:
 	@$(TOP)/scripts/deps
 
-include $(sort $(wildcard mk/*.mk daemon/*.mk daemon/*/*.mk module/*.mk module/*/*.mk bpf/*.mk monitor/*.mk tests/*/*.mk))
+include $(sort $(wildcard mk/*.mk daemon/*.mk daemon/*/*.mk module/*.mk module/*/*.mk bpf/*.mk monitor/*.mk man/*.mk tests/*/*.mk))
 
 all: module user
 

@@ -48,13 +48,19 @@ $(BPF_OUT)/%.skel.h: $(BPF_OUT)/%.bpf.o
 	bpftool gen skeleton $< name $(subst -,_,$*)_bpf > $@.tmp && mv $@.tmp $@
 
 BPF_USER_CFLAGS := $(USER_CFLAGS) -I$(BPF_SRC) -I$(BPF_OUT)
-BPF_FMT_OBJS := $(BPF_OUT)/ksmbd_stats_fmt.o $(BPF_OUT)/ksmbd_stats_json.o
+BPF_FMT_OBJS := $(BPF_OUT)/ksmbd_stats_fmt.o $(BPF_OUT)/ksmbd_stats_json.o \
+	$(BPF_OUT)/ksmbd_json.o
 
 $(BPF_OUT)/ksmbd_stats_fmt.o: $(BPF_SRC)/ksmbd_stats_fmt.c $(BPF_SRC)/libksmbdstats.h $(BPF_SRC)/ksmbd_stats.h
 	@mkdir -p $(dir $@)
 	$(USER_CC) $(BPF_USER_CFLAGS) -c $< -o $@
 
-$(BPF_OUT)/ksmbd_stats_json.o: $(BPF_SRC)/ksmbd_stats_json.c $(BPF_SRC)/libksmbdstats.h $(BPF_SRC)/ksmbd_stats.h
+$(BPF_OUT)/ksmbd_stats_json.o: $(BPF_SRC)/ksmbd_stats_json.c $(BPF_SRC)/libksmbdstats.h \
+		$(BPF_SRC)/ksmbd_stats.h $(BPF_SRC)/ksmbd_json.h
+	@mkdir -p $(dir $@)
+	$(USER_CC) $(BPF_USER_CFLAGS) -c $< -o $@
+
+$(BPF_OUT)/ksmbd_json.o: $(BPF_SRC)/ksmbd_json.c $(BPF_SRC)/ksmbd_json.h
 	@mkdir -p $(dir $@)
 	$(USER_CC) $(BPF_USER_CFLAGS) -c $< -o $@
 
@@ -79,11 +85,19 @@ $(BPF_OUT)/ksmbd-lat: $(BPF_SRC)/ksmbd-lat.c $(BPF_SRC)/ksmbd_lat_print.c \
 # Host unit tests of the pure half (no BPF, no module build).
 UNIT_TESTS += $(BUILD)/unit/bpf_stats
 BPF_UNIT_SRCS := $(TOP)/tests/unit/bpf/test_stats.c $(BPF_SRC)/ksmbd_stats_fmt.c \
-	$(BPF_SRC)/ksmbd_stats_json.c $(BPF_SRC)/ksmbd_lat_print.c
+	$(BPF_SRC)/ksmbd_stats_json.c $(BPF_SRC)/ksmbd_json.c $(BPF_SRC)/ksmbd_lat_print.c
 $(BUILD)/unit/bpf_stats: $(BPF_UNIT_SRCS) $(BPF_SRC)/libksmbdstats.h \
-		$(BPF_SRC)/ksmbd_stats.h $(BPF_SRC)/ksmbd_lat.h
+		$(BPF_SRC)/ksmbd_stats.h $(BPF_SRC)/ksmbd_lat.h $(BPF_SRC)/ksmbd_json.h
 	@mkdir -p $(dir $@)
 	$(USER_CC) $(UNIT_CFLAGS) -I$(BPF_SRC) -o $@ $(BPF_UNIT_SRCS)
+
+# The JSON string writer both tools share.
+UNIT_TESTS += $(BUILD)/unit/bpf_json
+$(BUILD)/unit/bpf_json: $(TOP)/tests/unit/bpf/test_json.c $(BPF_SRC)/ksmbd_json.c \
+		$(BPF_SRC)/ksmbd_json.h
+	@mkdir -p $(dir $@)
+	$(USER_CC) $(UNIT_CFLAGS) -I$(BPF_SRC) -DTEST_SUITE_NAME='"bpf_json"' -o $@ \
+		$< $(BPF_SRC)/ksmbd_json.c
 
 # tracing/ksmbd-hist over hand-written bpftool JSON (a script test).
 UNIT_TESTS += $(BUILD)/unit/bpf_hist

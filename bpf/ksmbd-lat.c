@@ -26,14 +26,16 @@ struct lat_env {
 	int nargs;
 };
 
-enum { OPT_PIN = 256, OPT_UNPIN, OPT_STATUS, OPT_PINNED };
+enum { OPT_PIN = 256, OPT_UNPIN, OPT_STATUS };
 
 const char *argp_program_version = "ksmbd-lat 0.1";
 static const char doc[] =
 "Summarize ksmbd SMB2 request latency as histograms.\n"
 "\n"
-"USAGE: ksmbd-lat [-C] [-c] [-s] [-j] [-T] [-v] [--pin | --unpin | --status]\n"
-"                 [--pinned] [interval [count]]\n"
+"USAGE: ksmbd-lat [-C] [-c] [-k] [-s KEY] [-j] [-T] [-v] [-P]\n"
+"                 [--pin | --unpin | --status] [interval [count]]\n"
+"\n"
+"-j, -s, -P and -v mean what they mean to ksmbdtop.\n"
 "\n"
 "EXAMPLES:\n"
 "    ksmbd-lat               # all requests, histogram printed at Ctrl-C\n"
@@ -41,17 +43,20 @@ static const char doc[] =
 "    ksmbd-lat -C            # a histogram per client (address, session)\n"
 "    ksmbd-lat -c            # a histogram per SMB2 command\n"
 "    ksmbd-lat -C -c         # per client, per command\n"
-"    ksmbd-lat -s 5          # the credit table every 5 seconds\n"
+"    ksmbd-lat -C -s l       # clients by p99 latency, slowest first\n"
+"    ksmbd-lat -k 5          # the credit table every 5 seconds\n"
 "    ksmbd-lat -j 1 3        # one JSON object per second, 3 times\n"
 "    ksmbd-lat --pin         # attach and pin under /sys/fs/bpf/ksmbd, exit\n"
-"    ksmbd-lat --pinned -C   # the pinned maps only (without --pinned,\n"
+"    ksmbd-lat -P -C         # the pinned maps only (without -P,\n"
 "                            # they are used whenever something is pinned)\n"
 "    ksmbd-lat --unpin       # detach and remove /sys/fs/bpf/ksmbd";
 
 static const struct argp_option opts[] = {
 	{ "clients", 'C', NULL, 0, "Print a histogram per client", 0 },
 	{ "commands", 'c', NULL, 0, "Print a histogram per SMB2 command", 0 },
-	{ "credits", 's', NULL, 0, "Print the credit table", 0 },
+	{ "credits", 'k', NULL, 0, "Print the credit table", 0 },
+	{ "sort", 's', "KEY", 0,
+	  "Order clients and commands by KEY (ksmbdtop's letters): a address, u user, r requests, e errors, L avg, m p50, l p99, c credits", 0 },
 	{ "json", 'j', NULL, 0, "One JSON object per interval", 0 },
 	{ "timestamp", 'T', NULL, 0, "Include a timestamp on output", 0 },
 	{ "verbose", 'v', NULL, 0, "Verbose debug output (libbpf)", 0 },
@@ -60,7 +65,7 @@ static const struct argp_option opts[] = {
 	{ "unpin", OPT_UNPIN, NULL, 0,
 	  "Remove everything under " KSMBD_STATS_PIN_DIR, 0 },
 	{ "status", OPT_STATUS, NULL, 0, "Show what is pinned", 0 },
-	{ "pinned", OPT_PINNED, NULL, 0, "Read the pinned maps", 0 },
+	{ "pinned", 'P', NULL, 0, "Read the pinned maps only", 0 },
 	{ NULL, 'h', NULL, OPTION_HIDDEN, "Show the full help", 0 },
 	{ 0 },
 };
@@ -84,14 +89,20 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	switch (key) {
 	case 'C': env->view.per_client = true; break;
 	case 'c': env->view.per_cmd = true; break;
-	case 's': env->view.credits = true; break;
+	case 'k': env->view.credits = true; break;
+	case 's':
+		if (!arg[0] || arg[1] || !strchr(KSMBD_LAT_SORT_KEYS, arg[0]))
+			argp_error(state, "unknown sort key '%s' (one of %s)", arg,
+				   KSMBD_LAT_SORT_KEYS);
+		env->view.sort = arg[0];
+		break;
 	case 'j': env->view.json = true; break;
 	case 'T': env->view.timestamp = true; break;
 	case 'v': env->verbose = true; break;
 	case OPT_PIN: env->mode = MODE_PIN; break;
 	case OPT_UNPIN: env->mode = MODE_UNPIN; break;
 	case OPT_STATUS: env->mode = MODE_STATUS; break;
-	case OPT_PINNED: env->pinned = true; break;
+	case 'P': env->pinned = true; break;
 	case 'h': argp_state_help(state, stderr, ARGP_HELP_STD_HELP); break;
 	case ARGP_KEY_ARG:
 		if (env->nargs == 0)

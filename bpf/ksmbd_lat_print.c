@@ -3,6 +3,7 @@
  * ksmbd-lat's output: biolatency-style histograms per view, the credit
  * table, or one JSON object per interval.
  */
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -55,20 +56,98 @@ static void counters_add(struct ksmbd_req_counters *t,
 		t->lat.slots[i] += c->lat.slots[i];
 }
 
+/* The value -s @key orders counters by (larger first). */
+static uint64_t sort_value(const struct ksmbd_req_counters *c, char key)
+{
+	switch (key) {
+	case 'r': return c->requests;
+	case 'e': return c->errors;
+	case 'L': return c->requests ? c->latency_ns_sum / c->requests : 0;
+	case 'm': return ksmbd_stats_hist_percentile(&c->lat, 50);
+	case 'l': return ksmbd_stats_hist_percentile(&c->lat, 99);
+	case 'c': return c->credits_charged;
+	}
+	return 0;
+}
+
+/* Stable: qsort is not, so equal values keep their index order. */
+static int by_value(uint64_t a, uint64_t b, size_t ia, size_t ib)
+{
+	if (a != b)
+		return a > b ? -1 : 1;
+	return ia < ib ? -1 : ia > ib;
+}
+
+struct sort_ctx {
+	const struct ksmbd_stats_snapshot *d;
+	const struct ksmbd_req_counters *sums;	/* per command, or NULL */
+	char key;
+};
+
+static const struct sort_ctx *sort_arg;	/* qsort has no context argument */
+
+static int cmp_client(const void *x, const void *y)
+{
+	size_t a = *(const size_t *)x, b = *(const size_t *)y;
+	const struct ksmbd_stats_client_row *ra = &sort_arg->d->clients[a];
+	const struct ksmbd_stats_client_row *rb = &sort_arg->d->clients[b];
+	char sa[KSMBD_STATS_ADDR_LEN], sb[KSMBD_STATS_ADDR_LEN];
+	int c;
+
+	if (sort_arg->key == 'a' || sort_arg->key == 'u') {
+		c = sort_arg->key == 'a' ?
+		    strcmp(ksmbd_stats_addr_format(&ra->key, sa, sizeof(sa)),
+			   ksmbd_stats_addr_format(&rb->key, sb, sizeof(sb))) :
+		    strcmp(ra->val.user, rb->val.user);
+		return c ? c : by_value(0, 0, a, b);
+	}
+	return by_value(sort_value(&ra->val.c, sort_arg->key),
+			sort_value(&rb->val.c, sort_arg->key), a, b);
+}
+
+static int cmp_cmd(const void *x, const void *y)
+{
+	size_t a = *(const size_t *)x, b = *(const size_t *)y;
+
+	if (sort_arg->key == 'a' || sort_arg->key == 'u')
+		return by_value(0, 0, a, b);
+	return by_value(sort_value(&sort_arg->sums[a], sort_arg->key),
+			sort_value(&sort_arg->sums[b], sort_arg->key), a, b);
+}
+
+/* 0..n-1 in the order -s asks for. */
+static void sort_order(size_t *idx, size_t n, const struct sort_ctx *ctx,
+		       int (*cmp)(const void *, const void *))
+{
+	for (size_t i = 0; i < n; i++)
+		idx[i] = i;
+	if (!ctx->key || n < 2)
+		return;
+	sort_arg = ctx;
+	qsort(idx, n, sizeof(*idx), cmp);
+	sort_arg = NULL;
+}
+
 /* -c alone: every client's rows summed per command. */
-static void print_per_cmd(FILE *f, const struct ksmbd_stats_snapshot *d)
+static void print_per_cmd(FILE *f, const struct ksmbd_stats_snapshot *d,
+			  char key)
 {
 	struct ksmbd_req_counters sum[KSMBD_STATS_NR_CMDS];
+	struct sort_ctx ctx = { .d = d, .sums = sum, .key = key };
+	size_t idx[KSMBD_STATS_NR_CMDS];
 
 	memset(sum, 0, sizeof(sum));
 	for (size_t i = 0; i < d->nr_cmds; i++)
 		if (d->cmds[i].key.command < KSMBD_STATS_NR_CMDS)
 			counters_add(&sum[d->cmds[i].key.command],
 				     &d->cmds[i].val.c);
-	for (unsigned int c = 0; c < KSMBD_STATS_NR_CMDS; c++) {
+	sort_order(idx, KSMBD_STATS_NR_CMDS, &ctx, cmp_cmd);
+	for (unsigned int k = 0; k < KSMBD_STATS_NR_CMDS; k++) {
+		size_t c = idx[k];
+
 		if (!sum[c].requests)
 			continue;
-		fprintf(f, "\ncommand = %s\n", ksmbd_stats_cmd_name(c));
+		fprintf(f, "\ncommand = %s\n", ksmbd_stats_cmd_name((unsigned int)c));
 		print_hist(f, &sum[c]);
 	}
 }
@@ -88,15 +167,26 @@ static void print_client_cmds(FILE *f, const struct ksmbd_stats_snapshot *d,
 }
 
 static void print_per_client(FILE *f, const struct ksmbd_stats_snapshot *d,
-			     bool per_cmd)
+			     bool per_cmd, char key)
 {
-	for (size_t i = 0; i < d->nr_clients; i++) {
+	struct sort_ctx ctx = { .d = d, .key = key };
+	size_t *idx = malloc((d->nr_clients ? d->nr_clients : 1) * sizeof(*idx));
+
+	if (!idx) {
+		fprintf(f, "(out of memory)\n");
+		return;
+	}
+	sort_order(idx, d->nr_clients, &ctx, cmp_client);
+	for (size_t k = 0; k < d->nr_clients; k++) {
+		size_t i = idx[k];
+
 		print_client_header(f, &d->clients[i]);
 		if (per_cmd)
 			print_client_cmds(f, d, &d->clients[i].key);
 		else
 			print_hist(f, &d->clients[i].val.c);
 	}
+	free(idx);
 }
 
 void ksmbd_lat_print_credits(FILE *f, const struct ksmbd_stats_snapshot *d)
@@ -145,9 +235,9 @@ void ksmbd_lat_print(FILE *f, const struct ksmbd_lat_view *v,
 	if (v->credits)
 		ksmbd_lat_print_credits(f, d);
 	else if (v->per_client)
-		print_per_client(f, d, v->per_cmd);
+		print_per_client(f, d, v->per_cmd, v->sort);
 	else if (v->per_cmd)
-		print_per_cmd(f, d);
+		print_per_cmd(f, d, v->sort);
 	else
 		print_hist(f, &d->global.c);
 }

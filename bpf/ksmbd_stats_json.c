@@ -7,24 +7,11 @@
  */
 #include <string.h>
 
+#include "ksmbd_json.h"
 #include "libksmbdstats.h"
 
-/* User and share names come from clients: escape everything unusual. */
-static void json_str(FILE *f, const char *s, size_t max)
-{
-	fputc('"', f);
-	for (size_t i = 0; i < max && s[i]; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20 || c >= 0x7f)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
+/* User and share names come from clients: the shared writer. */
+#define json_str ksmbd_json_str
 
 static void json_u64(FILE *f, const char *name, uint64_t v, int comma)
 {

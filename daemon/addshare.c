@@ -15,6 +15,7 @@
 #include "confedit.h"
 #include "config.h"
 #include "fileio.h"
+#include "pidfile.h"
 #include "tool.h"
 
 #define PROG	"ksmbd.addshare"
@@ -41,6 +42,8 @@ static void usage(FILE *out)
 	      "  -o, --options=OPTIONS     share parameters: 'key = value'; repeat -o,\n"
 	      "                            or put several on separate lines of one -o\n"
 	      "  -c, --config=CONF         configuration (default " KSMBD_CONFIG_PATH ")\n"
+	      "      --pid-file=PATH       the running ksmbd.mountd's pid file (default\n"
+	      "                            " KSMBD_PIDFILE_DEFAULT "); it is told to reload\n"
 	      "  -v, --verbose             print warnings about the whole file, say what was done\n"
 	      "  -V, --version             print the version\n"
 	      "  -h, --help                print this help\n"
@@ -49,6 +52,7 @@ static void usage(FILE *out)
 	      "A key already set in the share (or a synonym: 'writeable' for\n"
 	      "'read only') is replaced in place; comments and other sections are kept.\n"
 	      "The new file must pass the configuration checks, else nothing is written.\n"
+	      "A running ksmbd.mountd then reloads it (SIGHUP), which is said in one line.\n"
 	      "\n"
 	      "Examples:\n"
 	      "  " PROG " -a data -o 'path = /srv/data' -o 'read only = no'\n"
@@ -83,6 +87,10 @@ static int apply_option(struct ksmbd_confedit *ce, const char *share, char *line
 	value = trim(eq + 1);
 	if (!*key)
 		return fail("option with an empty key");
+	/* ksmbd.conf would read the rest of the line as a comment. */
+	if (strpbrk(value, ";#"))
+		return fail("the value of '%s' contains '%c', which starts a comment in ksmbd.conf",
+			    key, *strpbrk(value, ";#"));
 	err = ksmbd_confedit_set(ce, share, key, value);
 	if (err == -EINVAL)
 		return fail("'%s' is not a share parameter (or its value is malformed)", key);
@@ -231,7 +239,10 @@ static int read_conf(const struct addshare_opts *o, char **text, size_t *len,
 
 int main(int argc, char **argv)
 {
-	struct addshare_opts o = { .t.conf_path = KSMBD_CONFIG_PATH };
+	struct addshare_opts o = {
+		.t.conf_path = KSMBD_CONFIG_PATH,
+		.t.pid_file = KSMBD_PIDFILE_DEFAULT,
+	};
 	struct ksmbd_confedit *ce = NULL;
 	char *text = NULL, *out = NULL;
 	size_t len, out_len;
@@ -262,7 +273,7 @@ int main(int argc, char **argv)
 	if (o.t.verbose)
 		printf("%s share '%s' in %s\n", ksmbd_tool_done(o.t.op), o.t.name,
 		       o.t.conf_path);
-	rc = 0;
+	rc = ksmbd_daemon_reload(PROG, o.t.pid_file);
 out:
 	free(out);
 	ksmbd_confedit_free(ce);

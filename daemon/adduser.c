@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "pidfile.h"
 #include "tool.h"
 #include "userdb.h"
 
@@ -40,12 +41,15 @@ static void usage(FILE *out)
 		"  -c, --config=CONF        configuration (default " KSMBD_CONFIG_PATH ");\n"
 		"                           used to warn when a deleted user is still\n"
 		"                           named in a share\n"
+		"      --pid-file=PATH      the running ksmbd.mountd's pid file (default\n"
+		"                           " KSMBD_PIDFILE_DEFAULT "); it is told to reload\n"
 		"  -v, --verbose            say what was done\n"
 		"  -V, --version            print the version\n"
 		"  -h, --help               print this help\n"
 		"\n"
 		"USER is 1 to 47 bytes without ':' or control characters; PASSWORD is\n"
-		"UTF-8, at most %d bytes. The database is replaced atomically (mode 0600).\n"
+		"UTF-8, at most %d bytes. The database is replaced atomically (mode 0600),\n"
+		"then a running ksmbd.mountd reloads it (SIGHUP), which is said in one line.\n"
 		"\n"
 		"Examples:\n"
 		"  " PROG " -a alice -p 'secret'\n"
@@ -237,6 +241,7 @@ int main(int argc, char **argv)
 {
 	struct adduser_opts o = {
 		.t.conf_path = KSMBD_CONFIG_PATH,
+		.t.pid_file = KSMBD_PIDFILE_DEFAULT,
 		.db_path = KSMBD_USERDB_PATH,
 	};
 	struct ksmbd_diag *diag = ksmbd_diag_new();
@@ -263,7 +268,7 @@ int main(int argc, char **argv)
 	if (o.t.verbose)
 		printf("%s user '%s' in %s\n", ksmbd_tool_done(o.t.op), o.t.name,
 		       o.db_path);
-	rc = 0;
+	rc = ksmbd_daemon_reload(PROG, o.t.pid_file);
 out:
 	ksmbd_userdb_free(db);
 	ksmbd_diag_free(diag);

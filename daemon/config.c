@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <stdio.h>
 #include <unistd.h>
 
 #include "config_int.h"
@@ -215,6 +216,7 @@ void ksmbd_config_free(struct ksmbd_config *cfg)
 		cfg_share_free(cfg->shares[i]);
 	free(cfg->shares);
 	cfg_strlist_free(&cfg->global.interfaces);
+	free(cfg->global.root_dir);
 	free(cfg);
 }
 
@@ -242,60 +244,122 @@ static bool share_name_valid(struct cfg_parser *p, const char *name)
 		cfg_error(p, "[%s] is reserved for the built-in IPC share", name);
 		return false;
 	}
-	if (ksmbd_config_find_share(p->cfg, name)) {
-		cfg_error(p, "duplicate section [%s]", name);
-		return false;
-	}
 	return true;
 }
 
-/* Checks that end a share section: the only required key is path. */
-static void close_section(struct cfg_parser *p)
-{
-	unsigned int line = p->line;
+/* ---- First pass: the text into merged sections of entries ---- */
 
-	if (p->section == CFG_SEC_SHARE && !p->cur->path) {
-		p->line = p->cur->line;
-		cfg_error(p, "share [%s] has no path", p->cur->name);
-		p->line = line;
+static void section_text_free(struct cfg_section_text *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->count; i++) {
+		free(t->entries[i].key);
+		free(t->entries[i].value);
 	}
-	p->cur = NULL;
-	p->section = CFG_SEC_SKIP;
+	free(t->entries);
+	free(t->name);
+}
+
+static void sections_free(struct cfg_parser *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->nsecs; i++)
+		section_text_free(&p->secs[i]);
+	free(p->secs);
+	p->secs = NULL;
+	p->nsecs = p->secs_cap = 0;
+	p->reading = NULL;
+}
+
+static struct cfg_section_text *section_find(struct cfg_parser *p,
+					     const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < p->nsecs; i++)
+		if (!strcasecmp(p->secs[i].name, name))
+			return &p->secs[i];
+	return NULL;
+}
+
+static struct cfg_section_text *section_add(struct cfg_parser *p,
+					    const char *name, bool global)
+{
+	struct cfg_section_text *t;
+
+	if (p->nsecs == p->secs_cap) {
+		size_t cap = p->secs_cap ? p->secs_cap * 2 : 8;
+
+		t = realloc(p->secs, cap * sizeof(*t));
+		if (!t)
+			return NULL;
+		p->secs = t;
+		p->secs_cap = cap;
+	}
+	t = &p->secs[p->nsecs];
+	memset(t, 0, sizeof(*t));
+	t->name = strdup(name);
+	if (!t->name)
+		return NULL;
+	t->line = p->line;
+	t->global = global;
+	p->nsecs++;
+	return t;
 }
 
 static void open_section(struct cfg_parser *p, const char *name)
 {
-	struct ksmbd_share *s;
+	bool global = !strcasecmp(name, "global");
+	struct cfg_section_text *t;
 
-	close_section(p);
-	if (!strcasecmp(name, "global")) {
-		if (p->seen_global) {
-			cfg_error(p, "duplicate section [%s]", name);
-			return;
-		}
-		p->seen_global = true;
-		p->section = CFG_SEC_GLOBAL;
+	p->before_first_header = false;
+	p->reading = NULL;
+	if (!global && !share_name_valid(p, name))
 		return;
-	}
-	if (!share_name_valid(p, name))
-		return;
-	s = malloc(sizeof(*s));
-	if (!s || cfg_share_copy(s, p->tmpl) || config_add_share(p->cfg, s)) {
-		cfg_share_free(s);
-		p->oom = true;
-		return;
-	}
-	if (!s->comment) {
-		s->comment = strdup("");
-		if (!s->comment) {
+	t = section_find(p, name);
+	if (t) {
+		cfg_warn(p, "section [%s] repeats [%s] of line %u: merged into it, as ksmbd-tools does",
+			 name, t->name, t->line);
+	} else {
+		t = section_add(p, name, global);
+		if (!t) {
 			p->oom = true;
 			return;
 		}
 	}
-	strcpy(s->name, name);
-	s->line = p->line;
-	p->cur = s;
-	p->section = CFG_SEC_SHARE;
+	/* Valid until the next header: only a header grows secs. */
+	p->reading = t;
+}
+
+static void add_entry(struct cfg_parser *p, const char *key, const char *value)
+{
+	struct cfg_section_text *t = p->reading;
+	struct cfg_entry *e;
+
+	if (t->count == t->cap) {
+		size_t cap = t->cap ? t->cap * 2 : 16;
+
+		e = realloc(t->entries, cap * sizeof(*e));
+		if (!e) {
+			p->oom = true;
+			return;
+		}
+		t->entries = e;
+		t->cap = cap;
+	}
+	e = &t->entries[t->count];
+	e->key = strdup(key);
+	e->value = strdup(value);
+	e->line = p->line;
+	if (!e->key || !e->value) {
+		free(e->key);
+		free(e->value);
+		p->oom = true;
+		return;
+	}
+	t->count++;
 }
 
 static char *trim(char *s)
@@ -310,17 +374,29 @@ static char *trim(char *s)
 	return s;
 }
 
+/*
+ * ';' and '#' start a comment anywhere on a line, as ksmbd-tools reads
+ * them: "read only = ; yes" is an empty value.
+ */
+static void cut_comment(char *s)
+{
+	s[strcspn(s, ";#")] = '\0';
+}
+
 static void parse_line(struct cfg_parser *p, char *raw)
 {
-	char *line = trim(raw), *eq, *end;
+	char *line, *eq, *end, *value;
 
-	if (!*line || *line == '#' || *line == ';')
+	cut_comment(raw);
+	line = trim(raw);
+	if (!*line)
 		return;
 	if (*line == '[') {
 		end = strchr(line, ']');
-		if (!end || end[1] != '\0') {
+		if (!end || *trim(end + 1) != '\0') {
 			cfg_error(p, "bad section header '%s'", line);
-			close_section(p);
+			p->before_first_header = false;
+			p->reading = NULL;
 			return;
 		}
 		*end = '\0';
@@ -337,7 +413,14 @@ static void parse_line(struct cfg_parser *p, char *raw)
 		cfg_error(p, "missing key before '='");
 		return;
 	}
-	cfg_apply_key(p, trim(line), trim(eq + 1));
+	if (p->before_first_header) {
+		cfg_error(p, "'%s' is outside of any [section]", trim(line));
+		return;
+	}
+	value = trim(eq + 1);
+	/* An empty value leaves the key unset (its default), as in ksmbd-tools. */
+	if (p->reading && *value)
+		add_entry(p, trim(line), value);
 }
 
 /*
@@ -373,13 +456,14 @@ static bool is_comment(const char *s, size_t n)
 	return n && (*s == '#' || *s == ';');
 }
 
-static void parse_text(struct cfg_parser *p, const char *text, size_t len,
-		       char *buf)
+static void read_text(struct cfg_parser *p, const char *text, size_t len,
+		      char *buf)
 {
 	size_t pos = 0, used = 0;
 	unsigned int phys = 0;
 	bool cont = false;
 
+	p->before_first_header = true;
 	while (pos < len && !p->oom) {
 		const char *nl = memchr(text + pos, '\n', len - pos);
 		size_t n = nl ? (size_t)(nl - (text + pos)) : len - pos;
@@ -405,7 +489,62 @@ static void parse_text(struct cfg_parser *p, const char *text, size_t len,
 	if (cont && !p->oom)
 		parse_line(p, buf);
 	p->line = 0;
-	close_section(p);
+}
+
+/* ---- Second pass: [global] first, then every share on its defaults ---- */
+
+static void apply_entries(struct cfg_parser *p, const struct cfg_section_text *t)
+{
+	size_t i;
+
+	cfg_section_reset(p);
+	for (i = 0; i < t->count && !p->oom; i++) {
+		p->line = t->entries[i].line;
+		cfg_apply_key(p, t->entries[i].key, t->entries[i].value);
+	}
+	p->line = 0;
+}
+
+static int apply_share(struct cfg_parser *p, const struct cfg_section_text *t)
+{
+	struct ksmbd_share *s = malloc(sizeof(*s));
+
+	if (!s || cfg_share_copy(s, p->tmpl) || config_add_share(p->cfg, s)) {
+		cfg_share_free(s);
+		return -ENOMEM;
+	}
+	if (!s->comment) {
+		s->comment = strdup("");
+		if (!s->comment)
+			return -ENOMEM;
+	}
+	strcpy(s->name, t->name);
+	s->line = t->line;
+	p->cur = s;
+	p->section = CFG_SEC_SHARE;
+	apply_entries(p, t);
+	p->cur = NULL;
+	/* The only key a share must have. */
+	if (!s->path) {
+		p->line = t->line;
+		cfg_error(p, "share [%s] has no path", t->name);
+		p->line = 0;
+	}
+	return 0;
+}
+
+static void apply_sections(struct cfg_parser *p)
+{
+	size_t i;
+
+	p->section = CFG_SEC_GLOBAL;
+	for (i = 0; i < p->nsecs; i++)
+		if (p->secs[i].global)
+			apply_entries(p, &p->secs[i]);
+	for (i = 0; i < p->nsecs && !p->oom; i++)
+		if (!p->secs[i].global && apply_share(p, &p->secs[i]))
+			p->oom = true;
+	p->section = CFG_SEC_NONE;
 }
 
 static int add_ipc_share(struct cfg_parser *p)
@@ -443,8 +582,44 @@ static void check_global(struct cfg_parser *p)
 		p->line = p->max_proto_line > p->min_proto_line ?
 			  p->max_proto_line : p->min_proto_line;
 		cfg_error(p, "server min protocol is above server max protocol");
-		p->line = 0;
 	}
+	/* (A bad "interfaces" value has had its error already.) */
+	if (g->bind_interfaces_only && !p->interfaces_line) {
+		p->line = p->bind_only_line;
+		cfg_error(p, "'bind interfaces only = yes' needs 'interfaces' (names or addresses to listen on)");
+	} else if (!g->bind_interfaces_only && g->interfaces.count) {
+		p->line = p->interfaces_line;
+		cfg_warn(p, "'interfaces' has no effect without 'bind interfaces only = yes': every address is listened on");
+	}
+	p->line = 0;
+}
+
+/*
+ * "root directory" is put in front of every share path, as ksmbd-tools
+ * does (a chroot for shares): "/srv" + "/data" is "/srv/data".
+ */
+static int apply_root_dir(struct ksmbd_config *cfg)
+{
+	const char *root = cfg->global.root_dir;
+	size_t i, n;
+
+	if (!root)
+		return 0;
+	n = strlen(root);
+	while (n && root[n - 1] == '/')
+		n--;
+	for (i = 0; i < cfg->nshares; i++) {
+		struct ksmbd_share *s = cfg->shares[i];
+		char *joined;
+
+		if (s->is_pipe || !s->path)
+			continue;
+		if (asprintf(&joined, "%.*s%s", (int)n, root, s->path) < 0)
+			return -ENOMEM;
+		free(s->path);
+		s->path = joined;
+	}
+	return 0;
 }
 
 struct ksmbd_config *ksmbd_config_parse(const char *text, size_t len,
@@ -462,13 +637,16 @@ struct ksmbd_config *ksmbd_config_parse(const char *text, size_t len,
 		goto err_oom;
 	cfg_global_defaults(&p.cfg->global);
 	cfg_share_defaults(p.tmpl);
-	parse_text(&p, text, len, buf);
+	read_text(&p, text, len, buf);
+	if (!p.oom)
+		apply_sections(&p);
 	if (p.oom)
 		goto err_oom;
 	check_global(&p);
-	if (add_ipc_share(&p))
+	if (add_ipc_share(&p) || apply_root_dir(p.cfg))
 		goto err_oom;
 	free(buf);
+	sections_free(&p);
 	cfg_share_free(p.tmpl);
 	if (p.errors) {
 		ksmbd_config_free(p.cfg);
@@ -478,6 +656,7 @@ struct ksmbd_config *ksmbd_config_parse(const char *text, size_t len,
 err_oom:
 	ksmbd_diag_add(diag, KSMBD_DIAG_ERROR, p.file, 0, "out of memory");
 	free(buf);
+	sections_free(&p);
 	cfg_share_free(p.tmpl);
 	ksmbd_config_free(p.cfg);
 	return NULL;

@@ -2,15 +2,20 @@
 /*
  * ksmbd.conf: the smb.conf dialect of ksmbd-tools and Samba.
  *
- * Syntax: "[section]" headers, "key = value" lines, whole-line comments
- * starting with '#' or ';', a trailing '\' joins the next line. Keys compare
- * without case and without blanks, so "read only", "readonly" and
- * "Read Only" are one key. Share-level keys written in [global] become the
- * defaults of every share that follows (as in Samba).
+ * Syntax: "[section]" headers, "key = value" lines; ';' or '#' starts a
+ * comment anywhere on a line (as ksmbd-tools reads it), a trailing '\'
+ * joins the next line (as Samba does). Keys compare without case and
+ * without blanks, so "read only", "readonly" and "Read Only" are one key.
+ * Share-level keys written in [global] become the defaults of every share,
+ * wherever [global] stands. As in ksmbd-tools: an empty value leaves a key
+ * unset, a repeated section continues the first one, and a key given twice
+ * in a section keeps its first value (both with a warning).
  *
- * Errors (bad values, a share without a path, a duplicate section, ...) make
- * loading fail; unknown keys are only warned about. Every message lands in a
- * struct ksmbd_diag as "file:line: warning|error: text".
+ * Errors (bad values, a share without a path, ...) make loading fail;
+ * unknown keys, and known ones whose value asks for something this server
+ * does not do, are warned about. Every message lands in a struct
+ * ksmbd_diag as "file:line: warning|error: text". man/ksmbd.conf.5 (from
+ * the key table) lists every key.
  *
  * The parsed configuration is immutable: all accessors return const
  * pointers that live until ksmbd_config_free().
@@ -32,7 +37,7 @@
 #define KSMBD_SHARE_NAME_SZ	64
 #define KSMBD_ACCOUNT_NAME_SZ	48
 #define KSMBD_KRB5_PATH_SZ	256
-#define KSMBD_KRB5_SERVICE_SZ	64
+#define KSMBD_KRB5_SERVICE_SZ	256	/* "cifs" or a whole principal */
 
 #define KSMBD_CONFIG_PATH	"/etc/ksmbd/ksmbd.conf"
 #define KSMBD_IPC_SHARE		"IPC$"
@@ -57,6 +62,13 @@ enum ksmbd_encryption {
 	KSMBD_ENCRYPTION_OFF,
 	KSMBD_ENCRYPTION_DESIRED,	/* offered, used when the client can */
 	KSMBD_ENCRYPTION_REQUIRED,	/* clients without it are refused */
+};
+
+/* "kerberos support": unset means offered when the keytab is readable. */
+enum ksmbd_krb5_support {
+	KSMBD_KRB5_AUTO,
+	KSMBD_KRB5_YES,			/* offered; an unreadable keytab is an error at start */
+	KSMBD_KRB5_NO,
 };
 
 /* "map to guest". */
@@ -106,6 +118,8 @@ struct ksmbd_strlist {
  * shares with "guest ok" only; "server signing = mandatory" refuses
  * both (they have no key to sign with).
  *   oplock break timeout 35 s (MS-SMB2's default; 1 .. 3600)
+ *   root directory  unset         share:fake_fscaps 0
+ *   kerberos support unset (offered when the keytab is readable)
  */
 struct ksmbd_global {
 	char netbios_name[KSMBD_NETBIOS_NAME_SZ];
@@ -138,7 +152,13 @@ struct ksmbd_global {
 	 * cifs). Offered to clients when the keytab is readable at start.
 	 */
 	char krb5_keytab[KSMBD_KRB5_PATH_SZ];
+	/* A service ("cifs") or a whole principal ("cifs/host@REALM"). */
 	char krb5_service[KSMBD_KRB5_SERVICE_SZ];
+	enum ksmbd_krb5_support krb5_support;
+	/* Put in front of every share path ("root directory"); NULL: none. */
+	char *root_dir;
+	/* FileFsAttributeInformation bits added to what the file system has. */
+	uint32_t fake_fscaps;
 	unsigned int restrict_anonymous;	/* 0, 1 or 2 */
 	bool bind_interfaces_only;
 	struct ksmbd_strlist interfaces;	/* names or addresses */

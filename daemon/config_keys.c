@@ -6,8 +6,10 @@
  * where it is stored); one setter per value type does the checking, so a
  * new key is one table line.
  */
+#include <arpa/inet.h>
 #include <ctype.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +40,7 @@ enum key_type {
 	T_MAX_PROTO,
 	T_NETBIOS,
 	T_ALGS,		/* struct ksmbd_alglist; names from .words */
+	T_IFACES,	/* interface names, addresses or address/prefix */
 };
 
 struct enum_word {
@@ -52,6 +55,7 @@ struct key_def {
 	size_t off;
 	size_t size;			/* sizeof the member */
 	unsigned long min, max;		/* T_UINT, T_SIZE */
+	bool suffix;			/* T_UINT: K, M, G... allowed, as ksmbd-tools */
 	bool invert;			/* T_BOOL: "writeable" = !read only */
 	bool not_in_global;		/* share key that [global] must not default */
 	const struct enum_word *words;	/* T_ENUM, NULL-terminated */
@@ -85,6 +89,7 @@ static const struct enum_word encryption_words[] = {
 	{ "auto", KSMBD_ENCRYPTION_DESIRED },
 	{ "desired", KSMBD_ENCRYPTION_DESIRED },
 	{ "if_required", KSMBD_ENCRYPTION_DESIRED },
+	{ "enabled", KSMBD_ENCRYPTION_DESIRED },
 	{ "true", KSMBD_ENCRYPTION_DESIRED },
 	{ "required", KSMBD_ENCRYPTION_REQUIRED },
 	{ "mandatory", KSMBD_ENCRYPTION_REQUIRED },
@@ -95,6 +100,41 @@ static const struct enum_word guest_map_words[] = {
 	{ "never", KSMBD_MAP_TO_GUEST_NEVER },
 	{ "bad user", KSMBD_MAP_TO_GUEST_BAD_USER },
 	{ "bad_user", KSMBD_MAP_TO_GUEST_BAD_USER },
+	{ "bad password", KSMBD_MAP_TO_GUEST_BAD_USER },
+	{ "bad uid", KSMBD_MAP_TO_GUEST_NEVER },
+	{ NULL, 0 },
+};
+
+/* Words accepted for what they mean elsewhere, with what they do here. */
+static const struct {
+	const struct enum_word *words;
+	const char *word;
+	const char *warn;
+} word_notes[] = {
+	{ guest_map_words, "bad password",
+	  "'bad password' works as 'bad user' here: a wrong password for a known user is refused, unknown users become guest" },
+	{ guest_map_words, "bad uid",
+	  "'bad uid' applies to domain members only; it works as 'never' here" },
+};
+
+static const char *word_note(const struct enum_word *words, const char *word)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(word_notes) / sizeof(word_notes[0]); i++)
+		if (word_notes[i].words == words && !strcmp(word_notes[i].word, word))
+			return word_notes[i].warn;
+	return NULL;
+}
+
+static const struct enum_word krb5_words[] = {
+	{ "yes", KSMBD_KRB5_YES }, { "true", KSMBD_KRB5_YES },
+	{ "1", KSMBD_KRB5_YES }, { "on", KSMBD_KRB5_YES },
+	{ "enable", KSMBD_KRB5_YES }, { "enabled", KSMBD_KRB5_YES },
+	{ "no", KSMBD_KRB5_NO }, { "false", KSMBD_KRB5_NO },
+	{ "0", KSMBD_KRB5_NO }, { "off", KSMBD_KRB5_NO },
+	{ "disable", KSMBD_KRB5_NO }, { "disabled", KSMBD_KRB5_NO },
+	{ "auto", KSMBD_KRB5_AUTO },
 	{ NULL, 0 },
 };
 
@@ -139,11 +179,13 @@ static const struct key_def key_table[] = {
 	{ "maptoguest", G(map_to_guest), .type = T_ENUM, .words = guest_map_words },
 	{ "guestaccount", G(guest_account), .type = T_CHARS },
 	{ "kerberoskeytab", G(krb5_keytab), .type = T_CHARS },
+	{ "kerberoskeytabfile", G(krb5_keytab), .type = T_CHARS },
 	{ "kerberosservicename", G(krb5_service), .type = T_CHARS },
 	{ "restrictanonymous", G(restrict_anonymous), .type = T_UINT, .max = 2 },
 	{ "bindinterfacesonly", G(bind_interfaces_only), .type = T_BOOL },
-	{ "interfaces", G(interfaces), .type = T_WORDS },
-	{ "maxconnections", G(max_connections), .type = T_UINT, .max = 0xffffffffUL },
+	{ "interfaces", G(interfaces), .type = T_IFACES },
+	{ "maxconnections", G(max_connections), .type = T_UINT, .max = 0xffffffffUL,
+	  .suffix = true },
 	{ "maxsessionsperconnection", G(max_sessions_per_conn), .type = T_UINT,
 	  .min = 1, .max = 1024 },
 	{ "oplockbreaktimeout", G(oplock_break_timeout), .type = T_UINT, .min = 1, .max = 3600 },
@@ -151,6 +193,9 @@ static const struct key_def key_table[] = {
 	  .words = cipher_words },
 	{ "serversmb3signingalgorithms", G(signing_algs), .type = T_ALGS,
 	  .words = signing_alg_words },
+	{ "kerberossupport", G(krb5_support), .type = T_ENUM, .words = krb5_words },
+	{ "rootdirectory", G(root_dir), .type = T_PATH },
+	{ "share:fake_fscaps", G(fake_fscaps), .type = T_UINT, .max = 0xffffffffUL },
 
 	/* shares */
 	{ "path", S(path), .type = T_PATH },
@@ -188,7 +233,7 @@ static const struct key_def key_table[] = {
 	{ "storedosattributes", S(store_dos_attributes), .type = T_BOOL },
 	{ "hidedotfiles", S(hide_dot_files), .type = T_BOOL },
 	{ "maxconnections", S(max_connections), .type = T_UINT, .max = 0xffffffffUL,
-	  .not_in_global = true },
+	  .suffix = true, .not_in_global = true },
 	{ "smb3encryption", S(smb3_encryption), .type = T_ENUM, .words = encryption_words },
 	{ "serversmbencrypt", S(smb3_encryption), .type = T_ENUM, .words = encryption_words },
 	{ "smbencrypt", S(smb3_encryption), .type = T_ENUM, .words = encryption_words },
@@ -206,11 +251,12 @@ static const struct key_def *key_lookup(const char *key, enum key_scope scope)
 
 static bool parse_bool(const char *v, bool *out)
 {
-	static const char *const yes[] = { "yes", "true", "1", "on" };
-	static const char *const no[] = { "no", "false", "0", "off" };
+	/* Samba's spellings and ksmbd-tools' enable/disable. */
+	static const char *const yes[] = { "yes", "true", "1", "on", "enable", "enabled" };
+	static const char *const no[] = { "no", "false", "0", "off", "disable", "disabled" };
 	size_t i;
 
-	for (i = 0; i < 4; i++) {
+	for (i = 0; i < sizeof(yes) / sizeof(yes[0]); i++) {
 		if (!strcasecmp(v, yes[i])) {
 			*out = true;
 			return true;
@@ -241,31 +287,31 @@ static bool parse_ulong(const char *v, unsigned long long *out, const char **end
 	return true;
 }
 
-static bool parse_size(const char *v, unsigned long long *out)
+/*
+ * A number with an optional binary suffix, as ksmbd-tools reads them:
+ * K, M, G, T, P or E (any case, 1024-based), which may be followed by
+ * "B" or "iB" ("4M", "4MB", "4 MiB"). A lone "B" means bytes.
+ */
+static bool parse_scaled(const char *v, unsigned long long *out)
 {
+	static const char units[] = "kmgtpe";
 	unsigned long long n, mult = 1;
-	const char *end;
+	const char *end, *u;
 
 	if (!parse_ulong(v, &n, &end))
 		return false;
-	switch (tolower((unsigned char)*end)) {
-	case '\0':
-		break;
-	case 'k':
-		mult = 1ULL << 10;
+	while (*end == ' ' || *end == '\t')
 		end++;
-		break;
-	case 'm':
-		mult = 1ULL << 20;
+	u = *end ? strchr(units, tolower((unsigned char)*end)) : NULL;
+	if (u) {
+		mult = 1ULL << (10 * (u - units + 1));
 		end++;
-		break;
-	case 'g':
-		mult = 1ULL << 30;
-		end++;
-		break;
-	default:
-		return false;
+		if (tolower((unsigned char)*end) == 'i' &&
+		    tolower((unsigned char)end[1]) == 'b')
+			end++;
 	}
+	if (tolower((unsigned char)*end) == 'b')
+		end++;
 	if (*end || n > ~0ULL / mult)
 		return false;
 	*out = n * mult;
@@ -356,6 +402,94 @@ static bool check_hosts(struct cfg_parser *p, const struct ksmbd_strlist *l)
 	return ok;
 }
 
+/* Prefix length of a contiguous IPv4 netmask, or -1. */
+static int mask_prefix(const char *m)
+{
+	struct in_addr a;
+	uint32_t bits;
+	int n = 0;
+
+	if (inet_pton(AF_INET, m, &a) != 1)
+		return -1;
+	bits = ntohl(a.s_addr);
+	while (bits & 0x80000000u) {
+		bits <<= 1;
+		n++;
+	}
+	return bits ? -1 : n;
+}
+
+/*
+ * One "interfaces" item made canonical for the module: an address becomes
+ * "address/prefix" (a lone address is /32 or /128, a netmask becomes its
+ * prefix); a name stays a name. -1 when it is neither.
+ */
+static int iface_canonical(const char *item, char *out, size_t cap)
+{
+	char addr[INET6_ADDRSTRLEN + 1], *end;
+	const char *slash;
+	unsigned char bin[16];
+	long prefix = -1;
+	int fam, max;
+
+	size_t n = strcspn(item, "/");
+
+	if (n >= sizeof(addr))
+		return -1;
+	memcpy(addr, item, n);
+	addr[n] = '\0';
+	slash = item[n] ? item + n : NULL;
+	fam = strchr(addr, ':') ? AF_INET6 : AF_INET;
+	max = fam == AF_INET6 ? 128 : 32;
+	if (inet_pton(fam, addr, bin) != 1) {
+		/* A device name: what IFNAMSIZ allows, no wildcard. */
+		if (slash || strlen(item) >= 16 || strpbrk(item, ":*?[ \t"))
+			return -1;
+		snprintf(out, cap, "%s", item);
+		return 0;
+	}
+	if (!slash) {
+		prefix = max;
+	} else if (fam == AF_INET && strchr(slash + 1, '.')) {
+		prefix = mask_prefix(slash + 1);
+	} else if (isdigit((unsigned char)slash[1])) {
+		prefix = strtol(slash + 1, &end, 10);
+		if (*end)
+			prefix = -1;
+	}
+	if (prefix < 0 || prefix > max)
+		return -1;
+	inet_ntop(fam, bin, addr, sizeof(addr));
+	snprintf(out, cap, "%s/%ld", addr, prefix);
+	return 0;
+}
+
+static bool check_ifaces(struct cfg_parser *p, struct ksmbd_strlist *l)
+{
+	char canon[INET6_ADDRSTRLEN + 8];
+	bool ok = true;
+	size_t i;
+
+	for (i = 0; i < l->count; i++) {
+		char *copy;
+
+		if (iface_canonical(l->items[i], canon, sizeof(canon))) {
+			cfg_error(p, "'%s' is not an interface name (up to 15 characters, no wildcard), an address or an address/prefix",
+				  l->items[i]);
+			ok = false;
+			continue;
+		}
+		copy = strdup(canon);
+		if (!copy) {
+			p->oom = true;
+			return false;
+		}
+		free(l->items[i]);
+		l->items[i] = copy;
+	}
+	return ok;
+}
+
 static void set_list(struct cfg_parser *p, const struct key_def *k,
 		     void *field, const char *v)
 {
@@ -366,6 +500,8 @@ static void set_list(struct cfg_parser *p, const struct key_def *k,
 		goto out_free;
 	}
 	if (k->type == T_HOSTS && !check_hosts(p, &fresh))
+		goto out_free;
+	if (k->type == T_IFACES && !check_ifaces(p, &fresh))
 		goto out_free;
 	cfg_strlist_free(field);
 	*(struct ksmbd_strlist *)field = fresh;
@@ -399,15 +535,20 @@ static void set_owned_string(struct cfg_parser *p, const struct key_def *k,
 	*field = copy;
 }
 
+static const struct enum_word *find_word(const struct enum_word *w, const char *v)
+{
+	for (; w->word; w++)
+		if (!strcasecmp(w->word, v))
+			return w;
+	return NULL;
+}
+
 static bool parse_enum(const struct enum_word *w, const char *v, int *out)
 {
-	for (; w->word; w++) {
-		if (!strcasecmp(w->word, v)) {
-			*out = w->value;
-			return true;
-		}
-	}
-	return false;
+	w = find_word(w, v);
+	if (w)
+		*out = w->value;
+	return w != NULL;
 }
 
 static const char *word_list(const struct enum_word *w, char *buf, size_t cap)
@@ -469,7 +610,8 @@ static void set_netbios(struct cfg_parser *p, char *field, size_t size,
 		return;
 	}
 	for (i = 0; i < n; i++) {
-		if (!isprint((unsigned char)v[i]) || strchr("\\/:*?\"<>|. ", v[i])) {
+		/* Blanks are allowed: ksmbd-tools' default is "KSMBD SERVER". */
+		if (!isprint((unsigned char)v[i]) || strchr("\\/:*?\"<>|.", v[i])) {
 			cfg_error(p, "netbios name '%s' contains '%c'", v, v[i]);
 			return;
 		}
@@ -485,8 +627,13 @@ static void set_number(struct cfg_parser *p, const struct key_def *k,
 	const char *end;
 
 	if (k->type == T_SIZE) {
-		if (!parse_size(v, &n)) {
-			cfg_error(p, "'%s' is not a size (bytes, or with a K, M or G suffix)", v);
+		if (!parse_scaled(v, &n)) {
+			cfg_error(p, "'%s' is not a size (bytes, or with a K, M, G, T, P or E suffix)", v);
+			return;
+		}
+	} else if (k->suffix) {
+		if (!parse_scaled(v, &n)) {
+			cfg_error(p, "'%s' is not a number (digits, optionally with a K, M or G suffix)", v);
 			return;
 		}
 	} else if (!parse_ulong(v, &n, &end) || *end) {
@@ -502,15 +649,19 @@ static void set_number(struct cfg_parser *p, const struct key_def *k,
 static void set_choice(struct cfg_parser *p, const struct key_def *k,
 		       void *field, const char *v)
 {
-	char words[160];
-	int e;
+	char words[200];
+	const struct enum_word *w;
 
 	if (k->type == T_ENUM) {
-		if (!parse_enum(k->words, v, &e))
+		w = find_word(k->words, v);
+		if (!w) {
 			cfg_error(p, "bad value '%s' (expected one of: %s)", v,
 				  word_list(k->words, words, sizeof(words)));
-		else
-			*(int *)field = e;
+			return;
+		}
+		if (word_note(k->words, w->word))
+			cfg_warn(p, "%s", word_note(k->words, w->word));
+		*(int *)field = w->value;
 		return;
 	}
 	if (!parse_protocol(p, v, k->type == T_MIN_PROTO, field))
@@ -597,6 +748,7 @@ static void set_value(struct cfg_parser *p, const struct key_def *k,
 	case T_HOSTS:
 	case T_VETO:
 	case T_WORDS:
+	case T_IFACES:
 		set_list(p, k, field, v);
 		break;
 	case T_ENUM:
@@ -610,24 +762,200 @@ static void set_value(struct cfg_parser *p, const struct key_def *k,
 	}
 }
 
+/*
+ * Keys ksmbd-tools documents that this server does not (yet) implement.
+ * Their values are checked like any other; a value that asks for something
+ * we do not do is a warning naming the difference, never silence. A key
+ * listed in key_table as well is implemented: that entry wins.
+ */
+struct unhonoured_key {
+	const char *name;		/* normalized, as in key_table */
+	enum key_scope scope;
+	enum key_type type;		/* T_BOOL, T_UINT, T_SIZE, T_WORDS, T_STR */
+	int fits;			/* T_BOOL, T_UINT: the value we do; -1: none */
+	const char *why;		/* what happens instead */
+};
+
+static const struct unhonoured_key unhonoured_table[] = {
+	{ "durablehandles", SCOPE_GLOBAL, T_BOOL, 1,
+	  "durable handles are always granted to clients that ask" },
+	{ "maxactivesessions", SCOPE_GLOBAL, T_UINT, -1,
+	  "there is no server-wide session limit; 'max connections' and 'max sessions per connection' bound sessions" },
+	{ "maxipconnections", SCOPE_GLOBAL, T_UINT, -1,
+	  "connections are not limited per client address" },
+	{ "smb2maxcredits", SCOPE_GLOBAL, T_UINT, 8192,
+	  "a connection is granted at most 8192 credits" },
+	{ "smbdmaxiosize", SCOPE_GLOBAL, T_SIZE, -1,
+	  "SMB Direct (RDMA) is not supported" },
+	{ "crossmnt", SCOPE_SHARE, T_BOOL, 0,
+	  "paths never cross into another file system mounted below the share" },
+	{ "followsymlinks", SCOPE_SHARE, T_BOOL, 0,
+	  "symbolic links are never followed" },
+	{ "inheritowner", SCOPE_SHARE, T_BOOL, 0,
+	  "new files and folders belong to the user who creates them" },
+	{ "guestaccount", SCOPE_SHARE, T_STR, -1,
+	  "guests use the [global] guest account on every share" },
+	{ "vfsobjects", SCOPE_SHARE, T_WORDS, -1,
+	  "only streams_xattr is built in (named streams always live in user.* extended attributes)" },
+};
+
+static const struct unhonoured_key *unhonoured_lookup(const char *key,
+						      enum key_scope scope)
+{
+	size_t i;
+
+	if (key_lookup(key, scope))
+		return NULL;
+	for (i = 0; i < sizeof(unhonoured_table) / sizeof(unhonoured_table[0]); i++)
+		if (unhonoured_table[i].scope == scope &&
+		    !strcmp(unhonoured_table[i].name, key))
+			return &unhonoured_table[i];
+	return NULL;
+}
+
+/* Whether @v asks for nothing beyond what we do; errors for bad values. */
+static bool unhonoured_fits(struct cfg_parser *p, const struct unhonoured_key *u,
+			    const char *v)
+{
+	unsigned long long n;
+	bool b;
+
+	switch (u->type) {
+	case T_BOOL:
+		if (!parse_bool(v, &b)) {
+			cfg_error(p, "'%s' is not a boolean (yes/no/true/false/1/0/on/off)", v);
+			return true;
+		}
+		return (int)b == u->fits;
+	case T_UINT:
+		if (!parse_scaled(v, &n)) {
+			cfg_error(p, "'%s' is not a number", v);
+			return true;
+		}
+		return u->fits >= 0 && n == (unsigned long long)u->fits;
+	case T_SIZE:
+		if (!parse_scaled(v, &n)) {
+			cfg_error(p, "'%s' is not a size (bytes, or with a K, M, G, T, P or E suffix)", v);
+			return true;
+		}
+		return false;
+	case T_WORDS:
+		/* vfs objects: only modules we have built in fit. */
+		for (; *v; v += strcspn(v, ", \t")) {
+			size_t len;
+
+			v += strspn(v, ", \t");
+			len = strcspn(v, ", \t");
+			if (len && (len != 13 || strncasecmp(v, "streams_xattr", 13)))
+				return false;
+		}
+		return true;
+	default:
+		return false;
+	}
+}
+
+static void apply_unhonoured(struct cfg_parser *p, const struct unhonoured_key *u,
+			     const char *value)
+{
+	if (!unhonoured_fits(p, u, value))
+		cfg_warn(p, "'%s = %s' is not honoured: %s", p->key, value, u->why);
+}
+
+/* The first table entry with @k's storage: synonyms share one number. */
+static size_t field_index(const struct key_def *k)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(key_table) / sizeof(key_table[0]); i++)
+		if (key_table[i].scope == k->scope && key_table[i].off == k->off)
+			return i;
+	return 0;
+}
+
+_Static_assert(sizeof(key_table) / sizeof(key_table[0]) <= CFG_KEYS_MAX,
+	       "raise CFG_KEYS_MAX in config_int.h");
+
+void cfg_section_reset(struct cfg_parser *p)
+{
+	memset(p->set_on, 0, sizeof(p->set_on));
+}
+
+/*
+ * False when the section already set this field: ksmbd-tools keeps the
+ * first value of a key that is given twice, and so do we, out loud.
+ */
+static bool first_setting(struct cfg_parser *p, const struct key_def *k)
+{
+	unsigned int *on = &p->set_on[k->scope][field_index(k)];
+
+	if (*on) {
+		cfg_warn(p, "'%s' was already set on line %u: the first value is kept, as ksmbd-tools keeps it",
+			 p->key, *on);
+		return false;
+	}
+	*on = p->line;
+	return true;
+}
+
+static void note_line(struct cfg_parser *p, const struct key_def *k)
+{
+	if (k->off == offsetof(struct ksmbd_global, interfaces))
+		p->interfaces_line = p->line;
+	else if (k->off == offsetof(struct ksmbd_global, bind_interfaces_only))
+		p->bind_only_line = p->line;
+}
+
 static void apply_global_section(struct cfg_parser *p, const char *norm,
 				 const char *key, const char *value)
 {
 	const struct key_def *g = key_lookup(norm, SCOPE_GLOBAL);
 	const struct key_def *s = key_lookup(norm, SCOPE_SHARE);
+	const struct unhonoured_key *u;
 
-	if (g)
+	if (s && s->not_in_global)
+		s = NULL;
+	if (g && first_setting(p, g)) {
+		note_line(p, g);
 		set_value(p, g, &p->cfg->global, value);
-	if (s && !s->not_in_global)
+	}
+	if (s && first_setting(p, s))
 		set_value(p, s, p->tmpl, value);
-	if (!g && !s)
+	if (g || s)
+		return;
+	u = unhonoured_lookup(norm, SCOPE_GLOBAL);
+	if (!u)
+		u = unhonoured_lookup(norm, SCOPE_SHARE);
+	if (u)
+		apply_unhonoured(p, u, value);
+	else
+		cfg_warn(p, "unknown parameter '%s' ignored", key);
+}
+
+static void apply_share_section(struct cfg_parser *p, const char *norm,
+				const char *key, const char *value)
+{
+	const struct key_def *k = key_lookup(norm, SCOPE_SHARE);
+	const struct unhonoured_key *u;
+
+	if (k) {
+		if (first_setting(p, k))
+			set_value(p, k, p->cur, value);
+		return;
+	}
+	u = unhonoured_lookup(norm, SCOPE_SHARE);
+	if (u)
+		apply_unhonoured(p, u, value);
+	else if (key_lookup(norm, SCOPE_GLOBAL) || unhonoured_lookup(norm, SCOPE_GLOBAL))
+		cfg_warn(p, "global parameter '%s' in share [%s] ignored",
+			 key, p->cur->name);
+	else
 		cfg_warn(p, "unknown parameter '%s' ignored", key);
 }
 
 void cfg_apply_key(struct cfg_parser *p, const char *key, const char *value)
 {
 	char norm[64];
-	const struct key_def *k;
 
 	cfg_key_normalize(key, norm, sizeof(norm));
 	p->key = key;
@@ -636,14 +964,7 @@ void cfg_apply_key(struct cfg_parser *p, const char *key, const char *value)
 		apply_global_section(p, norm, key, value);
 		break;
 	case CFG_SEC_SHARE:
-		k = key_lookup(norm, SCOPE_SHARE);
-		if (k)
-			set_value(p, k, p->cur, value);
-		else if (key_lookup(norm, SCOPE_GLOBAL))
-			cfg_warn(p, "global parameter '%s' in share [%s] ignored",
-				 key, p->cur->name);
-		else
-			cfg_warn(p, "unknown parameter '%s' ignored", key);
+		apply_share_section(p, norm, key, value);
 		break;
 	case CFG_SEC_NONE:
 		cfg_error(p, "'%s' is outside of any [section]", key);
@@ -658,15 +979,199 @@ int cfg_key_field(const char *key, bool global)
 	enum key_scope scope = global ? SCOPE_GLOBAL : SCOPE_SHARE;
 	char norm[64];
 	const struct key_def *k;
-	size_t i;
 
 	cfg_key_normalize(key, norm, sizeof(norm));
 	k = key_lookup(norm, scope);
-	if (!k)
+	return k ? (int)field_index(k) : -1;
+}
+
+/* ---- The table as the manual shows it ---- */
+
+static const char *enum_name(const struct enum_word *w, int value)
+{
+	for (; w->word; w++)
+		if (w->value == value)
+			return w->word;
+	return "";
+}
+
+static void describe_values(const struct key_def *k, char *out, size_t cap)
+{
+	char words[200];
+
+	switch (k->type) {
+	case T_BOOL:
+		snprintf(out, cap, "yes or no (also true/false, 1/0, on/off, enable/disable)");
+		break;
+	case T_UINT:
+		snprintf(out, cap, "%lu to %lu%s", k->min, k->max,
+			 k->suffix ? "; a K, M or G suffix multiplies by 1024, 1024^2, 1024^3" : "");
+		break;
+	case T_SIZE:
+		snprintf(out, cap, "%lu to %lu bytes; a K, M or G suffix (1024-based, optionally followed by B or iB) multiplies",
+			 k->min, k->max);
+		break;
+	case T_MODE:
+		snprintf(out, cap, "an octal mode, 0 to 07777");
+		break;
+	case T_CHARS:
+		snprintf(out, cap, "text of at most %zu bytes", k->size - 1);
+		break;
+	case T_STR:
+		snprintf(out, cap, "text");
+		break;
+	case T_PATH:
+		snprintf(out, cap, "an absolute path");
+		break;
+	case T_OPTSTR:
+		snprintf(out, cap, "a name");
+		break;
+	case T_USERS:
+		snprintf(out, cap, "user names, @group or +group (Unix groups), separated by commas or blanks; double quotes keep blanks in a name");
+		break;
+	case T_HOSTS:
+		snprintf(out, cap, "ALL, addresses, prefixes (10.), CIDR (10.0.0.0/8, fe80::/10), address/netmask, A EXCEPT B");
+		break;
+	case T_VETO:
+		snprintf(out, cap, "names between slashes: /*.tmp/.DS_Store/ (* and ? match)");
+		break;
+	case T_WORDS:
+		snprintf(out, cap, "words separated by commas or blanks");
+		break;
+	case T_ENUM:
+	case T_ALGS:
+		snprintf(out, cap, "%s%s", k->type == T_ALGS ? "a list of " : "",
+			 word_list(k->words, words, sizeof(words)));
+		break;
+	case T_MIN_PROTO:
+	case T_MAX_PROTO:
+		snprintf(out, cap, "SMB2_10, SMB3_00, SMB3_02, SMB3_11, SMB2, SMB3");
+		break;
+	case T_NETBIOS:
+		snprintf(out, cap, "1 to %zu characters, none of \\/:*?\"<>|.", k->size - 1);
+		break;
+	case T_IFACES:
+		snprintf(out, cap, "interface names, addresses and address/prefix (or address/netmask) items");
+		break;
+	}
+}
+
+static const char *dialect_name(int d)
+{
+	switch (d) {
+	case KSMBD_DIALECT_SMB2_10: return "SMB2_10";
+	case KSMBD_DIALECT_SMB3_00: return "SMB3_00";
+	case KSMBD_DIALECT_SMB3_02: return "SMB3_02";
+	default: return "SMB3_11";
+	}
+}
+
+/* The default of @k, read from the built-in defaults. */
+static void describe_default(const struct key_def *k, const void *base,
+			     char *out, size_t cap)
+{
+	const void *f = (const char *)base + k->off;
+	unsigned long long n;
+
+	switch (k->type) {
+	case T_BOOL:
+		snprintf(out, cap, "%s", *(const bool *)f != k->invert ? "yes" : "no");
+		break;
+	case T_UINT:
+	case T_SIZE:
+		n = k->size == sizeof(uint16_t) ? *(const uint16_t *)f :
+		    k->size == sizeof(uint32_t) ? *(const uint32_t *)f :
+		    *(const unsigned long long *)f;
+		if (k->type == T_SIZE && n && !(n % (1u << 20)))
+			snprintf(out, cap, "%lluM", n >> 20);
+		else
+			snprintf(out, cap, "%llu", n);
+		break;
+	case T_MODE:
+		snprintf(out, cap, "%04o", (unsigned int)*(const mode_t *)f);
+		break;
+	case T_CHARS:
+	case T_NETBIOS:
+		snprintf(out, cap, "%s", (const char *)f);
+		break;
+	case T_STR:
+	case T_PATH:
+	case T_OPTSTR:
+		snprintf(out, cap, "%s", *(char *const *)f ? *(char *const *)f : "");
+		break;
+	case T_ENUM:
+		snprintf(out, cap, "%s", enum_name(k->words, *(const int *)f));
+		break;
+	case T_MIN_PROTO:
+	case T_MAX_PROTO:
+		snprintf(out, cap, "%s", dialect_name(*(const int *)f));
+		break;
+	default:	/* lists: empty */
+		out[0] = '\0';
+		break;
+	}
+}
+
+static size_t key_table_len(void)
+{
+	return sizeof(key_table) / sizeof(key_table[0]);
+}
+
+size_t cfg_key_count(void)
+{
+	return key_table_len() + sizeof(unhonoured_table) / sizeof(unhonoured_table[0]);
+}
+
+static int unhonoured_info(size_t i, struct cfg_key_info *out)
+{
+	const struct unhonoured_key *u = &unhonoured_table[i];
+	static const struct key_def any_uint = { .type = T_UINT, .max = 0xffffffffUL,
+						 .suffix = true };
+	static const struct key_def any_size = { .type = T_SIZE, .max = 0xffffffffUL };
+	static const struct key_def any_bool = { .type = T_BOOL };
+	static const struct key_def any_words = { .type = T_WORDS };
+	static const struct key_def any_str = { .type = T_OPTSTR };
+
+	if (key_lookup(u->name, u->scope))
 		return -1;
-	/* Synonyms share the storage: report the first entry with it. */
-	for (i = 0; i < sizeof(key_table) / sizeof(key_table[0]); i++)
-		if (key_table[i].scope == scope && key_table[i].off == k->off)
-			return (int)i;
-	return -1;
+	out->name = u->name;
+	out->global = u->scope == SCOPE_GLOBAL;
+	out->honoured = false;
+	out->why = u->why;
+	describe_values(u->type == T_BOOL ? &any_bool : u->type == T_UINT ? &any_uint :
+			u->type == T_SIZE ? &any_size : u->type == T_WORDS ? &any_words :
+			&any_str, out->values, sizeof(out->values));
+	if (u->type == T_BOOL)
+		snprintf(out->def, sizeof(out->def), "%s", u->fits ? "yes" : "no");
+	else if (u->type == T_UINT && u->fits >= 0)
+		snprintf(out->def, sizeof(out->def), "%d", u->fits);
+	return 0;
+}
+
+int cfg_key_info(size_t i, struct cfg_key_info *out)
+{
+	struct ksmbd_global g;
+	struct ksmbd_share s;
+	const struct key_def *k;
+	size_t first;
+
+	memset(out, 0, sizeof(*out));
+	out->same_as = -1;
+	if (i >= cfg_key_count())
+		return -1;
+	if (i >= key_table_len())
+		return unhonoured_info(i - key_table_len(), out);
+	k = &key_table[i];
+	first = field_index(k);
+	out->name = k->name;
+	out->global = k->scope == SCOPE_GLOBAL;
+	out->honoured = true;
+	out->same_as = first == i ? -1 : (int)first;
+	out->invert = k->invert;
+	describe_values(k, out->values, sizeof(out->values));
+	cfg_global_defaults(&g);
+	cfg_share_defaults(&s);
+	describe_default(k, out->global ? (const void *)&g : (const void *)&s,
+			 out->def, sizeof(out->def));
+	return 0;
 }

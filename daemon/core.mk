@@ -2,11 +2,11 @@
 # libksmbdcore.a is what ksmbd.mountd and the RPC services link against.
 
 CORE_DIR := $(TOP)/daemon
-CORE_NAMES := diag config config_keys config_access confedit fileio \
+CORE_NAMES := diag config config_keys config_access confedit fileio pidfile \
 	md4 base64 utf16 userdb tool
 CORE_SRCS := $(CORE_NAMES:%=$(CORE_DIR)/%.c)
 CORE_HDRS := $(addprefix $(CORE_DIR)/,diag.h config.h config_int.h confedit.h \
-	fileio.h md4.h base64.h utf16.h userdb.h tool.h) \
+	fileio.h md4.h base64.h utf16.h userdb.h tool.h pidfile.h) \
 	$(addprefix $(TOP)/module/proto/,utf16.c utf16.h shim.h)
 CORE_LIB := $(BUILD)/daemon/libksmbdcore.a
 CORE_OBJS := $(CORE_NAMES:%=$(BUILD)/daemon/core/%.o)

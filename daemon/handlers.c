@@ -191,6 +191,11 @@ int mountd_build_startup(const struct ksmbd_config *cfg,
 
 	if (ifc > KSMBD_IFC_LIST_MAX)
 		return -E2BIG;
+	if (g->krb5_support == KSMBD_KRB5_YES && !mountd_krb5_configured(g)) {
+		mountd_log(LOG_ERR, "kerberos support = yes, but the keytab %s is not readable",
+			   g->krb5_keytab);
+		return -ENOKEY;
+	}
 	r = mountd_reply_alloc(out, KSMBD_EVENT_STARTING_UP, sizeof(*r) + ifc);
 	if (!r)
 		return -ENOMEM;
@@ -213,6 +218,7 @@ int mountd_build_startup(const struct ksmbd_config *cfg,
 	r->smb2_max_trans = g->smb2_max_trans;
 	mountd_server_sid(g, r->sub_auth);
 	r->max_connections = g->max_connections;
+	r->share_fake_fscaps = g->fake_fscaps;
 	r->max_sessions_per_conn = g->max_sessions_per_conn;
 	r->oplock_break_timeout = g->oplock_break_timeout;
 	/* The parser keeps at most KSMBD_ALGLIST_MAX distinct known ids. */

@@ -21,6 +21,8 @@
 
 bool mountd_krb5_configured(const struct ksmbd_global *g)
 {
+	if (g->krb5_support == KSMBD_KRB5_NO)
+		return false;
 	return g->krb5_keytab[0] && access(g->krb5_keytab, R_OK) == 0;
 }
 
@@ -120,7 +122,9 @@ int mountd_handle_spnego(struct mountd_state *st, const void *data,
 		return mountd_drop(KSMBD_EVENT_SPNEGO_AUTHEN_REQUEST, len,
 				   "blob size");
 	if (!mountd_krb5_configured(g)) {
-		if (!st->spnego_warned)
+		if (!st->spnego_warned && g->krb5_support == KSMBD_KRB5_NO)
+			mountd_log(LOG_WARNING, "Kerberos logon refused: kerberos support = no");
+		else if (!st->spnego_warned)
 			mountd_log(LOG_WARNING, "Kerberos logon refused: keytab %s not readable",
 				   g->krb5_keytab);
 		st->spnego_warned = true;

@@ -7,6 +7,7 @@
  * A token that would need a second round is refused: SMB clients send
  * the AP-REQ in the first SESSION_SETUP.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -148,20 +149,32 @@ static int name_text(gss_name_t name, char *out, size_t cap)
  * nothing): a host/ ticket edited to say cifs/ still fails here when
  * host/ and cifs/ have their own keys.
  */
+static bool target_matches(const char *target, const char *service)
+{
+	size_t n = strlen(service);
+
+	/* "cifs": any host and realm of that service. */
+	if (!strchr(service, '/'))
+		return !strncmp(target, service, n) && target[n] == '/';
+	/* "cifs/host@REALM" exactly; "cifs/host" in any realm. */
+	if (strchr(service, '@'))
+		return !strcmp(target, service);
+	return !strncmp(target, service, n) && (target[n] == '@' || !target[n]);
+}
+
 static int check_target(gss_ctx_id_t ctx, const char *service, char *why,
 			size_t cap)
 {
 	char target[MOUNTD_KRB5_NAME_MAX];
 	gss_name_t tname = GSS_C_NO_NAME;
 	OM_uint32 minor;
-	size_t n = strlen(service);
 	int ret = -1;
 
 	if (GSS_ERROR(gss_inquire_context(&minor, ctx, NULL, &tname, NULL,
 					  NULL, NULL, NULL, NULL)) ||
 	    name_text(tname, target, sizeof(target))) {
 		snprintf(why, cap, "cannot name the ticket's service");
-	} else if (strncmp(target, service, n) || target[n] != '/') {
+	} else if (!target_matches(target, service)) {
 		snprintf(why, cap, "ticket for %s, not for service %s",
 			 target, service);
 	} else {

@@ -42,8 +42,9 @@ struct mountd_krb5_result {
 };
 
 /*
- * Accept @blob for service @service (first component of the ticket's
- * server principal) with the keys of @keytab. 0 and *@out filled, or -1
+ * Accept @blob for service @service with the keys of @keytab: either the
+ * first component of the ticket's server principal ("cifs") or the whole
+ * principal ("cifs/host@REALM", or "cifs/host" in any realm). 0 and *@out filled, or -1
  * with a reason in @why (for the log) and its class in out->refusal.
  * The caller frees out->reply and
  * wipes out->key.

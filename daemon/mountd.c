@@ -13,6 +13,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,11 +23,11 @@
 #include "config.h"
 #include "handlers.h"
 #include "netlink.h"
+#include "pidfile.h"
 #include "userdb.h"
 #include "../module/uapi/ksmbd_netlink.h"
 
 #define MOUNTD_VERSION		"0.1.0"
-#define PIDFILE_DEFAULT		"/run/ksmbd.lock"
 #define STARTUP_WAIT_MS		5000
 /* Without traffic, check this often that the module is still there. */
 #define IDLE_CHECK_S		5
@@ -37,6 +38,7 @@ struct mountd_opts {
 	const char *conf;
 	const char *userdb;
 	const char *pidfile;
+	uint16_t port;		/* -p: wins over "tcp port"; 0 = the config's */
 	/* Absolute forms: the daemon changes to / but reloads on SIGHUP. */
 	char conf_abs[PATH_MAX];
 	char userdb_abs[PATH_MAX];
@@ -66,14 +68,26 @@ static void on_signal(int sig)
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"Usage: ksmbd.mountd [-n] [-v] [-c CONF] [-u USERDB] [-p PIDFILE]\n"
-		"  -n          stay in the foreground and log to stderr\n"
-		"  -v          debug logging\n"
-		"  -c CONF     configuration (default %s)\n"
-		"  -u USERDB   user database (default %s)\n"
-		"  -p PIDFILE  pid file and instance lock (default %s)\n"
-		"  -V          print the version\n",
-		KSMBD_CONFIG_PATH, KSMBD_USERDB_PATH, PIDFILE_DEFAULT);
+		"Usage: ksmbd.mountd [-n[WAY]] [-v] [-p PORT] [-c CONF] [-u PWDDB]\n"
+		"                    [--pid-file=PATH]\n"
+		"\n"
+		"The user-space half of the ksmbd server: reads the configuration and\n"
+		"the user database, starts the kernel server and answers it.\n"
+		"\n"
+		"  -p, --port=PORT       listen on PORT instead of 'tcp port' (445)\n"
+		"  -n, --nodetach[=WAY]  stay in the foreground and log to stderr (WAY 1,\n"
+		"                        the default); WAY 0 detaches as without -n\n"
+		"  -c, -C, --config=CONF configuration (default %s)\n"
+		"  -u, -P, --users=PWDDB, --pwddb=PWDDB\n"
+		"                        user database (default %s)\n"
+		"      --pid-file=PATH   pid file and instance lock (default %s);\n"
+		"                        ksmbd.control and the tools find the daemon there\n"
+		"  -v, --verbose         debug logging\n"
+		"  -V, --version         print the version\n"
+		"  -h, --help            print this help\n"
+		"\n"
+		"SIGHUP reloads the configuration and the user database; SIGTERM stops.\n",
+		KSMBD_CONFIG_PATH, KSMBD_USERDB_PATH, KSMBD_PIDFILE_DEFAULT);
 }
 
 /* @path made absolute against the current folder, into @buf. */
@@ -87,21 +101,70 @@ static const char *absolute(const char *path, char buf[PATH_MAX])
 	return buf;
 }
 
+enum { OPT_PIDFILE = 0x100 };
+
+static int parse_port(const char *arg, uint16_t *port)
+{
+	char *end;
+	long n;
+
+	errno = 0;
+	n = strtol(arg, &end, 10);
+	if (errno || end == arg || *end || n < 1 || n > 65535) {
+		fprintf(stderr, "ksmbd.mountd: bad port '%s' (1 to 65535)\n", arg);
+		return -1;
+	}
+	*port = (uint16_t)n;
+	return 0;
+}
+
 static int parse_opts(int argc, char **argv, struct mountd_opts *o)
 {
+	static const struct option longopts[] = {
+		{ "port", required_argument, NULL, 'p' },
+		{ "nodetach", optional_argument, NULL, 'n' },
+		{ "config", required_argument, NULL, 'c' },
+		{ "users", required_argument, NULL, 'u' },
+		{ "pwddb", required_argument, NULL, 'P' },
+		{ "pid-file", required_argument, NULL, OPT_PIDFILE },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "version", no_argument, NULL, 'V' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
 	int c;
 
 	memset(o, 0, sizeof(*o));
 	o->conf = KSMBD_CONFIG_PATH;
 	o->userdb = KSMBD_USERDB_PATH;
-	o->pidfile = PIDFILE_DEFAULT;
-	while ((c = getopt(argc, argv, "nvc:u:p:Vh")) != -1) {
+	o->pidfile = KSMBD_PIDFILE_DEFAULT;
+	while ((c = getopt_long(argc, argv, "p:n::c:C:u:P:vVh", longopts,
+				NULL)) != -1) {
 		switch (c) {
-		case 'n': o->foreground = true; break;
+		case 'p':
+			if (parse_port(optarg, &o->port))
+				return -1;
+			break;
+		case 'n':
+			if (optarg && strcmp(optarg, "0") && strcmp(optarg, "1")) {
+				fprintf(stderr, "ksmbd.mountd: -n takes 0 or 1, not '%s'\n",
+					optarg);
+				return -1;
+			}
+			o->foreground = !optarg || !strcmp(optarg, "1");
+			break;
+		case 'c':
+		case 'C':
+			o->conf = optarg;
+			break;
+		case 'u':
+		case 'P':
+			o->userdb = optarg;
+			break;
+		case OPT_PIDFILE:
+			o->pidfile = optarg;
+			break;
 		case 'v': o->debug = true; break;
-		case 'c': o->conf = optarg; break;
-		case 'u': o->userdb = optarg; break;
-		case 'p': o->pidfile = optarg; break;
 		case 'V':
 			printf("ksmbd.mountd %s (netlink ABI %u)\n", MOUNTD_VERSION,
 			       KSMBD_ABI_VERSION);
@@ -189,6 +252,7 @@ static void install_signals(void)
 struct session {
 	struct mountd_state *st;
 	struct mountd_nl *nl;
+	uint16_t port;			/* -p, or 0 */
 	bool got_verdict;
 	int verdict;
 	uint32_t module_abi;
@@ -251,6 +315,9 @@ static enum session_end start_up(struct session *s)
 			   strerror(-ret));
 		return END_FATAL;
 	}
+	/* As upstream: the command line's port wins over the file's. */
+	if (s->port)
+		((struct ksmbd_startup_request *)msg.data)->tcp_port = s->port;
 	ret = mountd_nl_send(s->nl, msg.type, msg.data, msg.len);
 	mountd_reply_free(&msg);
 	if (ret) {
@@ -355,7 +422,8 @@ static int run(struct mountd_state *st, const struct mountd_opts *o)
 	struct ksmbd_shutdown_request bye = {};
 
 	for (;;) {
-		s = (struct session){ .st = st, .nl = wait_for_module() };
+		s = (struct session){ .st = st, .nl = wait_for_module(),
+				      .port = o->port };
 		if (!s.nl)
 			return 0;
 		end = start_up(&s);

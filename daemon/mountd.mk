@@ -34,9 +34,10 @@ $(MOUNTD_BIN): $(MOUNTD_OBJS) $(MOUNTD_RPC_LIB) $(MOUNTD_CORE_LIB)
 	$(USER_CC) $(USER_CFLAGS) $(MOUNTD_OBJS) $(MOUNTD_RPC_LIB) \
 		$(MOUNTD_CORE_LIB) $(MOUNTD_NL_LIBS) $(MOUNTD_GSS_LIBS) -o $@
 
-$(CONTROL_BIN): $(MOUNTD_DIR)/control.c $(TOP)/module/uapi/ksmbd_netlink.h
+$(CONTROL_BIN): $(MOUNTD_DIR)/control.c $(TOP)/module/uapi/ksmbd_netlink.h \
+		$(MOUNTD_DIR)/pidfile.h $(MOUNTD_CORE_LIB)
 	@mkdir -p $(dir $@)
-	$(USER_CC) $(USER_CFLAGS) $< -o $@
+	$(USER_CC) $(USER_CFLAGS) -I$(MOUNTD_DIR) $< $(MOUNTD_CORE_LIB) -o $@
 
 # Unit tests: tests/unit/ipc/test_NAME.c -> build/unit/ipc_NAME, linked with
 # the daemon's handlers (no netlink), the kernel's payload validator built
@@ -49,7 +50,8 @@ IPC_TEST_SRCS := $(filter-out $(MOUNTD_DIR)/netlink.c,$(IPC_TEST_SRCS))
 UNIT_TESTS += $(IPC_TESTS)
 
 # The command-line test runs the shipped binaries.
-$(BUILD)/unit/ipc_cli: $(MOUNTD_BIN) $(CONTROL_BIN)
+$(BUILD)/unit/ipc_cli: $(MOUNTD_BIN) $(CONTROL_BIN) $(BUILD)/daemon/ksmbd.adduser \
+	$(BUILD)/daemon/ksmbd.addshare
 
 $(IPC_TESTS): $(BUILD)/unit/ipc_%: $(IPC_TEST_DIR)/test_%.c $(IPC_TEST_SRCS) \
 		$(MOUNTD_HDRS) $(TOP)/module/ipc_validate.h \

@@ -47,6 +47,9 @@ static int one(struct ksmbd_tool *t, int c, char **argv)
 	case 'c':
 		t->conf_path = optarg;
 		return 0;
+	case KSMBD_TOOL_OPT_PIDFILE:
+		t->pid_file = optarg;
+		return 0;
 	case 'v':
 		t->verbose = true;
 		return 0;
@@ -66,16 +69,17 @@ static int one(struct ksmbd_tool *t, int c, char **argv)
 int ksmbd_tool_parse(struct ksmbd_tool *t, int argc, char **argv)
 {
 	char add[40], update[40], del[40], shortopts[40];
-	struct option longopts[7 + OWN_MAX + 1] = {
+	struct option longopts[8 + OWN_MAX + 1] = {
 		{ add, required_argument, NULL, 'a' },
 		{ update, required_argument, NULL, 'u' },
 		{ del, required_argument, NULL, 'd' },
 		{ "config", required_argument, NULL, 'c' },
+		{ "pid-file", required_argument, NULL, KSMBD_TOOL_OPT_PIDFILE },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 	};
-	size_t n = 7;
+	size_t n = 8;
 	int c;
 
 	snprintf(add, sizeof(add), "add-%s", t->noun);
@@ -83,8 +87,8 @@ int ksmbd_tool_parse(struct ksmbd_tool *t, int argc, char **argv)
 	snprintf(del, sizeof(del), "del-%s", t->noun);
 	snprintf(shortopts, sizeof(shortopts), "a:u:d:c:vVh%s",
 		 t->own_short ? t->own_short : "");
-	for (; t->own_long && t->own_long[n - 7].name && n < 7 + OWN_MAX; n++)
-		longopts[n] = t->own_long[n - 7];
+	for (; t->own_long && t->own_long[n - 8].name && n < 8 + OWN_MAX; n++)
+		longopts[n] = t->own_long[n - 8];
 
 	opterr = 0;	/* one error line, ours */
 	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1)

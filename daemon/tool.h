@@ -2,7 +2,8 @@
 /*
  * What ksmbd.adduser and ksmbd.addshare share: the "PROG: message" error
  * line and the command line they have in common (-a/-u/-d NAME, -c CONF,
- * -v, -V, -h), with each tool's own options handed to a callback.
+ * --pid-file PATH, -v, -V, -h), with each tool's own options handed to a
+ * callback.
  */
 #ifndef KSMBD_TOOL_H
 #define KSMBD_TOOL_H
@@ -27,8 +28,12 @@ struct ksmbd_tool {
 	enum ksmbd_tool_op op;
 	const char *name;		/* the USER or SHARE of -a/-u/-d */
 	const char *conf_path;
+	const char *pid_file;		/* the daemon's, told to reload after a change */
 	bool verbose;
 };
+
+/* getopt value of --pid-file (long only). */
+#define KSMBD_TOOL_OPT_PIDFILE	0x100
 
 /* Prints "PROG: message" on stderr; returns 1. */
 int ksmbd_tool_fail(const char *prog, const char *fmt, ...)

@@ -91,6 +91,27 @@ TRACE_EVENT(ksmbd_conn_accept,
 		  __entry->conn_id, __entry->peer, __entry->local_port)
 );
 
+/*
+ * A listening socket opened ("start"), closed ("stop", "address gone")
+ * or refused (err), with the address it is for.
+ */
+TRACE_EVENT(ksmbd_listen,
+	TP_PROTO(const struct sockaddr_storage *addr, const char *what, int err),
+	TP_ARGS(addr, what, err),
+	TP_STRUCT__entry(
+		__array(u8, addr, sizeof(struct sockaddr_in6))
+		__field(int, err)
+		__ksmbd_str(what, what)
+	),
+	TP_fast_assign(
+		memcpy(__entry->addr, addr, sizeof(__entry->addr));
+		__entry->err = err;
+		__ksmbd_assign_str(what, what);
+	),
+	TP_printk("addr=%pISpc what='%s' err=%d",
+		  __entry->addr, __get_str(what), __entry->err)
+);
+
 TRACE_EVENT(ksmbd_conn_close,
 	TP_PROTO(const struct ksmbd_conn *conn, const char *reason,
 		 u64 lifetime_ms, u64 requests, u64 bytes_in, u64 bytes_out),

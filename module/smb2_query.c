@@ -586,6 +586,8 @@ static u32 query_fs(struct qinfo *q)
 		       FILE_SUPPORTS_EXTENDED_ATTRIBUTES;
 	if (ksmbd_stream_supported(q->fp->filp->f_path.dentry))
 		f.attributes |= FILE_NAMED_STREAMS;
+	/* "share:fake_fscaps": what the administrator vouches for on top. */
+	f.attributes |= ksmbd_server_conf.fake_fscaps;
 	f.fsname16 = ntfs;
 	f.fsname16_len = sizeof(ntfs);
 	memcpy(f.object_id, &sfs.f_fsid, min(sizeof(sfs.f_fsid), sizeof(f.object_id)));

@@ -5,6 +5,7 @@
 #define pr_fmt(fmt) "ksmbd: " fmt
 
 #include <linux/kernel.h>
+#include "listener.h"
 #include "stats.h"
 #include "server.h"
 #include "signing.h"
@@ -45,8 +46,8 @@ int ksmbd_stats_show(char *buf, size_t size)
 		      KSMBD_VERSION, ksmbd_server_state_name(),
 		      ksmbd_server_uptime_s());
 	if (ksmbd_tcp_listen_port())
-		n += scnprintf(buf + n, size - n, "listen_port %u\n",
-			       ksmbd_tcp_listen_port());
+		n += scnprintf(buf + n, size - n, "listen_port %u\nlisteners %u\n",
+			       ksmbd_tcp_listen_port(), ksmbd_listen_count());
 	for (i = 0; i < KSMBD_LIVE_NR; i++)
 		n += scnprintf(buf + n, size - n, "%s %ld\n", live_names[i],
 			       atomic_long_read(&ksmbd_stats.live[i]));

@@ -5,27 +5,24 @@
  */
 #define pr_fmt(fmt) "ksmbd: " fmt
 
-#include <linux/in6.h>
 #include <linux/kthread.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/slab.h>
 #include <linux/net.h>
 #include <linux/sched/task.h>
-#include <net/ipv6.h>
 #include <net/sock.h>
 #include <net/tcp.h>
 #include "connection.h"
 #include "debug.h"
 #include "durable.h"
+#include "listener.h"
 #include "proto/validate.h"
 #include "server.h"
 #include "stats.h"
 #include "transport_tcp.h"
 #include "work.h"
 
-/* How often a blocked accept() looks at kthread_should_stop(). */
-#define ACCEPT_POLL	(HZ / 5)
 /* A response that cannot be sent for this long drops the connection. */
 #define SEND_STALL_TIMEOUT	(30 * HZ)
 
@@ -39,9 +36,8 @@ module_param(frame_stall_s, uint, 0644);
 MODULE_PARM_DESC(frame_stall_s,
 		 "Drop a connection whose client sends no byte of a started frame for this many seconds (0: never; default 30)");
 
+/* Serializes start and stop; listen_port is non-zero while serving. */
 static DEFINE_MUTEX(listener_lock);
-static struct socket *listen_sock;
-static struct task_struct *listen_task;
 static u16 listen_port;
 
 long ksmbd_tcp_stall_timeo(void)
@@ -238,108 +234,31 @@ static void new_connection(struct socket *sock)
 	wake_up_process(task);
 }
 
-static int listen_thread(void *arg)
-{
-	struct socket *lsock = arg;
-	struct socket *sock;
-	int ret;
-
-	while (!kthread_should_stop()) {
-		ret = kernel_accept(lsock, &sock, 0);
-		if (ret == -EAGAIN || ret == -EINTR || ret == -ERESTARTSYS)
-			continue;
-		if (ret) {
-			/* e.g. ENOMEM or ECONNABORTED: keep serving */
-			schedule_timeout_interruptible(ACCEPT_POLL);
-			continue;
-		}
-		new_connection(sock);
-	}
-	return 0;
-}
-
-static int listen_socket(u16 port, struct socket **out)
-{
-	struct sockaddr_in6 sin6 = {
-		.sin6_family = AF_INET6,
-		.sin6_addr = IN6ADDR_ANY_INIT,
-		.sin6_port = htons(port),
-	};
-	struct sockaddr_in sin = {
-		.sin_family = AF_INET,
-		.sin_addr.s_addr = htonl(INADDR_ANY),
-		.sin_port = htons(port),
-	};
-	struct sockaddr *addr = (struct sockaddr *)&sin6;
-	int addrlen = sizeof(sin6);
-	struct socket *sock;
-	int ret;
-
-	ret = sock_create_kern(&init_net, PF_INET6, SOCK_STREAM, IPPROTO_TCP,
-			       &sock);
-	if (ret == -EAFNOSUPPORT) {
-		/* Booted with IPv6 disabled: IPv4 only. */
-		addr = (struct sockaddr *)&sin;
-		addrlen = sizeof(sin);
-		ret = sock_create_kern(&init_net, PF_INET, SOCK_STREAM,
-				       IPPROTO_TCP, &sock);
-	}
-	if (ret)
-		return ret;
-	/* One socket for both families: v4 peers arrive v4-mapped. */
-	if (addr->sa_family == AF_INET6)
-		sock->sk->sk_ipv6only = false;
-	sock_set_reuseaddr(sock->sk);
-	tcp_sock_set_nodelay(sock->sk);
-	/* accept() returns -EAGAIN now and then so the thread can stop. */
-	sock->sk->sk_rcvtimeo = ACCEPT_POLL;
-	ret = kernel_bind(sock, addr, addrlen);
-	if (ret)
-		goto err_release;
-	ret = kernel_listen(sock, 128);
-	if (ret)
-		goto err_release;
-	*out = sock;
-	return 0;
-
-err_release:
-	sock_release(sock);
-	return ret;
-}
-
 int ksmbd_tcp_start(u16 port)
 {
-	struct task_struct *task;
-	struct socket *sock;
+	const struct ksmbd_server_config *c = &ksmbd_server_conf;
 	int ret;
 
 	mutex_lock(&listener_lock);
-	if (listen_sock) {
+	if (listen_port) {
 		ret = -EBUSY;
 		goto out_unlock;
 	}
-	ret = listen_socket(port, &sock);
+	ret = ksmbd_listen_start(port, c->interfaces, c->interfaces_len,
+				 new_connection);
 	if (ret) {
 		pr_err("cannot listen on port %u: %d\n", port, ret);
+		ksmbd_listen_stop();
 		goto out_unlock;
 	}
-	task = kthread_run(listen_thread, sock, "ksmbd-listen");
-	if (IS_ERR(task)) {
-		ret = PTR_ERR(task);
-		goto err_release;
-	}
-	get_task_struct(task);
-	listen_sock = sock;
-	listen_task = task;
 	WRITE_ONCE(listen_port, port);
 	ksmbd_conn_reaper_start();
 	ksmbd_durable_start();
-	pr_info("listening on port %u\n", port);
-	mutex_unlock(&listener_lock);
-	return 0;
-
-err_release:
-	sock_release(sock);
+	if (c->interfaces_len)
+		pr_info("listening on port %u, on the configured interfaces only (%u addresses now)\n",
+			port, ksmbd_listen_count());
+	else
+		pr_info("listening on port %u\n", port);
 out_unlock:
 	mutex_unlock(&listener_lock);
 	return ret;
@@ -348,17 +267,12 @@ out_unlock:
 void ksmbd_tcp_stop(void)
 {
 	mutex_lock(&listener_lock);
-	if (!listen_sock) {
+	if (!listen_port) {
 		mutex_unlock(&listener_lock);
 		return;
 	}
 	WRITE_ONCE(listen_port, 0);
-	kernel_sock_shutdown(listen_sock, SHUT_RDWR);
-	kthread_stop(listen_task);
-	put_task_struct(listen_task);
-	listen_task = NULL;
-	sock_release(listen_sock);
-	listen_sock = NULL;
+	ksmbd_listen_stop();
 
 	ksmbd_conn_reaper_stop();
 	/* Keep no durable handle: they would hold connections. */

@@ -39,7 +39,11 @@ const char *ksmbd_tcp_rx_reason(int err);
  */
 int ksmbd_tcp_init(void);
 
-/* Listen on port, all interfaces, IPv6 with v4-mapped addresses. */
+/*
+ * Listen on port: on every address (IPv6 with v4-mapped addresses), or
+ * with an interface list in the server's configuration on the addresses
+ * of those interfaces only (listener.h).
+ */
 int ksmbd_tcp_start(u16 port);
 /* Stop listening, cut every connection and wait until they are freed. */
 void ksmbd_tcp_stop(void);

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include "ksmbd_json.h"
 #include "view.h"
 
 /* ---- plain text -------------------------------------------------------- */
@@ -53,21 +54,10 @@ void kt_batch_text(FILE *f, const struct kt_model *m, const char *note,
 
 /* ---- JSON ------------------------------------------------------------- */
 
+/* Names come from clients: bpf/ksmbd_json.c, shared with ksmbd-lat. */
 static void json_str(FILE *f, const char *s)
 {
-	const unsigned char *p = (const unsigned char *)s;
-
-	fputc('"', f);
-	for (; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(f, "\\%c", *p);
-		else if (*p < 0x20 || *p >= 0x7f)
-			/* bytes, not code points: user names are not UTF-8 checked */
-			fprintf(f, "\\u%04x", *p);
-		else
-			fputc(*p, f);
-	}
-	fputc('"', f);
+	ksmbd_json_str(f, s, (size_t)-1);
 }
 
 static void json_key(FILE *f, const char *key, bool *first)

@@ -37,9 +37,10 @@ int kt_collect_open(struct kt_collect *c, enum kt_source src, bool verbose,
 		c->modstats_path = KT_MODSTATS_PATH;
 	c->bpf = NULL;
 	c->bpf_err[0] = '\0';
-	if (geteuid() != 0) {
+	/* The counters file is world-readable (no secrets in it); BPF is not. */
+	if (src != KT_SOURCE_NONE && geteuid() != 0) {
 		snprintf(err, errlen,
-			 "ksmbdtop: must be run as root (BPF and the module's counters need it)");
+			 "ksmbdtop: must be run as root for BPF (-N shows the module's counters without it)");
 		return KT_EXIT_NOT_ROOT;
 	}
 	ret = kt_modstats_read(c->modstats_path, &mod);

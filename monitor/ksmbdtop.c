@@ -108,13 +108,13 @@ static void install_signals(void)
 static void usage(FILE *f)
 {
 	fprintf(f,
-"Usage: ksmbdtop [-b] [-J] [-d SECS] [-n COUNT] [-s KEY] [-P | -L | -N] [-v]\n"
+"Usage: ksmbdtop [-b] [-j] [-d SECS] [-n COUNT] [-s KEY] [-P | -L | -N] [-v]\n"
 "Live view of the ksmbd SMB3 server: per-client requests, throughput,\n"
 "latency and credits from the BPF statistics, plus the module's counters.\n"
 "\n"
 "  -b, --batch        plain-text frames on stdout (default when stdout\n"
 "                     is not a terminal)\n"
-"  -J, --json         batch mode, one JSON object per interval\n"
+"  -j, --json         batch mode, one JSON object per interval (-J too)\n"
 "  -d, --delay SECS   seconds between updates (default 2)\n"
 "  -n, --iterations N stop after N updates\n"
 "  -s, --sort KEY     initial sort key (r requests/s, w write, R read,\n"
@@ -127,23 +127,24 @@ static void usage(FILE *f)
 "                     " KT_MODSTATS_PATH " (tests)\n"
 "  -h, --help         this help\n"
 "\n"
+"-j, -s, -P and -v mean what they mean to ksmbd-lat.\n"
 "Without BPF (no BTF, not permitted, no programs) ksmbdtop runs on the\n"
 "module's own counters and says so in the header.\n"
 "\n"
-"Exit status: 0 ok, 1 failure, 2 usage, 3 not root, 4 ksmbd module not\n"
+"Exit status: 0 ok, 1 failure, 2 usage, 3 not root (without -N), 4 ksmbd module not\n"
 "loaded, 5 pinned maps required (-P) but unavailable.\n"
 "\n"
 "Examples:\n"
 "  ksmbdtop                      interactive\n"
 "  ksmbdtop -b -n 3 -d 1         three text frames, one second apart\n"
-"  ksmbdtop -J -n 5 | jq .clients\n");
+"  ksmbdtop -j -n 5 | jq .clients\n");
 }
 
 static int parse_args(int argc, char **argv, struct kt_opts *o)
 {
 	static const struct option longopts[] = {
 		{ "batch", no_argument, NULL, 'b' },
-		{ "json", no_argument, NULL, 'J' },
+		{ "json", no_argument, NULL, 'j' },
 		{ "delay", required_argument, NULL, 'd' },
 		{ "iterations", required_argument, NULL, 'n' },
 		{ "sort", required_argument, NULL, 's' },
@@ -158,13 +159,14 @@ static int parse_args(int argc, char **argv, struct kt_opts *o)
 	char *end;
 	int ch, col;
 
-	while ((ch = getopt_long(argc, argv, "bJd:n:s:PLNvh", longopts,
+	while ((ch = getopt_long(argc, argv, "bjJd:n:s:PLNvh", longopts,
 				 NULL)) != -1) {
 		switch (ch) {
 		case 'b':
 			o->batch = true;
 			break;
-		case 'J':
+		case 'j':
+		case 'J':	/* the first spelling; kept for scripts */
 			o->batch = true;
 			o->json = true;
 			break;

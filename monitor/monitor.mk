@@ -6,7 +6,8 @@
 
 MON_SRC := $(TOP)/monitor
 MON_OUT := $(BUILD)/monitor
-MON_HDRS := $(wildcard $(MON_SRC)/*.h) $(TOP)/bpf/ksmbd_stats.h $(TOP)/bpf/libksmbdstats.h
+MON_HDRS := $(wildcard $(MON_SRC)/*.h) $(TOP)/bpf/ksmbd_stats.h $(TOP)/bpf/libksmbdstats.h \
+	$(TOP)/bpf/ksmbd_json.h
 # Everything but curses, collection and main: what the host tests link.
 MON_PURE := model.c modstats.c format.c batch_format.c
 MON_ALL := $(MON_PURE) collect.c render_batch.c render_curses.c ksmbdtop.c

@@ -384,6 +384,32 @@ TEST(lat_print_clients_and_credits)
 	ksmbd_stats_snapshot_free(&s);
 }
 
+/* -s takes ksmbdtop's letters: r most requests first, a by address. */
+TEST(lat_print_sorted)
+{
+	struct ksmbd_lat_view v = { .per_client = true, .sort = 'r' };
+	struct ksmbd_stats_snapshot s;
+	char *out = NULL;
+
+	fake_snapshot(&s, 1);	/* 127.0.0.1: 3 requests, 127.0.0.2: 5 */
+	CAPTURE(out, ksmbd_lat_print(f, &v, &s));
+	CHECK(strstr(out, "127.0.0.2") && strstr(out, "127.0.0.1") &&
+	      strstr(out, "127.0.0.2") < strstr(out, "127.0.0.1"));
+	free(out);
+	v.sort = 'a';
+	CAPTURE(out, ksmbd_lat_print(f, &v, &s));
+	CHECK(strstr(out, "127.0.0.1") < strstr(out, "127.0.0.2"));
+	free(out);
+	v.per_client = false;
+	v.per_cmd = true;
+	v.sort = 'r';		/* WRITE (5) before ECHO (3) */
+	CAPTURE(out, ksmbd_lat_print(f, &v, &s));
+	CHECK(strstr(out, "command = WRITE") && strstr(out, "command = ECHO") &&
+	      strstr(out, "command = WRITE") < strstr(out, "command = ECHO"));
+	free(out);
+	ksmbd_stats_snapshot_free(&s);
+}
+
 int main(void)
 {
 	RUN(hist_slot_edges);
@@ -401,5 +427,6 @@ int main(void)
 	RUN(complete_adds_client_of_orphan_command);
 	RUN(lat_print_per_command_sums_clients);
 	RUN(lat_print_clients_and_credits);
+	RUN(lat_print_sorted);
 	return test_report();
 }

@@ -285,13 +285,16 @@ TEST(algorithm_lists)
 
 TEST(booleans)
 {
-	static const char *const yes[] = { "yes", "YES", "true", "True", "1", "on", "ON" };
-	static const char *const no[] = { "no", "No", "false", "FALSE", "0", "off", "Off" };
+	/* Samba's spellings and ksmbd-tools' enable/disable. */
+	static const char *const yes[] = { "yes", "YES", "true", "True", "1", "on", "ON",
+					   "enable", "Enabled" };
+	static const char *const no[] = { "no", "No", "false", "FALSE", "0", "off", "Off",
+					  "disable", "DISABLED" };
 	char text[128];
 	struct ksmbd_config *c;
 	size_t i;
 
-	for (i = 0; i < 7; i++) {
+	for (i = 0; i < sizeof(yes) / sizeof(yes[0]); i++) {
 		snprintf(text, sizeof(text), "[s]\npath = /s\noplocks = %s\n", no[i]);
 		MUST_PARSE(c, text);
 		CHECK(!share(c, "s")->oplocks);
@@ -303,8 +306,9 @@ TEST(booleans)
 	}
 	CHECK_FAILS("[s]\npath = /s\nguest ok = yep\n",
 		    "t.conf:3: error: 'yep' is not a boolean (yes/no/true/false/1/0/on/off)");
-	CHECK_FAILS("[s]\npath = /s\nbrowseable =\n", "t.conf:3: error: '' is not a boolean");
 	CHECK_FAILS("[s]\npath = /s\nread only = 2\n", "t.conf:3: error: '2' is not a boolean");
+	CHECK_FAILS("[s]\npath = /s\nread only = yesplease\n",
+		    "t.conf:3: error: 'yesplease' is not a boolean");
 }
 
 TEST(share_defaults)
@@ -433,13 +437,11 @@ TEST(share_keys_bad_values)
 		    "t.conf:3: error: '017777' is not an octal mode");
 	CHECK_FAILS("[s]\npath = /s\nforce create mode = rw\n",
 		    "t.conf:3: error: 'rw' is not an octal mode");
-	CHECK_FAILS("[s]\npath = /s\nforce directory mode =\n",
-		    "t.conf:3: error: '' is not an octal mode");
 	CHECK_FAILS("[s]\npath = /s\nmax connections = -2\n",
 		    "t.conf:3: error: '-2' is not a number");
 	CHECK_FAILS("[s]\npath = /s\nsmb3 encryption = strong\n",
 		    "t.conf:3: error: bad value 'strong'");
-	CHECK_FAILS("[s]\npath =\n", "t.conf:2: error: 'path' must not be empty");
+	CHECK_FAILS("[s]\npath =\n", "t.conf:1: error: share [s] has no path");
 	CHECK_FAILS("[s]\ndirectory = srv/s\n",
 		    "t.conf:2: error: 'directory' must be an absolute path, got 'srv/s'");
 	CHECK_FAILS("[s]\npath = /s\nhosts allow = 300.1.1.1\n",
@@ -492,16 +494,21 @@ TEST(synonyms)
 	ksmbd_config_free(c);
 	/* Section names and key spelling are case-insensitive too. */
 	MUST_PARSE(c, "[GLOBAL]\nTCP_PORT = 1\nTcp Port = 139\nsmb ports = 140\n");
-	CHECK_EQ_INT(ksmbd_config_global(c)->tcp_port, 140);
+	CHECK_EQ_INT(ksmbd_config_global(c)->tcp_port, 139);
 	CHECK_DIAG("t.conf:2: warning: unknown parameter 'TCP_PORT' ignored");
+	CHECK_DIAG("t.conf:4: warning: 'smb ports' was already set on line 3: the first value is kept");
 	ksmbd_config_free(c);
 }
 
 TEST(sizes)
 {
+	/* Every form ksmbd-tools reads: K/M/G..., with B or iB after it. */
 	static const struct { const char *v; uint32_t want; } sz[] = {
 		{ "65536", 65536 }, { "64K", 65536 }, { "64k", 65536 },
 		{ "1M", 1 << 20 }, { "4m", 4 << 20 }, { "8M", 8 << 20 }, { "8192K", 8 << 20 },
+		{ "4MB", 4 << 20 }, { "4mb", 4 << 20 }, { "4 MB", 4 << 20 },
+		{ "4MiB", 4 << 20 }, { "1024KB", 1 << 20 }, { "65536B", 65536 },
+		{ "4M ; four", 4 << 20 },
 	};
 	char text[128];
 	struct ksmbd_config *c;
@@ -515,8 +522,11 @@ TEST(sizes)
 	}
 	CHECK_FAILS("[global]\nsmb2 max read = 1G\n",
 		    "t.conf:2: error: smb2 max read 1073741824 is out of range");
-	CHECK_FAILS("[global]\nsmb2 max read = 4 M\n", "t.conf:2: error: '4 M' is not a size");
-	CHECK_FAILS("[global]\nsmb2 max read = 4MB\n", "t.conf:2: error: '4MB' is not a size");
+	CHECK_FAILS("[global]\nsmb2 max read = 1T\n",
+		    "t.conf:2: error: smb2 max read 1099511627776 is out of range");
+	CHECK_FAILS("[global]\nsmb2 max read = 4MBB\n", "t.conf:2: error: '4MBB' is not a size");
+	CHECK_FAILS("[global]\nsmb2 max read = 4 M B\n", "t.conf:2: error: '4 M B' is not a size");
+	CHECK_FAILS("[global]\nsmb2 max read = 16E\n", "t.conf:2: error: '16E' is not a size");
 }
 
 TEST(continuation_lines)
@@ -563,17 +573,20 @@ TEST(comments)
 		"\t; comment inside\n"
 		"path = /s   \n"
 		"# a comment ending in a backslash \\\n"
-		"comment = kept # not a comment inside a value\n");
+		"comment = kept # the rest of a line is a comment, as ksmbd-tools reads it\n"
+		"read only = ; yes (ksmbd-tools' example: an empty value)\n"
+		"[t]   ; a header may have one too\n"
+		"path = /t;x\n");
 	CHECK_EQ_STR(share(c, "s")->path, "/s");
-	CHECK_EQ_STR(share(c, "s")->comment, "kept # not a comment inside a value");
+	CHECK_EQ_STR(share(c, "s")->comment, "kept");
+	CHECK(share(c, "s")->read_only);
+	CHECK_EQ_STR(share(c, "t")->path, "/t");
 	CHECK_EQ_INT(ksmbd_diag_count(diag), 0);
 	ksmbd_config_free(c);
 }
 
 TEST(sections_and_structure)
 {
-	CHECK_FAILS("[a]\npath = /a\n\n[A]\npath = /b\n", "t.conf:4: error: duplicate section [A]");
-	CHECK_FAILS("[global]\n[Global]\n", "t.conf:2: error: duplicate section [Global]");
 	CHECK_FAILS("[a]\ncomment = x\n[b]\npath = /b\n", "t.conf:1: error: share [a] has no path");
 	CHECK_FAILS("[b]\npath = /b\n[a]\ncomment = x\n", "t.conf:3: error: share [a] has no path");
 	CHECK_FAILS("path = /x\n", "t.conf:1: error: 'path' is outside of any [section]");
@@ -612,7 +625,7 @@ TEST(unknown_keys_warn)
 	MUST_PARSE(c, "[global]\nfrobnicate = yes\n[s]\npath = /s\nvfs objects = acl_xattr\n"
 		   "workgroup = X\n");
 	CHECK_DIAG("t.conf:2: warning: unknown parameter 'frobnicate' ignored");
-	CHECK_DIAG("t.conf:5: warning: unknown parameter 'vfs objects' ignored");
+	CHECK_DIAG("t.conf:5: warning: 'vfs objects = acl_xattr' is not honoured");
 	CHECK_DIAG("t.conf:6: warning: global parameter 'workgroup' in share [s] ignored");
 	CHECK_EQ_INT(ksmbd_diag_warnings(diag), 3);
 	CHECK_EQ_INT(ksmbd_diag_errors(diag), 0);
@@ -642,15 +655,307 @@ TEST(global_share_defaults)
 	ksmbd_config_free(c);
 }
 
-TEST(last_value_wins_and_lists_replace)
+/*
+ * ksmbd-tools keeps the first value of a key given twice in a section
+ * (an empty value does not count: it sets nothing); each later one is
+ * one warning naming both lines. Synonyms are one key.
+ */
+TEST(first_value_kept)
 {
 	struct ksmbd_config *c;
 
 	MUST_PARSE(c, "[s]\npath = /one\npath = /two\nvalid users = a b\nvalid users = c\n"
-		   "force user = x\nforce user =\n");
-	CHECK_EQ_STR(share(c, "s")->path, "/two");
-	CHECK_EQ_INT(share(c, "s")->valid_users.count, 1);
-	CHECK(share(c, "s")->force_user == NULL);
+		   "force user =\nforce user = x\nread only = no\nwriteable = no\n");
+	CHECK_EQ_STR(share(c, "s")->path, "/one");
+	CHECK_EQ_INT(share(c, "s")->valid_users.count, 2);
+	CHECK_EQ_STR(share(c, "s")->force_user, "x");
+	CHECK(!share(c, "s")->read_only);
+	CHECK_DIAG("t.conf:3: warning: 'path' was already set on line 2: the first value is kept, as ksmbd-tools keeps it");
+	CHECK_DIAG("t.conf:5: warning: 'valid users' was already set on line 4");
+	CHECK_DIAG("t.conf:9: warning: 'writeable' was already set on line 8");
+	CHECK_EQ_INT(ksmbd_diag_warnings(diag), 3);
+	CHECK_EQ_INT(ksmbd_diag_errors(diag), 0);
+	ksmbd_config_free(c);
+	/* A share setting wins over the [global] default whatever the order. */
+	MUST_PARSE(c, "[global]\nread only = no\n[s]\npath = /s\nread only = yes\n");
+	CHECK(share(c, "s")->read_only);
+	CHECK_EQ_INT(ksmbd_diag_count(diag), 0);
+	ksmbd_config_free(c);
+}
+
+/* ksmbd-tools' whole documented vocabulary, as an admin would have it. */
+TEST(ksmbd_tools_documented_keys)
+{
+	const struct ksmbd_global *g;
+	const struct ksmbd_share *s;
+	struct ksmbd_config *c;
+
+	ksmbd_diag_clear(diag);
+	c = ksmbd_config_load(KSMBD_TOP_DIR "/tests/unit/daemon/data/ksmbd-tools.conf", diag);
+	CHECK(c != NULL);
+	if (!c) {
+		test_fail_("refused: %s", ksmbd_diag_line(diag, 0));
+		return;
+	}
+	CHECK_EQ_INT(ksmbd_diag_errors(diag), 0);
+	g = ksmbd_config_global(c);
+	CHECK_EQ_STR(g->netbios_name, "NAS BOX");
+	CHECK_EQ_STR(g->server_string, "Files of the 3rd floor");
+	CHECK_EQ_STR(g->workgroup, "OFFICE");
+	CHECK_EQ_INT(g->smb2_max_read, 4 << 20);
+	CHECK_EQ_INT(g->smb2_max_write, 4 << 20);
+	CHECK_EQ_INT(g->smb2_max_trans, 1 << 20);
+	CHECK_EQ_INT(g->max_open_files, 20000);
+	CHECK_EQ_INT(g->max_connections, 1024);
+	CHECK_EQ_INT(g->deadtime, 30);
+	CHECK_EQ_INT(g->ipc_timeout, 0);
+	CHECK_EQ_INT(g->map_to_guest, KSMBD_MAP_TO_GUEST_BAD_USER);
+	CHECK_EQ_INT(g->restrict_anonymous, 1);
+	CHECK_EQ_INT(g->krb5_support, KSMBD_KRB5_NO);
+	CHECK_EQ_STR(g->krb5_keytab, "/etc/krb5.keytab");
+	CHECK_EQ_STR(g->krb5_service, "cifs/nas.example.test@EXAMPLE.TEST");
+	CHECK(!g->multi_channel);
+	CHECK_EQ_INT(g->smb3_encryption, KSMBD_ENCRYPTION_DESIRED);
+	CHECK_EQ_INT(g->fake_fscaps, 64);
+	CHECK(g->root_dir == NULL);
+	CHECK_EQ_INT(g->interfaces.count, 0);
+	/* six shares: IPC$ and the five sections, [PROJECTS] merged */
+	CHECK_EQ_INT(ksmbd_config_share_count(c), 5);
+	s = share(c, "projects");
+	CHECK(s != NULL);
+	if (s) {
+		CHECK_EQ_STR(s->name, "projects");
+		CHECK_EQ_STR(s->comment, "Shared project folders");
+		CHECK(!s->read_only);
+		CHECK_EQ_INT(s->valid_users.count, 3);
+		CHECK_EQ_INT(s->hosts_allow.count, 2);
+		CHECK_EQ_INT(s->veto_files.count, 2);
+		CHECK_EQ_INT(s->create_mask, 0660);
+		CHECK_EQ_INT(s->max_connections, 64);
+		CHECK_EQ_STR(s->force_user, "projects");
+		CHECK_EQ_STR(s->force_group, "staff");
+		CHECK(!s->oplocks);
+	}
+	CHECK(share(c, "public") && share(c, "public")->read_only &&
+	      share(c, "public")->guest_ok);
+	CHECK(share(c, "scratch") && !share(c, "scratch")->read_only);
+	CHECK(share(c, "drop") && !share(c, "drop")->read_only);
+	/* What we do not do is said, once each, with its line. */
+	CHECK_DIAG("ksmbd-tools.conf:26: warning: 'smbd max io size = 8MB' is not honoured: SMB Direct");
+	CHECK_DIAG("ksmbd-tools.conf:30: warning: 'max active sessions = 1024' is not honoured");
+	CHECK_DIAG("ksmbd-tools.conf:31: warning: 'max ip connections = 16' is not honoured");
+	CHECK_DIAG("ksmbd-tools.conf:102: warning: 'guest account = visitor' is not honoured");
+	CHECK_DIAG("ksmbd-tools.conf:114: warning: section [PROJECTS] repeats [projects] of line 76: merged into it");
+	CHECK_EQ_INT(ksmbd_diag_warnings(diag), 5);
+	ksmbd_config_free(c);
+}
+
+/*
+ * Every bad value is exactly one error, naming the file and line, and
+ * nothing else is said about it.
+ */
+TEST(bad_values_one_error_each)
+{
+	static const struct {
+		const char *text;
+		const char *msg;
+	} bad[] = {
+		{ "[global]\ntcp port = 0x1bd\n", "t.conf:2: error: '0x1bd' is not a number" },
+		{ "[global]\nsmb2 max write = 4QB\n", "t.conf:2: error: '4QB' is not a size" },
+		{ "[global]\nsmb2 max read = 32K\n",
+		  "t.conf:2: error: smb2 max read 32768 is out of range 65536..8388608" },
+		{ "[global]\nmax connections = 5X\n", "t.conf:2: error: '5X' is not a number" },
+		{ "[global]\nserver signing = sometimes\n", "t.conf:2: error: bad value 'sometimes'" },
+		{ "[global]\nmap to guest = bad guest\n", "t.conf:2: error: bad value 'bad guest'" },
+		{ "[global]\nkerberos support = maybe\n", "t.conf:2: error: bad value 'maybe'" },
+		{ "[global]\nnetbios name = NAS.BOX\n",
+		  "t.conf:2: error: netbios name 'NAS.BOX' contains '.'" },
+		{ "[global]\nroot directory = srv\n",
+		  "t.conf:2: error: 'root directory' must be an absolute path, got 'srv'" },
+		{ "[global]\nshare:fake_fscaps = sparse\n", "t.conf:2: error: 'sparse' is not a number" },
+		{ "[global]\ninterfaces = eth*\nbind interfaces only = yes\n",
+		  "t.conf:2: error: 'eth*' is not an interface name" },
+		{ "[global]\ninterfaces = 10.0.0.1/33\nbind interfaces only = yes\n",
+		  "t.conf:2: error: '10.0.0.1/33' is not an interface name" },
+		{ "[global]\ninterfaces = averyveryverylongname\nbind interfaces only = yes\n",
+		  "t.conf:2: error: 'averyveryverylongname' is not an interface name" },
+		{ "[global]\nbind interfaces only = yes\n",
+		  "t.conf:2: error: 'bind interfaces only = yes' needs 'interfaces'" },
+		{ "[global]\ndurable handles = sure\n", "t.conf:2: error: 'sure' is not a boolean" },
+		{ "[global]\nsmbd max io size = lots\n", "t.conf:2: error: 'lots' is not a size" },
+		{ "[s]\npath = /s\nfollow symlinks = 2\n", "t.conf:3: error: '2' is not a boolean" },
+		{ "[s]\npath = /s\ncreate mask = 0999 ; octal only\n",
+		  "t.conf:3: error: '0999' is not an octal mode" },
+		{ "[s]\ncomment = no path\n", "t.conf:1: error: share [s] has no path" },
+		{ "[s]\npath = /s\nhosts allow = 10.0.0.0/40\n",
+		  "t.conf:3: error: bad host or network '10.0.0.0/40'" },
+	};
+	struct ksmbd_config *c;
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		c = parse(bad[i].text);
+		if (c)
+			test_fail_("accepted: %s", bad[i].text);
+		ksmbd_config_free(c);
+		if (ksmbd_diag_count(diag) != 1 || !ksmbd_diag_find(diag, bad[i].msg))
+			test_fail_("%s: %zu messages, first \"%s\", expected only \"%s\"",
+				   bad[i].text, ksmbd_diag_count(diag),
+				   ksmbd_diag_line(diag, 0) ? ksmbd_diag_line(diag, 0) : "",
+				   bad[i].msg);
+	}
+}
+
+/* An empty value sets nothing: the default (or [global]'s) stays. */
+TEST(empty_values_unset)
+{
+	struct ksmbd_config *c;
+	const struct ksmbd_share *s;
+
+	MUST_PARSE(c, "[global]\nworkgroup =\ntcp port =\nvalid users = alice\n"
+		   "kerberos keytab file =\nkerberos service name =\n"
+		   "[s]\npath = /s\nvalid users =\ncreate mask =\nbrowseable =\n"
+		   "force user =\t\ncomment = ;\n");
+	CHECK_EQ_STR(ksmbd_config_global(c)->workgroup, "WORKGROUP");
+	CHECK_EQ_INT(ksmbd_config_global(c)->tcp_port, 445);
+	CHECK_EQ_STR(ksmbd_config_global(c)->krb5_keytab, "/etc/krb5.keytab");
+	CHECK_EQ_STR(ksmbd_config_global(c)->krb5_service, "cifs");
+	s = share(c, "s");
+	CHECK_EQ_INT(s->valid_users.count, 1);
+	CHECK_EQ_INT(s->create_mask, 0744);
+	CHECK(s->browseable);
+	CHECK(s->force_user == NULL);
+	CHECK_EQ_STR(s->comment, "");
+	CHECK_EQ_INT(ksmbd_diag_count(diag), 0);
+	ksmbd_config_free(c);
+}
+
+/*
+ * A repeated section continues the first one (with a warning); [global]
+ * holds the share defaults wherever it stands, even after the shares.
+ */
+TEST(repeated_sections_merge)
+{
+	struct ksmbd_config *c;
+
+	MUST_PARSE(c, "[a]\npath = /a\n[global]\nworkgroup = ONE\n[b]\npath = /b\n"
+		   "[A]\ncomment = second part\n[Global]\nguest ok = yes\nworkgroup = TWO\n");
+	CHECK_EQ_INT(ksmbd_config_share_count(c), 3);
+	CHECK_EQ_STR(share(c, "a")->name, "a");
+	CHECK_EQ_STR(share(c, "a")->comment, "second part");
+	CHECK(share(c, "a")->guest_ok);
+	CHECK(share(c, "b")->guest_ok);
+	CHECK_EQ_STR(ksmbd_config_global(c)->workgroup, "ONE");
+	CHECK_DIAG("t.conf:7: warning: section [A] repeats [a] of line 1: merged into it, as ksmbd-tools does");
+	CHECK_DIAG("t.conf:9: warning: section [Global] repeats [global] of line 3");
+	CHECK_DIAG("t.conf:11: warning: 'workgroup' was already set on line 4");
+	CHECK_EQ_INT(ksmbd_diag_warnings(diag), 3);
+	CHECK_EQ_INT(ksmbd_diag_errors(diag), 0);
+	/* Shares keep the order of their first header. */
+	CHECK(ksmbd_config_share_at(c, 1) == share(c, "a"));
+	ksmbd_config_free(c);
+}
+
+TEST(netbios_name_and_server_string_with_blanks)
+{
+	struct ksmbd_config *c;
+
+	MUST_PARSE(c, "[global]\nnetbios name = ksmbd server\nserver string = My  NAS # home\n");
+	CHECK_EQ_STR(ksmbd_config_global(c)->netbios_name, "KSMBD SERVER");
+	CHECK_EQ_STR(ksmbd_config_global(c)->server_string, "My  NAS");
+	ksmbd_config_free(c);
+}
+
+TEST(map_to_guest_words)
+{
+	struct ksmbd_config *c;
+
+	MUST_PARSE(c, "[global]\nmap to guest = Bad Password\n");
+	CHECK_EQ_INT(ksmbd_config_global(c)->map_to_guest, KSMBD_MAP_TO_GUEST_BAD_USER);
+	CHECK_DIAG("t.conf:2: warning: 'bad password' works as 'bad user' here");
+	ksmbd_config_free(c);
+	MUST_PARSE(c, "[global]\nmap to guest = bad uid\n");
+	CHECK_EQ_INT(ksmbd_config_global(c)->map_to_guest, KSMBD_MAP_TO_GUEST_NEVER);
+	CHECK_DIAG("t.conf:2: warning: 'bad uid' applies to domain members only");
+	ksmbd_config_free(c);
+	MUST_PARSE(c, "[global]\nmap to guest = never\n");
+	CHECK_EQ_INT(ksmbd_diag_count(diag), 0);
+	ksmbd_config_free(c);
+}
+
+/* Values that match what we do are quiet; the others say what happens. */
+TEST(unhonoured_keys)
+{
+	struct ksmbd_config *c;
+
+	MUST_PARSE(c, "[global]\ndurable handles = yes\nsmb2 max credits = 8K\n"
+		   "crossmnt = no\n[s]\npath = /s\nfollow symlinks = no\ninherit owner = no\n"
+		   "vfs objects = streams_xattr\n");
+	CHECK_EQ_INT(ksmbd_diag_count(diag), 0);
+	ksmbd_config_free(c);
+	MUST_PARSE(c, "[global]\ndurable handles = no\nsmb2 max credits = 512\n"
+		   "crossmnt = yes\n[s]\npath = /s\nfollow symlinks = yes\ninherit owner = yes\n"
+		   "vfs objects = acl_xattr streams_xattr\n");
+	CHECK_DIAG("t.conf:2: warning: 'durable handles = no' is not honoured: durable handles are always granted");
+	CHECK_DIAG("t.conf:3: warning: 'smb2 max credits = 512' is not honoured");
+	CHECK_DIAG("t.conf:4: warning: 'crossmnt = yes' is not honoured");
+	CHECK_DIAG("t.conf:7: warning: 'follow symlinks = yes' is not honoured: symbolic links are never followed");
+	CHECK_DIAG("t.conf:8: warning: 'inherit owner = yes' is not honoured");
+	CHECK_DIAG("t.conf:9: warning: 'vfs objects = acl_xattr streams_xattr' is not honoured");
+	CHECK_EQ_INT(ksmbd_diag_warnings(diag), 6);
+	ksmbd_config_free(c);
+}
+
+TEST(root_directory)
+{
+	struct ksmbd_config *c;
+
+	MUST_PARSE(c, "[global]\nroot directory = /srv/root/\n[a]\npath = /a\n[b]\npath = /x/y\n");
+	CHECK_EQ_STR(share(c, "a")->path, "/srv/root/a");
+	CHECK_EQ_STR(share(c, "b")->path, "/srv/root/x/y");
+	CHECK(ksmbd_config_share_at(c, 0)->path == NULL);
+	ksmbd_config_free(c);
+}
+
+TEST(interfaces)
+{
+	const struct ksmbd_global *g;
+	struct ksmbd_config *c;
+
+	MUST_PARSE(c, "[global]\nbind interfaces only = yes\n"
+		   "interfaces = eth0 192.168.1.10 10.1.2.3/255.255.0.0, fe80::1/64 ::1\n");
+	g = ksmbd_config_global(c);
+	CHECK_EQ_INT(g->interfaces.count, 5);
+	if (g->interfaces.count == 5) {
+		CHECK_EQ_STR(g->interfaces.items[0], "eth0");
+		CHECK_EQ_STR(g->interfaces.items[1], "192.168.1.10/32");
+		CHECK_EQ_STR(g->interfaces.items[2], "10.1.2.3/16");
+		CHECK_EQ_STR(g->interfaces.items[3], "fe80::1/64");
+		CHECK_EQ_STR(g->interfaces.items[4], "::1/128");
+	}
+	CHECK_EQ_INT(ksmbd_diag_count(diag), 0);
+	ksmbd_config_free(c);
+	MUST_PARSE(c, "[global]\ninterfaces = eth0\n");
+	CHECK_DIAG("t.conf:2: warning: 'interfaces' has no effect without 'bind interfaces only = yes'");
+	ksmbd_config_free(c);
+	CHECK_FAILS("[global]\nbind interfaces only = yes\ninterfaces = 10.0.0.1/255.0.255.0\n",
+		    "t.conf:3: error: '10.0.0.1/255.0.255.0' is not an interface name");
+}
+
+TEST(kerberos_keys)
+{
+	struct ksmbd_config *c;
+
+	MUST_PARSE(c, "[global]\nkerberos keytab file = /etc/ksmbd/krb5.keytab\n"
+		   "kerberos service name = cifs/files.example.test@EXAMPLE.TEST\n"
+		   "kerberos support = yes\n");
+	CHECK_EQ_STR(ksmbd_config_global(c)->krb5_keytab, "/etc/ksmbd/krb5.keytab");
+	CHECK_EQ_STR(ksmbd_config_global(c)->krb5_service,
+		     "cifs/files.example.test@EXAMPLE.TEST");
+	CHECK_EQ_INT(ksmbd_config_global(c)->krb5_support, KSMBD_KRB5_YES);
+	ksmbd_config_free(c);
+	MUST_PARSE(c, "[global]\n");
+	CHECK_EQ_INT(ksmbd_config_global(c)->krb5_support, KSMBD_KRB5_AUTO);
 	ksmbd_config_free(c);
 }
 
@@ -739,7 +1044,17 @@ int main(void)
 	RUN(nul_byte_with_length);
 	RUN(unknown_keys_warn);
 	RUN(global_share_defaults);
-	RUN(last_value_wins_and_lists_replace);
+	RUN(first_value_kept);
+	RUN(ksmbd_tools_documented_keys);
+	RUN(bad_values_one_error_each);
+	RUN(empty_values_unset);
+	RUN(repeated_sections_merge);
+	RUN(netbios_name_and_server_string_with_blanks);
+	RUN(map_to_guest_words);
+	RUN(unhonoured_keys);
+	RUN(root_directory);
+	RUN(interfaces);
+	RUN(kerberos_keys);
 	RUN(find_share);
 	RUN(load_from_file);
 	RUN(diag_print_format);

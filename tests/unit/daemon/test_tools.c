@@ -228,6 +228,10 @@ TEST(addshare_refuses_bad_results)
 	CHECK_EQ_INT(RUN_TOOL(NULL, ADDSHARE, "-u", "first", "-o", "no equals", "-c", conf), 1);
 	CHECK(strstr(err, "option 'no equals' is not 'key = value'") != NULL);
 	CHECK_EQ_INT(RUN_TOOL(NULL, ADDSHARE, "-u", "first", "-o", "comment = a\\", "-c", conf), 1);
+	/* ksmbd.conf would cut the value at a comment character: refused. */
+	CHECK_EQ_INT(RUN_TOOL(NULL, ADDSHARE, "-u", "first", "-o", "comment = team #1",
+			      "-c", conf), 1);
+	CHECK(strstr(err, "the value of 'comment' contains '#', which starts a comment") != NULL);
 	CHECK_EQ_INT(RUN_TOOL(NULL, ADDSHARE, "-a", "global", "-o", "path = /x", "-c", conf), 1);
 	CHECK_EQ_INT(RUN_TOOL(NULL, ADDSHARE, "-a", "IPC$", "-o", "path = /x", "-c", conf), 1);
 	CHECK_EQ_INT(RUN_TOOL(NULL, ADDSHARE, "-a", "a]b", "-o", "path = /x", "-c", conf), 1);

@@ -24,15 +24,16 @@
 
 static struct mountd_state st;
 
-static int setup(const char *keytab)
+/* The configuration with @keytab, service name @service and @extra lines. */
+static int setup_with(const char *keytab, const char *service, const char *extra)
 {
 	char text[1024];
 	struct ksmbd_config *cfg;
 	struct ksmbd_userdb *db;
 
 	snprintf(text, sizeof(text),
-		 "[global]\n\tkerberos keytab = %s\n\tkerberos service name = cifs\n"
-		 "[share]\n\tpath = /srv/share\n", keytab);
+		 "[global]\n\tkerberos keytab file = %s\n\tkerberos service name = %s\n%s"
+		 "[share]\n\tpath = /srv/share\n", keytab, service, extra);
 	cfg = ksmbd_config_parse(text, strlen(text), "krb5.conf", NULL);
 	db = ksmbd_userdb_new();
 	if (!cfg || !db) {
@@ -42,6 +43,11 @@ static int setup(const char *keytab)
 	}
 	mountd_state_init(&st, cfg, db);
 	return 0;
+}
+
+static int setup(const char *keytab)
+{
+	return setup_with(keytab, "cifs", "");
 }
 
 /* SPNEGO_AUTHEN with @blob; the answer's status, or -1. */
@@ -285,9 +291,77 @@ TEST(real_keytab)
 	krb5_realm_remove(&realm);
 }
 
+/*
+ * "kerberos service name" as ksmbd-tools documents it, a whole principal:
+ * only a ticket opened with exactly that principal's key is taken.
+ */
+TEST(service_as_principal)
+{
+	static const struct {
+		const char *service;
+		int want;
+	} cases[] = {
+		{ KRB5_REALM_SERVICE, KSMBD_SPNEGO_OK },
+		{ "cifs/fuzzhost", KSMBD_SPNEGO_OK },
+		{ "cifs/otherhost@" KRB5_REALM_NAME, KSMBD_SPNEGO_WRONG_PRINCIPAL },
+		{ "cifs/fuzzhost@OTHER.TEST", KSMBD_SPNEGO_WRONG_PRINCIPAL },
+		{ "cifs/fuzz", KSMBD_SPNEGO_WRONG_PRINCIPAL },
+		{ KRB5_REALM_HOST, KSMBD_SPNEGO_WRONG_PRINCIPAL },
+	};
+	struct krb5_realm realm;
+	size_t i;
+
+	if (krb5_realm_make(&realm)) {
+		test_fail_("%s", "throwaway realm");
+		return;
+	}
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		if (setup_with(realm.keytab, cases[i].service, "")) {
+			test_fail_("configuration with %s", cases[i].service);
+			continue;
+		}
+		if (spnego_seed("negtokeninit-ap-req", NULL) != cases[i].want)
+			test_fail_("service %s: status %d, expected %d",
+				   cases[i].service,
+				   spnego_seed("negtokeninit-ap-req", NULL),
+				   cases[i].want);
+		mountd_state_free(&st);
+	}
+	krb5_realm_remove(&realm);
+}
+
+/* "kerberos support": no switches it off, yes needs the keytab. */
+TEST(kerberos_support)
+{
+	struct krb5_realm realm;
+	struct mountd_reply r;
+
+	if (krb5_realm_make(&realm) ||
+	    setup_with(realm.keytab, "cifs", "\tkerberos support = no\n")) {
+		test_fail_("%s", "throwaway realm or configuration");
+		krb5_realm_remove(&realm);
+		return;
+	}
+	CHECK_EQ_INT(startup_has_krb5(), 0);
+	CHECK_EQ_INT(spnego_seed("negtokeninit-ap-req", NULL),
+		     KSMBD_SPNEGO_NOT_SUPPORTED);
+	mountd_state_free(&st);
+	if (!setup_with(realm.keytab, "cifs", "\tkerberos support = yes\n")) {
+		CHECK_EQ_INT(startup_has_krb5(), 1);
+		mountd_state_free(&st);
+	}
+	krb5_realm_remove(&realm);
+	/* Asked for, but the keytab cannot be read: the start is refused. */
+	if (!setup_with("/nonexistent/krb5.keytab", "cifs",
+			"\tkerberos support = yes\n")) {
+		CHECK_EQ_INT(mountd_build_startup(st.cfg, &r), -ENOKEY);
+		mountd_state_free(&st);
+	}
+}
+
 TEST(config_keys)
 {
-	char text[512], name[80];
+	char text[512], name[300];
 	struct ksmbd_config *cfg;
 
 	memset(name, 's', sizeof(name) - 1);
@@ -314,6 +388,8 @@ int main(void)
 	RUN(no_keytab);
 	RUN(unusable_keytab_and_junk_tokens);
 	RUN(real_keytab);
+	RUN(service_as_principal);
+	RUN(kerberos_support);
 	RUN(config_keys);
 	return test_report();
 }

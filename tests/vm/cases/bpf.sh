@@ -290,7 +290,7 @@ sys.exit(len(l) != 3 or any('clients' not in s for s in l))"
 during -C -c 10 1; cp /tmp/during.out /tmp/latC.txt
 check text-per-client-command grep -q "command = ECHO" /tmp/latC.txt
 check text-histogram grep -q "usecs .* : count    distribution" /tmp/latC.txt
-during -s 10 1; cp /tmp/during.out /tmp/lats.txt
+during -k 10 1; cp /tmp/during.out /tmp/lats.txt
 check text-credit-table grep -Eq "^127\.0\.0\.2 +0x0000000000000000 " /tmp/lats.txt
 cat /tmp/latC.txt /tmp/lats.txt | head -40 | sed 's/^/# /'
 
@@ -320,7 +320,7 @@ check ksmbd-hist-rows grep -q "usecs               : count    distribution" /tmp
 $hist global > /tmp/histg.txt 2>&1
 check ksmbd-hist-global grep -qx "all requests requests = 8" /tmp/histg.txt
 head -30 /tmp/hist.txt | sed 's/^/# /'
-during --pinned -j 10 1
+during -P -j 10 1
 check pinned-read-by-library grep -q '"addr":"127.0.0.2"' /tmp/during.out
 # Without --pinned, ksmbd-lat shares what is pinned: still one copy of each
 # program in the kernel while it runs, and it counts the new requests.
@@ -379,4 +379,6 @@ $lat 1 1 > /tmp/nm.out 2>&1
 rc=$?
 check no-module-one-line sh -c "[ $rc -ne 0 ] && [ \$(wc -l < /tmp/nm.out) = 1 ] && grep -q 'ksmbd module not loaded or has no BTF' /tmp/nm.out"
 cat /tmp/np.out /tmp/nm.out | sed 's/^/# /'
+# The manual lists every long option (man/ksmbd-lat.8, built by make man).
+check man-page-lists-options man_lists_options $lat $VM_TOP/build/man/ksmbd-lat.8
 finish

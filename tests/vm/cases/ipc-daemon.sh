@@ -1,10 +1,12 @@
 #!/bin/bash
-# vm: --timeout 500
+# vm: --timeout 600
 # The netlink IPC between ksmbd.ko and ksmbd.mountd: start-up handshake in
-# both orders, the request paths (through the ipc_probe debugfs file, as
-# there is no SMB engine yet), a daemon killed, stopped and restarted, a
-# hostile daemon (ipc-daemon-hostile.py), rmmod/insmod under a running
-# daemon, ksmbd.control, and a clean SIGTERM.
+# both orders, the request paths (through the ipc_probe debugfs file), a
+# daemon killed, stopped and restarted, a hostile daemon
+# (ipc-daemon-hostile.py), rmmod/insmod under a running daemon,
+# ksmbd.control (--reload, --shutdown), ksmbd.addshare telling the daemon,
+# mountd --port, and "bind interfaces only" on a dummy interface of the
+# guest (addresses added and removed while serving, IPv4 and IPv6).
 . "$VM_TOP/tests/vm/lib/check.sh"
 b=$VM_TOP/build
 ko=$b/module/ksmbd.ko
@@ -133,6 +135,78 @@ check daemonized-starts-server wait_for 10 is_state running
 check daemonized-pidfile sh -c "kill -0 \$(cat $lock)"
 check daemonized-control-stop "$control" -s
 check daemonized-exits wait_for 10 sh -c "! test -e $lock"
+
+# --- ksmbd.control --reload, ksmbd.addshare, mountd --port, and
+# "bind interfaces only": a dummy interface (traffic stays in the guest)
+# with an IPv4 and an IPv6 address; only those are listened on.
+clients=$VM_TOP/tests/vm/clients
+smb() { timeout 30 smbclient -p 4450 "$@" -U tester%tester -c ls; }
+listens_on() { ss -ltnH 'sport = :4450' | awk '{print $4}' | grep -qxF -- "$1"; }
+# The module's count of listening sockets is what ss shows (the dummy
+# interface's link-local IPv6 address counts too).
+listeners_match() { test "$(stat_value listeners)" = "$(ss -ltnH 'sport = :4450' | wc -l)"; }
+ip link add ksmbd0 type dummy && ip link set ksmbd0 up &&
+	ip addr add 10.77.0.1/24 dev ksmbd0 && ip -6 addr add fd77::1/64 dev ksmbd0 nodad
+check dummy-interface ip addr show dev ksmbd0
+cat > /tmp/bind.conf <<CONF
+[global]
+	netbios name = KSMBD VM	; a blank, as ksmbd-tools' default has
+	bind interfaces only = yes
+	interfaces = ksmbd0
+	share:fake_fscaps = 64
+	smb2 max read = 4MB
+[share]
+	path = /srv/share
+	read only = no
+CONF
+: > $log
+"$mountd" -n -v --port=4450 -c /tmp/bind.conf >> $log 2>&1 &
+dpid=$!
+check bind-server-running wait_for 10 is_state running
+check bind-port-option test "$(stat_value listen_port)" = 4450
+check bind-listens-v4 wait_for 5 listens_on 10.77.0.1:4450
+check bind-listens-v6 listens_on '[fd77::1]:4450'
+check bind-listener-count listeners_match
+check_not bind-no-wildcard sh -c "ss -ltnH 'sport = :4450' | awk '{print \$4}' | grep -qE '^(\*|0\.0\.0\.0|\[::\]):4450\$'"
+check bind-v4-serves smb //10.77.0.1/share
+check bind-v6-serves smb -I fd77::1 //ksmbd/share
+check_not bind-loopback-refused smb //127.0.0.1/share
+check fake-fscaps-reported python3 - "$clients" <<'PY'
+import struct, sys
+sys.path.insert(0, sys.argv[1])
+import smb2query
+env = smb2query.Env()
+env.host, env.port, env.user, env.password = "10.77.0.1", 4450, "tester", "tester"
+cl = smb2query.Client(env)
+st, fid = cl.create("", disposition=1, options=1, access=0x00120089)
+assert st == 0, "open the share root: 0x%x" % st
+r, data = cl.query_info(fid, 2, 5, 1024)    # FileFsAttributeInformation
+assert r.status == 0, "query: 0x%x" % r.status
+attrs = struct.unpack_from("<I", data, 0)[0]
+assert attrs & 64, "FILE_SUPPORTS_SPARSE_FILES not reported: 0x%x" % attrs
+PY
+# An address added while serving gets a listener; a removed one loses it,
+# and moved to an interface not in the list it stays unreachable.
+ip addr add 10.77.0.2/24 dev ksmbd0
+check bind-added-address-listens wait_for 10 listens_on 10.77.0.2:4450
+check bind-added-address-serves smb //10.77.0.2/share
+ip addr del 10.77.0.2/24 dev ksmbd0
+check bind-removed-address-closed wait_for 10 sh -c "! ss -ltnH 'sport = :4450' | grep -q 10.77.0.2"
+ip link add ksmbd1 type dummy && ip link set ksmbd1 up && ip addr add 10.77.0.2/24 dev ksmbd1
+check_not bind-other-interface-refused smb //10.77.0.2/share
+ip -6 addr add fd77::2/64 dev ksmbd0 nodad
+check bind-added-v6-listens wait_for 10 listens_on '[fd77::2]:4450'
+check bind-listener-count-after-changes listeners_match
+# --reload and ksmbd.addshare reach the running daemon.
+check control-reload sh -c "'$control' --reload | grep -q 'ksmbd.mountd (pid $dpid) reloads'"
+check control-reload-logged wait_for 5 log_has "configuration reloaded"
+check addshare-tells-daemon sh -c "'$b/daemon/ksmbd.addshare' -a extra -o 'path = /srv/share' -c /tmp/bind.conf | grep -q 'ksmbd.mountd (pid $dpid) reloads'"
+check addshare-share-served wait_for 10 sh -c "timeout 30 smbclient -p 4450 //10.77.0.1/extra -U tester%tester -c ls"
+check control-shutdown-bound "$control" --shutdown
+wait $dpid
+check bind-no-listener-left sh -c "! ss -ltnH 'sport = :4450' | grep -q LISTEN"
+ip link del ksmbd1
+ip link del ksmbd0
 check rmmod-final rmmod ksmbd
 check_not control-without-module "$control" -c
 check control-without-module-says-why sh -c "'$control' -c 2>&1 | grep -q 'not loaded'"

@@ -65,3 +65,13 @@ live_is_zero() {
 		[ -z "$v" ] || [ "$v" = 0 ] || return 1
 	done
 }
+
+# man_lists_options PROG PAGE: every long option PROG --help prints is in
+# the roff source PAGE (where '-' is written '\-').
+man_lists_options() {
+	local o missing=
+	for o in $("$1" --help 2>&1 | grep -o -- '--[a-z][a-z-]*' | sort -u); do
+		grep -qF -- "${o//-/\\-}" "$2" || missing="$missing $o"
+	done
+	[ -z "$missing" ] || { echo "not in $(basename "$2"):$missing"; return 1; }
+}
