@@ -34,14 +34,16 @@ stat_value() {
 	sed -n "s/^$1 //p" /sys/class/ksmbd-control/stats
 }
 
-# wait_for SECS CMD...: polls CMD every 0.1 s.
+# wait_for SECS CMD...: polls CMD every 0.1 s for SECS seconds of wall
+# time at least (not a count of polls: a slow CMD under load would
+# stretch that; SECONDS ticks whole seconds, hence the one added).
 wait_for() {
-	local n=$(($1 * 10)); shift
-	while [ $n -gt 0 ]; do
+	local end=$((SECONDS + $1 + 1)); shift
+	while :; do
 		"$@" >/dev/null 2>&1 && return 0
-		sleep 0.1; n=$((n - 1))
+		[ $SECONDS -lt $end ] || return 1
+		sleep 0.1
 	done
-	return 1
 }
 
 finish() { exit $CHECK_FAILED; }
