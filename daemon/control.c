@@ -14,7 +14,6 @@
 
 #include "../module/uapi/ksmbd_netlink.h"
 
-#define CONTROL_VERSION	"0.1.0"
 #define CLASS_DIR	"/sys/class/ksmbd-control"
 #define PIDFILE_DEFAULT	"/run/ksmbd.lock"
 
@@ -120,7 +119,7 @@ int main(int argc, char **argv)
 		case 'p': pidfile = optarg; break;
 		case 'V':
 			printf("ksmbd.control %s (netlink ABI %u)\n",
-			       CONTROL_VERSION, KSMBD_ABI_VERSION);
+			       KSMBD_VERSION, KSMBD_ABI_VERSION);
 			return 0;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
