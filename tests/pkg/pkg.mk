@@ -6,9 +6,15 @@
 PKG_TESTS := $(TOP)/tests/pkg/user-build $(TOP)/tests/pkg/install $(TOP)/tests/pkg/deb
 .PHONY: pkgtest
 pkgtest: deps
-	@for t in $(PKG_TESTS); do $(TOP)/tests/run-suite pkg-$$(basename $$t) $$t; done
+	@n=$(words $(PKG_TESTS)); i=0; for t in $(PKG_TESTS); do i=$$((i + 1)); \
+		PROGRESS="pkg $$i of $$n" $(TOP)/tests/run-suite pkg-$$(basename $$t) $$t; done
 
 UNIT_TESTS += $(BUILD)/unit/pkg_licenses
 $(BUILD)/unit/pkg_licenses: $(TOP)/tests/pkg/licenses
+	@mkdir -p $(dir $@)
+	printf '#!/bin/sh\nexec %s "$$@"\n' $< > $@ && chmod +x $@
+
+UNIT_TESTS += $(BUILD)/unit/pkg_new_services
+$(BUILD)/unit/pkg_new_services: $(TOP)/tests/pkg/new-services
 	@mkdir -p $(dir $@)
 	printf '#!/bin/sh\nexec %s "$$@"\n' $< > $@ && chmod +x $@
