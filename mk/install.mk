@@ -14,6 +14,9 @@ prefix ?= $(PREFIX)
 exec_prefix ?= $(prefix)
 sbindir ?= $(exec_prefix)/sbin
 datarootdir ?= $(prefix)/share
+# The daemon reads /etc/ksmbd whatever the prefix: the folder is made
+# there (empty: the admin writes ksmbd.conf, ksmbd.adduser the users).
+sysconfdir ?= /etc
 mandir ?= $(datarootdir)/man
 docdir ?= $(datarootdir)/doc/ksmbd
 # The BPF object, for bpftool and ksmbd-lat --pin users (the tools carry
@@ -69,6 +72,7 @@ install-server: user $(MAN_DEP)
 	@rm -f $(UNIT_FILE)
 	@$(MAKE) --no-print-directory $(UNIT_FILE)
 	$(INSTALL) -d $(DESTDIR)$(sbindir) $(DESTDIR)$(unitdir) $(DESTDIR)$(docdir)/examples
+	$(INSTALL) -d -m 0755 $(DESTDIR)$(sysconfdir)/ksmbd
 	$(INSTALL) -m 0755 $(SERVER_PROGS) $(DESTDIR)$(sbindir)/
 	$(INSTALL) -m 0644 $(UNIT_FILE) $(DESTDIR)$(unitdir)/ksmbd.service
 	$(INSTALL) -m 0644 $(TOP)/packaging/ksmbd.conf.example $(DESTDIR)$(docdir)/examples/
