@@ -90,20 +90,30 @@ module: $(if $(KERNEL_GIVEN),deps,kernel)
 vmwarn: kernel
 	$(call kbuild,$(TOP)/tests/vm/warn-module,$(BUILD)/vm/warn-module)
 
+# Each suite's first line says which of how many it is (PROGRESS, read by
+# tests/run-suite) and, under make check, how long the check has run.
+check check-full: export KSMBD_CHECK_START := $(shell date +%s)
+
 unit: deps
 	@$(if $(strip $(UNIT_TESTS)),$(MAKE) --no-print-directory $(UNIT_TESTS),true)
-	@for t in $(UNIT_TESTS); do $(TOP)/tests/run-suite unit-$$(basename $$t) $$t; done
+	@n=$(words $(UNIT_TESTS)); i=0; for t in $(UNIT_TESTS); do i=$$((i + 1)); \
+		PROGRESS="unit $$i of $$n" $(TOP)/tests/run-suite unit-$$(basename $$t) $$t; done
 
 fuzz: deps
 	@$(if $(strip $(FUZZ_TARGETS)),$(MAKE) --no-print-directory $(FUZZ_TARGETS:%=$(BUILD)/fuzz/%),true)
-	@for t in $(FUZZ_TARGETS); do \
-		$(TOP)/tests/run-suite fuzz-$$t $(TOP)/tests/fuzz/run-fuzzer $$t $(FUZZ_SECONDS); done
+	@n=$(words $(FUZZ_TARGETS)); i=0; for t in $(FUZZ_TARGETS); do i=$$((i + 1)); \
+		PROGRESS="fuzz $$i of $$n" $(TOP)/tests/run-suite fuzz-$$t \
+		$(TOP)/tests/fuzz/run-fuzzer $$t $(FUZZ_SECONDS); done
 
-vmtest: all initramfs vmwarn
-	@$(TOP)/tests/run-suite vm-harness $(TOP)/tests/vm/selftest
-	@$(TOP)/tests/run-suite vm-make-run $(TOP)/tests/vm/interactive-test
-	@for t in $(TOP)/tests/vm/cases/*.sh; do \
-		$(TOP)/tests/run-suite vm-$$(basename $$t .sh) $(TOP)/tests/vm/run-case $$t; done
+# install.sh installs build/deb's packages in the guest: deb first.
+VM_CASES = $(wildcard $(TOP)/tests/vm/cases/*.sh)
+vmtest: all initramfs vmwarn deb
+	@n=$$(( $(words $(VM_CASES)) + 2 )); \
+	PROGRESS="vm 1 of $$n" $(TOP)/tests/run-suite vm-harness $(TOP)/tests/vm/selftest; \
+	PROGRESS="vm 2 of $$n" $(TOP)/tests/run-suite vm-make-run $(TOP)/tests/vm/interactive-test; \
+	i=2; for t in $(VM_CASES); do i=$$((i + 1)); \
+		PROGRESS="vm $$i of $$n" $(TOP)/tests/run-suite vm-$$(basename $$t .sh) \
+		$(TOP)/tests/vm/run-case $$t; done
 
 initramfs: kernel
 	@$(TOP)/tests/vm/mkinitramfs
@@ -119,10 +129,11 @@ check: deps
 
 # The long or not yet dependable runs: longer fuzzing and the VM cases in
 # tests/vm/cases-full/ (each says there why it is not in make check).
-vmtest-full: all initramfs
-	@for t in $(TOP)/tests/vm/cases-full/*.sh; do \
-		[ -e "$$t" ] || continue; \
-		$(TOP)/tests/run-suite vm-$$(basename $$t .sh) $(TOP)/tests/vm/run-case $$t; done
+VM_FULL_CASES = $(wildcard $(TOP)/tests/vm/cases-full/*.sh)
+vmtest-full: all initramfs deb
+	@n=$(words $(VM_FULL_CASES)); i=0; for t in $(VM_FULL_CASES); do i=$$((i + 1)); \
+		PROGRESS="vm-full $$i of $$n" $(TOP)/tests/run-suite vm-$$(basename $$t .sh) \
+		$(TOP)/tests/vm/run-case $$t; done
 
 check-full: deps
 	@rm -rf $(BUILD)/results && mkdir -p $(BUILD)/results
