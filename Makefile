@@ -105,9 +105,8 @@ fuzz: deps
 		PROGRESS="fuzz $$i of $$n" $(TOP)/tests/run-suite fuzz-$$t \
 		$(TOP)/tests/fuzz/run-fuzzer $$t $(FUZZ_SECONDS); done
 
-# install.sh installs build/deb's packages in the guest: deb first.
 VM_CASES = $(wildcard $(TOP)/tests/vm/cases/*.sh)
-vmtest: all initramfs vmwarn deb
+vmtest: all initramfs vmwarn
 	@n=$$(( $(words $(VM_CASES)) + 2 )); \
 	PROGRESS="vm 1 of $$n" $(TOP)/tests/run-suite vm-harness $(TOP)/tests/vm/selftest; \
 	PROGRESS="vm 2 of $$n" $(TOP)/tests/run-suite vm-make-run $(TOP)/tests/vm/interactive-test; \
@@ -129,6 +128,7 @@ check: deps
 
 # The long or not yet dependable runs: longer fuzzing and the VM cases in
 # tests/vm/cases-full/ (each says there why it is not in make check).
+# install.sh installs build/deb's packages in the guest: deb first.
 VM_FULL_CASES = $(wildcard $(TOP)/tests/vm/cases-full/*.sh)
 vmtest-full: all initramfs deb
 	@n=$(words $(VM_FULL_CASES)); i=0; for t in $(VM_FULL_CASES); do i=$$((i + 1)); \
