@@ -68,7 +68,8 @@ for p in ksmbd-dkms ksmbd-server ksmbd-monitor; do
 done
 ours=/usr/lib/modules/$kver/updates/dkms/ksmbd.ko
 if [ "$dkms_build" = 1 ]; then
-	mlog=/var/lib/dkms/ksmbd/$ver/build/make.log
+	# DKMS keeps the build's log once the build folder is gone.
+	mlog=/var/lib/dkms/ksmbd/$ver/$kver/$(uname -m)/log/make.log
 	[ -f "$mlog" ] && sed 's/^/# dkms make.log: /' "$mlog" | grep -iE 'btf|error|warning' | head -10
 	check dkms-status sh -c "dkms status ksmbd/$ver -k $kver | grep -q installed"
 	check dkms-module-btf grep -q 'has BTF' "$mlog"
