@@ -5,17 +5,16 @@
 #   KSMBDSTATS_CFLAGS   -I for ksmbd_stats.h / libksmbdstats.h
 #   KSMBDSTATS_FMT_LIB  the pure half (formatting, percentiles, deltas,
 #                       JSON): no BPF, no module build needed; unit tests
-#   KSMBDSTATS_LIB      the whole library (load/attach/pin/read), needs
-#                       `make module` first (module BTF for the programs)
+#   KSMBDSTATS_LIB      the whole library (load/attach/pin/read); its
+#                       programs need only the kernel headers (KDIR)
 #   KSMBDSTATS_LDLIBS   what KSMBDSTATS_LIB links against
 
 BPF_SRC := $(TOP)/bpf
 BPF_OUT := $(BUILD)/bpf
 BPF_CLANG := clang
-BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_x86 -Wall -Werror \
+BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_x86 -Wall $(WERROR_FLAG) \
 	-I$(BPF_OUT) -I$(BPF_SRC)
-BPF_VMLINUX := $(BUILD)/kernel/vmlinux
-BPF_KO := $(BUILD)/module/ksmbd.ko
+BPF_TYPES_OUT := $(BPF_OUT)/types
 
 KSMBDSTATS_CFLAGS := -I$(BPF_SRC)
 KSMBDSTATS_FMT_LIB := $(BPF_OUT)/libksmbdstats_fmt.a
@@ -24,18 +23,22 @@ KSMBDSTATS_LDLIBS := $(shell pkg-config --libs libbpf 2>/dev/null || echo -lbpf)
 
 USER_BINS += $(BPF_OUT)/ksmbd-lat
 
-# vmlinux.h: the guest kernel's types. ksmbd_module.h: the module's split
-# BTF on top of it; bpftool prints base and module types together, so the
-# programs include only ksmbd_module.h (a superset of vmlinux.h).
-$(BPF_OUT)/vmlinux.h: $(BPF_VMLINUX)
-	@mkdir -p $(dir $@)
-	bpftool btf dump file $< format c > $@.tmp && mv $@.tmp $@
-
-$(BPF_OUT)/ksmbd_module.h: $(BPF_KO) $(BPF_VMLINUX) | $(BPF_OUT)/vmlinux.h
-	@mkdir -p $(dir $@)
-	bpftool btf dump file $(BPF_KO) --base-btf $(BPF_VMLINUX) format c > $@.tmp
+# ksmbd_module.h: every type the programs name, from the debug info of
+# ksmbd_types.c compiled against the kernel headers (see that file): the
+# same headers ksmbd.ko is built from, no vmlinux, no module build. CO-RE
+# relocates the field accesses at load.
+BPF_TYPES_DEPS := $(BPF_SRC)/ksmbd_types.c $(BPF_SRC)/Kbuild \
+	$(wildcard $(TOP)/module/*.h $(TOP)/module/proto/*.h)
+$(BPF_OUT)/ksmbd_module.h: $(BPF_TYPES_DEPS)
+	@mkdir -p $(BPF_TYPES_OUT)
+	@ln -sf $(BPF_SRC)/ksmbd_types.c $(BPF_SRC)/Kbuild $(BPF_TYPES_OUT)/
+	$(MAKE) -C $(KDIR) M=$(BPF_TYPES_OUT) KSMBD_MODULE_SRC=$(TOP)/module \
+		KSMBD_VERSION=$(VERSION) ksmbd_types.o
+	cp $(BPF_TYPES_OUT)/ksmbd_types.o $(BPF_TYPES_OUT)/btf.o
+	pahole -J $(BPF_TYPES_OUT)/btf.o
+	bpftool btf dump file $(BPF_TYPES_OUT)/btf.o format c > $@.tmp
 	@grep -q 'btf_trace_ksmbd_request_done' $@.tmp || \
-		{ echo "bpf.mk: $(BPF_KO) has no ksmbd tracepoint BTF" >&2; rm -f $@.tmp; exit 1; }
+		{ echo "bpf.mk: no ksmbd tracepoint types in $@" >&2; rm -f $@.tmp; exit 1; }
 	mv $@.tmp $@
 
 $(BPF_OUT)/%.bpf.o: $(BPF_SRC)/%.bpf.c $(BPF_SRC)/ksmbd_stats.h $(BPF_OUT)/ksmbd_module.h
@@ -76,7 +79,7 @@ $(KSMBDSTATS_LIB): $(BPF_FMT_OBJS) $(BPF_OUT)/libksmbdstats.o
 
 $(BPF_OUT)/ksmbd-lat: $(BPF_SRC)/ksmbd-lat.c $(BPF_SRC)/ksmbd_lat_print.c \
 		$(BPF_SRC)/ksmbd_lat.h $(KSMBDSTATS_LIB)
-	$(USER_CC) $(BPF_USER_CFLAGS) -o $@ $(BPF_SRC)/ksmbd-lat.c \
+	$(USER_CC) $(BPF_USER_CFLAGS) $(USER_LDFLAGS) -o $@ $(BPF_SRC)/ksmbd-lat.c \
 		$(BPF_SRC)/ksmbd_lat_print.c $(KSMBDSTATS_LIB) $(KSMBDSTATS_LDLIBS)
 
 # Keep the object for bpftool prog inspection; make would delete it.

@@ -28,7 +28,7 @@ struct lat_env {
 
 enum { OPT_PIN = 256, OPT_UNPIN, OPT_STATUS };
 
-const char *argp_program_version = "ksmbd-lat 0.1";
+const char *argp_program_version = "ksmbd-lat " KSMBD_VERSION;
 static const char doc[] =
 "Summarize ksmbd SMB2 request latency as histograms.\n"
 "\n"

@@ -83,9 +83,12 @@ static int probe_env(const char *btf_path, char *err, size_t errlen)
 		return set_err(err, errlen, -ENOSYS,
 			       "kernel has no BTF (%s missing): BPF tools need CONFIG_DEBUG_INFO_BTF",
 			       VMLINUX_BTF);
+	if (access(btf_path, R_OK) && access("/sys/module/ksmbd", F_OK))
+		return set_err(err, errlen, -ENOENT, "ksmbd module not loaded");
+	/* Loaded without BTF: a DKMS build that found no BTF of its kernel. */
 	if (access(btf_path, R_OK))
 		return set_err(err, errlen, -ENOENT,
-			       "ksmbd module not loaded or has no BTF (%s missing)",
+			       "the ksmbd module has no BTF (%s missing): rebuild it with pahole (package dwarves) and its kernel's BTF; the build log says what was missing",
 			       btf_path);
 	if (geteuid())
 		return set_err(err, errlen, -EPERM,

@@ -19,8 +19,10 @@
  * when err is not NULL, writes one human-readable line into it (no trailing
  * newline). libbpf's own messages are silenced unless opts.verbose is set.
  * The distinct failures have distinct codes:
- *   -ENOENT  "ksmbd module not loaded or has no BTF" (/sys/kernel/btf/ksmbd
- *            absent) or, for open_pinned, "nothing pinned under ..."
+ *   -ENOENT  "ksmbd module not loaded", "the ksmbd module has no BTF
+ *            (/sys/kernel/btf/ksmbd missing): ..." (built without pahole
+ *            or without its kernel's BTF) or, for open_pinned, "nothing
+ *            pinned under ..."
  *   -EPERM   "not permitted: run as root (CAP_BPF and CAP_PERFMON)"
  *   -ENOSYS  "kernel has no BPF support" / no BTF for vmlinux
  *

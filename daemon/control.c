@@ -17,7 +17,6 @@
 #include "pidfile.h"
 #include "../module/uapi/ksmbd_netlink.h"
 
-#define CONTROL_VERSION	"0.1.0"
 #define CLASS_DIR	"/sys/class/ksmbd-control"
 /* How long --shutdown waits for ksmbd.mountd to be gone. */
 #define STOP_WAIT_MS	10000
@@ -214,7 +213,7 @@ int main(int argc, char **argv)
 		case 'v': break;
 		case 'V':
 			printf("ksmbd.control %s (netlink ABI %u)\n",
-			       CONTROL_VERSION, KSMBD_ABI_VERSION);
+			       KSMBD_VERSION, KSMBD_ABI_VERSION);
 			return 0;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;

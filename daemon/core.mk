@@ -34,7 +34,7 @@ $(CORE_SAN_LIB): $(CORE_SAN_OBJS)
 	rm -f $@ && ar rcs $@ $^
 
 $(CORE_ADDUSER) $(CORE_ADDSHARE): $(BUILD)/daemon/ksmbd.%: $(CORE_DIR)/%.c $(CORE_LIB) $(CORE_HDRS)
-	$(USER_CC) $(USER_CFLAGS) -I$(CORE_DIR) $< $(CORE_LIB) -o $@
+	$(USER_CC) $(USER_CFLAGS) $(USER_LDFLAGS) -I$(CORE_DIR) $< $(CORE_LIB) -o $@
 
 # Unit tests: each tests/unit/daemon/test_NAME.c becomes build/unit/daemon_NAME.
 CORE_TEST_DIR := $(TOP)/tests/unit/daemon

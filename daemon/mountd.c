@@ -27,7 +27,6 @@
 #include "userdb.h"
 #include "../module/uapi/ksmbd_netlink.h"
 
-#define MOUNTD_VERSION		"0.1.0"
 #define STARTUP_WAIT_MS		5000
 /* Without traffic, check this often that the module is still there. */
 #define IDLE_CHECK_S		5
@@ -166,7 +165,7 @@ static int parse_opts(int argc, char **argv, struct mountd_opts *o)
 			break;
 		case 'v': o->debug = true; break;
 		case 'V':
-			printf("ksmbd.mountd %s (netlink ABI %u)\n", MOUNTD_VERSION,
+			printf("ksmbd.mountd %s (netlink ABI %u)\n", KSMBD_VERSION,
 			       KSMBD_ABI_VERSION);
 			exit(0);
 		case 'h': usage(stdout); exit(0);
@@ -472,7 +471,7 @@ int main(int argc, char **argv)
 	if (pidfile_write(lock_fd))
 		mountd_log(LOG_WARNING, "cannot write pid file %s", o.pidfile);
 	install_signals();
-	mountd_log(LOG_INFO, "ksmbd.mountd %s starting (pid %d)", MOUNTD_VERSION,
+	mountd_log(LOG_INFO, "ksmbd.mountd %s starting (pid %d)", KSMBD_VERSION,
 		   (int)getpid());
 
 	mountd_state_init(&st, cfg, db);

@@ -31,13 +31,13 @@ $(MOUNTD_OBJS): $(MOUNTD_OUT)/%.o: $(MOUNTD_DIR)/%.c $(MOUNTD_HDRS)
 	$(USER_CC) $(USER_CFLAGS) $(MOUNTD_CFLAGS) -c $< -o $@
 
 $(MOUNTD_BIN): $(MOUNTD_OBJS) $(MOUNTD_RPC_LIB) $(MOUNTD_CORE_LIB)
-	$(USER_CC) $(USER_CFLAGS) $(MOUNTD_OBJS) $(MOUNTD_RPC_LIB) \
+	$(USER_CC) $(USER_CFLAGS) $(USER_LDFLAGS) $(MOUNTD_OBJS) $(MOUNTD_RPC_LIB) \
 		$(MOUNTD_CORE_LIB) $(MOUNTD_NL_LIBS) $(MOUNTD_GSS_LIBS) -o $@
 
 $(CONTROL_BIN): $(MOUNTD_DIR)/control.c $(TOP)/module/uapi/ksmbd_netlink.h \
 		$(MOUNTD_DIR)/pidfile.h $(MOUNTD_CORE_LIB)
 	@mkdir -p $(dir $@)
-	$(USER_CC) $(USER_CFLAGS) -I$(MOUNTD_DIR) $< $(MOUNTD_CORE_LIB) -o $@
+	$(USER_CC) $(USER_CFLAGS) $(USER_LDFLAGS) -I$(MOUNTD_DIR) $< $(MOUNTD_CORE_LIB) -o $@
 
 # Unit tests: tests/unit/ipc/test_NAME.c -> build/unit/ipc_NAME, linked with
 # the daemon's handlers (no netlink), the kernel's payload validator built

@@ -54,7 +54,7 @@ static int one(struct ksmbd_tool *t, int c, char **argv)
 		t->verbose = true;
 		return 0;
 	case 'V':
-		printf("%s (ksmbd) 0.1\n", t->prog);
+		printf("%s (ksmbd) %s\n", t->prog, KSMBD_VERSION);
 		exit(0);
 	case 'h':
 		t->usage(stdout);

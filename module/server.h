@@ -15,7 +15,10 @@
 
 #include <linux/types.h>
 
-#define KSMBD_VERSION "0.1.0"
+/* The top-level VERSION file, passed by Kbuild (module/Kbuild). */
+#ifndef KSMBD_VERSION
+#error "KSMBD_VERSION is unset: build with the top-level Makefile or DKMS"
+#endif
 
 enum ksmbd_server_state {
 	KSMBD_SERVER_WAITING_DAEMON,

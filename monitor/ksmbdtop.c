@@ -125,6 +125,7 @@ static void usage(FILE *f)
 "  -v, --verbose      libbpf's debug messages on stderr\n"
 "      --stats-file F read the module's counters from F instead of\n"
 "                     " KT_MODSTATS_PATH " (tests)\n"
+"  -V, --version      print the version\n"
 "  -h, --help         this help\n"
 "\n"
 "-j, -s, -P and -v mean what they mean to ksmbd-lat.\n"
@@ -153,13 +154,14 @@ static int parse_args(int argc, char **argv, struct kt_opts *o)
 		{ "no-bpf", no_argument, NULL, 'N' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "stats-file", required_argument, NULL, 'S' },
+		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	char *end;
 	int ch, col;
 
-	while ((ch = getopt_long(argc, argv, "bjJd:n:s:PLNvh", longopts,
+	while ((ch = getopt_long(argc, argv, "bjJd:n:s:PLNvVh", longopts,
 				 NULL)) != -1) {
 		switch (ch) {
 		case 'b':
@@ -209,6 +211,9 @@ static int parse_args(int argc, char **argv, struct kt_opts *o)
 		case 'S':
 			o->stats_path = optarg;
 			break;
+		case 'V':
+			printf("ksmbdtop %s\n", KSMBD_VERSION);
+			exit(KT_EXIT_OK);
 		case 'h':
 			usage(stdout);
 			exit(KT_EXIT_OK);

@@ -19,7 +19,7 @@ endif
 
 $(MON_OUT)/ksmbdtop: $(MON_ALL:%=$(MON_SRC)/%) $(MON_HDRS) $(KSMBDSTATS_LIB)
 	@mkdir -p $(dir $@)
-	$(USER_CC) $(USER_CFLAGS) $(KSMBDSTATS_CFLAGS) -o $@ \
+	$(USER_CC) $(USER_CFLAGS) $(USER_LDFLAGS) $(KSMBDSTATS_CFLAGS) -o $@ \
 		$(MON_ALL:%=$(MON_SRC)/%) $(KSMBDSTATS_LIB) \
 		$(KSMBDSTATS_LDLIBS) $(MON_CURSES_LIBS)
 
