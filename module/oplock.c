@@ -34,8 +34,6 @@ DEFINE_MUTEX(ksmbd_owner_lock);
 static DEFINE_HASHTABLE(by_inode, 8);
 static DEFINE_HASHTABLE(by_key, 8);
 static DECLARE_WAIT_QUEUE_HEAD(break_wq);
-/* How long a dying connection's teardown may take to end its breaks. */
-#define KSMBD_OPLOCK_EXIT_GRACE	(2 * HZ)
 static unsigned long break_seq;		/* under owner_lock; bumped on every resolution */
 static atomic_t nr_waiters;
 
@@ -61,6 +59,13 @@ struct breaker {
 	bool deletes;			/* the open asks for delete on close */
 	struct ksmbd_conn *waiter;	/* the opener's connection, if known */
 	struct ksmbd_smb2_ctx *ctx;	/* the waiting request: may go async */
+	/*
+	 * An open: leave the owners of dropped connections alone and say
+	 * so (gone), for the opener to close their disconnected durable
+	 * handles instead (MS-SMB2 3.3.4.6), then break again.
+	 */
+	bool spare_gone;
+	bool gone;
 };
 
 /* A break notification to send once owner_lock is dropped. */
@@ -303,21 +308,27 @@ static bool start_break(struct ksmbd_oplock *o, u32 to, bool bump,
  * o's client went away in the middle of its break. Its connection's
  * teardown is about to close its handles (a handle with a break in
  * flight is not kept as a durable one: see ksmbd_oplock_durable_ok()),
- * which ends the break as the client's answer would have. Wait a moment
- * for that rather than downgrade now: the downgraded handle would be
- * kept as durable, and the open that broke it would get less than if the
- * drop had been seen first (smb2.durable-open oplock, lease, open2-lease).
- * True while that moment lasts.
+ * which ends the break as the client's answer would have. Wait for that
+ * teardown, however long the scheduler makes it take, rather than
+ * downgrade first: the downgraded handle would be kept as durable, and
+ * the open that broke it would get less than if the drop had been seen
+ * first (smb2.durable-open lease, open2-lease: under load a fixed grace
+ * of 2 s ran out before the teardown ran). The break's own deadline
+ * still bounds the wait. True while it lasts.
  */
-static bool exiting_grace(struct ksmbd_oplock *o)
+static bool awaiting_teardown(const struct ksmbd_oplock *o)
 {
-	unsigned long until = jiffies + KSMBD_OPLOCK_EXIT_GRACE;
+	return tearing_down(o) && time_before(jiffies, o->deadline);
+}
 
-	if (!tearing_down(o))
-		return false;
-	if (time_after(o->deadline, until))
-		o->deadline = until;
-	return time_before(jiffies, o->deadline);
+/*
+ * o's connection is gone and its teardown is over: what o still caches
+ * belongs to disconnected durable handles (or to closed ones a request
+ * still holds). A break cannot reach them; MS-SMB2 3.3.4.6 closes them.
+ */
+static bool owner_gone(const struct ksmbd_oplock *o)
+{
+	return ksmbd_conn_exiting(o->conn) && !tearing_down(o);
 }
 
 /*
@@ -343,7 +354,7 @@ static bool waits_for(const struct ksmbd_oplock *o, const struct breaker *b)
  * awaited. A waiting b that finds a break under way leaves what it needs
  * beyond it in the owner, for the acknowledgement to break further.
  */
-static bool scan_owners(const struct breaker *b, struct list_head *notes,
+static bool scan_owners(struct breaker *b, struct list_head *notes,
 			bool force, bool wait)
 {
 	struct ksmbd_oplock *o;
@@ -355,7 +366,8 @@ static bool scan_owners(const struct breaker *b, struct list_head *notes,
 		if (o->inode != b->inode || (is_self(o, b) && !self_level2(o, b)))
 			continue;
 		if (o->breaking) {
-			if (ksmbd_conn_exiting(o->conn) && !exiting_grace(o)) {
+			if (ksmbd_conn_exiting(o->conn) &&
+			    !awaiting_teardown(o)) {
 				timeout_owner(o, "disconnected", false);
 			} else if (force || time_after_eq(jiffies, o->deadline)) {
 				timeout_owner(o, force ? "waiters" : "timeout",
@@ -378,6 +390,10 @@ static bool scan_owners(const struct breaker *b, struct list_head *notes,
 		to = o->state & allowed(o, b);
 		if (to == o->state)
 			continue;
+		if (b->spare_gone && owner_gone(o)) {
+			b->gone = true;
+			continue;
+		}
 		if (start_break(o, to, true, notes))
 			pending |= waits_for(o, b);
 	}
@@ -466,7 +482,7 @@ void ksmbd_oplock_send_notes(struct list_head *notes)
  * client may be the one to acknowledge it and expects the interim
  * first); a CANCEL then ends the wait with -ECANCELED.
  */
-static int break_and_wait(const struct breaker *b, bool wait)
+static int break_and_wait(struct breaker *b, bool wait)
 {
 	bool force = false, counted = false, held = false;
 	unsigned long seen;
@@ -505,6 +521,8 @@ static int break_and_wait(const struct breaker *b, bool wait)
 	/* From here on a CANCEL finds the request but no longer stops it. */
 	if (held && !ksmbd_smb2_async_resume(b->ctx))
 		ret = -ECANCELED;
+	if (!ret && b->gone)
+		ret = -EAGAIN;
 	return ret;
 }
 
@@ -548,7 +566,7 @@ static void open_breaker(struct breaker *b, struct ksmbd_smb2_ctx *ctx,
 int ksmbd_oplock_break_for_open(struct ksmbd_smb2_ctx *ctx,
 				struct ksmbd_file *fp,
 				const struct ksmbd_oplock_req *rq,
-				bool overwrite)
+				bool overwrite, bool spare_gone)
 {
 	struct breaker b;
 
@@ -556,12 +574,14 @@ int ksmbd_oplock_break_for_open(struct ksmbd_smb2_ctx *ctx,
 		return 0;
 	open_breaker(&b, ctx, fp, rq,
 		     overwrite ? BREAK_OVERWRITE : BREAK_OPEN);
+	b.spare_gone = spare_gone;
 	return break_and_wait(&b, true);
 }
 
 int ksmbd_oplock_break_for_share(struct ksmbd_smb2_ctx *ctx,
 				  struct ksmbd_file *fp,
-				  const struct ksmbd_oplock_req *rq)
+				  const struct ksmbd_oplock_req *rq,
+				  bool spare_gone)
 {
 	struct ksmbd_oplock *o;
 	struct breaker b;
@@ -582,6 +602,7 @@ int ksmbd_oplock_break_for_share(struct ksmbd_smb2_ctx *ctx,
 	if (!handles)
 		return 0;
 	open_breaker(&b, ctx, fp, rq, BREAK_SHARING);
+	b.spare_gone = spare_gone;
 	return break_and_wait(&b, true) ?: 1;
 }
 

@@ -456,6 +456,51 @@ static bool app_instance_applies(const struct ksmbd_smb2_ctx *ctx,
 	       ctx->conn->neg.dialect >= SMB30_DIALECT;
 }
 
+/*
+ * A handle kept durable by a connection drop the purge in act() came too
+ * early for (its teardown ran meanwhile) is closed now, as the purge
+ * would have closed it; -ESTALE when that deleted the file.
+ */
+static int purge_late(struct create_state *cs, struct ksmbd_file *fp)
+{
+	if (ksmbd_file_durable_purge(fp, cs->step == KSMBD_STEP_TRUNCATE) &&
+	    d_unlinked(fp->filp->f_path.dentry))
+		return -ESTALE;
+	return 0;
+}
+
+/* A sharing conflict: break handle caching, then join again. */
+static int join_after_break(struct create_state *cs, struct ksmbd_file *fp)
+{
+	int ret = ksmbd_oplock_break_for_share(cs->ctx, fp, &cs->rq->op, true);
+
+	if (ret == -EAGAIN) {
+		ret = purge_late(cs, fp);
+		if (ret)
+			return ret;
+		ret = ksmbd_oplock_break_for_share(cs->ctx, fp, &cs->rq->op,
+						   false);
+	}
+	return ret > 0 ? ksmbd_file_share_join(fp) : ret ?: -EBUSY;
+}
+
+/* The caching the open conflicts with: broken, or its handles closed. */
+static int break_others(struct create_state *cs, struct ksmbd_file *fp)
+{
+	bool overwrite = cs->step == KSMBD_STEP_TRUNCATE;
+	int ret;
+
+	ret = ksmbd_oplock_break_for_open(cs->ctx, fp, &cs->rq->op, overwrite,
+					  true);
+	if (ret != -EAGAIN)
+		return ret;
+	ret = purge_late(cs, fp);
+	if (ret)
+		return ret;
+	return ksmbd_oplock_break_for_open(cs->ctx, fp, &cs->rq->op, overwrite,
+					   false);
+}
+
 static int act(struct create_state *cs, const char *name,
 	       struct create_result *out)
 {
@@ -496,18 +541,15 @@ static int act(struct create_state *cs, const char *name,
 	 * unless an owner caching handles is broken and then lets us in.
 	 */
 	ret = ksmbd_file_share_join(fp);
-	if (ret == -EBUSY) {
-		ret = ksmbd_oplock_break_for_share(cs->ctx, fp, &rq->op);
-		ret = ret > 0 ? ksmbd_file_share_join(fp) : ret ?: -EBUSY;
-	}
+	if (ret == -EBUSY)
+		ret = join_after_break(cs, fp);
 	if (ret)
 		goto err_put;
 	/*
 	 * Cancelled while waiting (async): the put below leaves the share
 	 * modes before the client is told STATUS_CANCELLED.
 	 */
-	ret = ksmbd_oplock_break_for_open(cs->ctx, fp, &rq->op,
-					  cs->step == KSMBD_STEP_TRUNCATE);
+	ret = break_others(cs, fp);
 	if (ret)
 		goto err_put;
 	if (cs->sn && cs->step == KSMBD_STEP_CREATE)
