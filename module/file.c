@@ -943,6 +943,7 @@ u32 ksmbd_file_durable_purge(struct ksmbd_file *fp, bool overwrite)
 struct app_key {
 	const u8 *id;
 	const u8 *client_guid;
+	kuid_t uid;
 	const struct path *root;
 	const char *name;
 };
@@ -957,7 +958,10 @@ static bool app_match(struct ksmbd_file *fp, const struct app_key *k)
 	    !memcmp(fp->app_client_guid, k->client_guid, 16) ||
 	    !path_equal(&fp->root, k->root))
 		return false;
+	/* A reconnect changes a busy handle's credentials: check after. */
 	if (fp->durable && fp->durable->state == KSMBD_DH_S_BUSY)
+		return false;
+	if (!uid_eq(fp->cred->fsuid, k->uid))
 		return false;
 	spin_lock(&fp->name_lock);
 	same = fp->name && !strcmp(fp->name, k->name);
@@ -966,10 +970,11 @@ static bool app_match(struct ksmbd_file *fp, const struct app_key *k)
 }
 
 void ksmbd_file_close_app_instance(const u8 *app_id, const u8 *client_guid,
-				   const struct path *root, const char *name)
+				   kuid_t uid, const struct path *root,
+				   const char *name)
 {
 	const struct app_key k = {
-		.id = app_id, .client_guid = client_guid,
+		.id = app_id, .client_guid = client_guid, .uid = uid,
 		.root = root, .name = name,
 	};
 	struct ksmbd_file *fp;

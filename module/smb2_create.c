@@ -516,6 +516,17 @@ static int act(struct create_state *cs, const char *name,
 				       d_inode(cs->res.dentry) : NULL);
 	if (ret)
 		return ret;
+	/*
+	 * 3.3.5.9.13: the open of this application instance by another
+	 * client goes, so its share modes do not stand in our way. Only
+	 * now, with this open authorized (found, disposition and access
+	 * checked): a request that fails those closes nothing.
+	 */
+	if (app_instance_applies(cs->ctx, rq))
+		ksmbd_file_close_app_instance(rq->app_instance_id,
+					      cs->ctx->conn->neg.client_guid,
+					      cs->scope.cred->fsuid,
+					      &cs->ctx->tree->root, name);
 	if (cs->sn ? cs->base_create : cs->step == KSMBD_STEP_CREATE) {
 		ret = ksmbd_vfs_create(&cs->scope, &cs->res,
 				       new_mode(cs->ctx->tree->share, cs->dir));
@@ -910,14 +921,8 @@ static u32 create_file(struct ksmbd_smb2_ctx *ctx, const struct create_req *rq)
 		goto out_free;
 	}
 	t0 = KSMBD_TP_CLOCK(ksmbd_vfs_open);
-	if (!replay(ctx, rq, &r)) {
-		/* 3.3.5.9.13: the other client's open of this instance goes. */
-		if (app_instance_applies(ctx, rq))
-			ksmbd_file_close_app_instance(rq->app_instance_id,
-						      ctx->conn->neg.client_guid,
-						      &ctx->tree->root, name);
+	if (!replay(ctx, rq, &r))
 		status = open_path(ctx, rq, name, sn, &r);
-	}
 	trace_ksmbd_vfs_open(ctx->conn, ctx->session_id, r.fp, name,
 			     rq->args.disposition,
 			     r.fp ? r.action : KSMBD_TP_NO_ACTION, status,
