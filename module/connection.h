@@ -127,11 +127,6 @@ void ksmbd_conn_drop(struct ksmbd_conn *conn, const char *reason);
 void ksmbd_conn_drop_all(const char *reason);
 /* Wait until every connection has been freed. */
 void ksmbd_conn_wait_all(void);
-/*
- * The client's oldest live, authenticated connection (counted), by its
- * ClientGuid; NULL when it has none or the GUID is zero.
- */
-struct ksmbd_conn *ksmbd_conn_find_client(const u8 *client_guid);
 
 /* The timeout reaper runs while the transport does. */
 void ksmbd_conn_reaper_start(void);

@@ -54,6 +54,7 @@ struct breaker {
 	struct ksmbd_oplock *self;	/* the handle's owner; may be NULL */
 	const u8 *guid;			/* with key: the requester's lease */
 	const u8 *key;
+	kuid_t uid;			/* with key: the requester's user */
 	u32 access, share;		/* the opening handle's modes (BREAK_OPEN) */
 	bool check_share;
 	bool deletes;			/* the open asks for delete on close */
@@ -76,6 +77,7 @@ struct break_note {
 	bool ack_required;
 	u8 key[16];
 	u8 guid[16];			/* leases: the client's ClientGuid */
+	kuid_t uid;			/* leases: the lease's user */
 	u64 pid, vid, sess_id;
 	u32 from, to;
 	u16 epoch;
@@ -119,13 +121,15 @@ static unsigned int break_timeout(void)
 	return (s ? s : KSMBD_OPLOCK_BREAK_TIMEOUT_S) * HZ;
 }
 
-struct ksmbd_oplock *ksmbd_lease_find(const u8 *guid, const u8 *key)
+struct ksmbd_oplock *ksmbd_lease_find(const u8 *guid, const u8 *key,
+				      kuid_t uid)
 {
 	struct ksmbd_oplock *o;
 
 	lockdep_assert_held(&ksmbd_owner_lock);
 	hash_for_each_possible(by_key, o, key_node, key_hash(guid, key))
-		if (!memcmp(o->key, key, 16) && !memcmp(o->guid, guid, 16))
+		if (!memcmp(o->key, key, 16) && !memcmp(o->guid, guid, 16) &&
+		    uid_eq(o->uid, uid))
 			return o;
 	return NULL;
 }
@@ -223,8 +227,8 @@ static bool is_self(const struct ksmbd_oplock *o, const struct breaker *b)
 {
 	if (o == b->self)
 		return true;
-	return b->key && o->lease && !memcmp(o->key, b->key, 16) &&
-	       !memcmp(o->guid, b->guid, 16);
+	return b->key && o->lease && uid_eq(o->uid, b->uid) &&
+	       !memcmp(o->key, b->key, 16) && !memcmp(o->guid, b->guid, 16);
 }
 
 /*
@@ -248,6 +252,7 @@ static struct break_note *note_make(struct ksmbd_oplock *o, u32 to, bool ack)
 	n->ack_required = ack;
 	memcpy(n->key, o->key, 16);
 	memcpy(n->guid, o->guid, 16);
+	n->uid = o->uid;
 	n->pid = o->pid;
 	n->vid = o->vid;
 	n->sess_id = o->sess_id;
@@ -405,19 +410,26 @@ static bool scan_owners(struct breaker *b, struct list_head *notes,
  * its breaks go out on the client's oldest live connection, whichever
  * connection its opens came on (Windows does so; smb2.lease.v2_complex1
  * expects every break on the first connection, also for a lease opened
- * only on the second). The owner's own connection is the fallback.
+ * only on the second). The ClientGuid is only the client's word, so the
+ * connection must also carry a session of the lease's user, and the
+ * break goes out as that session (encrypted when it encrypts): another
+ * user naming the same ClientGuid is never sent our breaks. The owner's
+ * own connection is the fallback.
  */
 static void note_route(struct break_note *n)
 {
-	struct ksmbd_conn *c;
+	struct ksmbd_session *sess;
 
 	if (!n->lease)
 		return;
-	c = ksmbd_conn_find_client(n->guid);
-	if (!c)
+	sess = ksmbd_session_find_client(n->guid, n->uid);
+	if (!sess)
 		return;
+	ksmbd_conn_get(sess->conn);
 	ksmbd_conn_put(n->conn);
-	n->conn = c;
+	n->conn = sess->conn;
+	n->sess_id = sess->id;
+	ksmbd_session_put(sess);
 }
 
 static void send_notes(struct list_head *notes)
@@ -560,6 +572,7 @@ static void open_breaker(struct breaker *b, struct ksmbd_smb2_ctx *ctx,
 	if (rq->lease) {
 		b->guid = ctx->conn->neg.client_guid;
 		b->key = rq->key;
+		b->uid = ctx->sess->uid;
 	}
 }
 
@@ -620,6 +633,7 @@ static int break_through(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
 	if (b.self && b.self->lease) {
 		b.guid = b.self->guid;
 		b.key = b.self->key;
+		b.uid = b.self->uid;
 	}
 	mutex_unlock(&ksmbd_owner_lock);
 	/*
@@ -782,6 +796,7 @@ static void owner_init(struct ksmbd_oplock *o, struct ksmbd_smb2_ctx *ctx,
 	o->share = FILE_SHARE_ALL;
 	owner_add_modes(o, fp);
 	o->nr_handles = 1;
+	o->uid = ctx->sess->uid;
 	if (rq->lease) {
 		o->version = rq->version;
 		memcpy(o->key, rq->key, 16);
@@ -875,7 +890,8 @@ static bool grant_locked(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
 	bool any, oplocks, h_leases;
 
 	if (rq->lease) {
-		same = ksmbd_lease_find(ctx->conn->neg.client_guid, rq->key);
+		same = ksmbd_lease_find(ctx->conn->neg.client_guid, rq->key,
+					ctx->sess->uid);
 		/* A lease key names one file (3.3.5.9.8): no lease elsewhere. */
 		if (same && same->inode != inode)
 			return false;
@@ -954,6 +970,7 @@ void ksmbd_oplock_grant(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
 	if (rq->lease) {
 		b.guid = ctx->conn->neg.client_guid;
 		b.key = rq->key;
+		b.uid = ctx->sess->uid;
 	}
 	fresh = kzalloc(sizeof(*fresh), GFP_KERNEL);
 	/*
@@ -1002,7 +1019,8 @@ int ksmbd_oplock_lease_check(struct ksmbd_smb2_ctx *ctx,
 	if (!rq->lease)
 		return 0;
 	mutex_lock(&ksmbd_owner_lock);
-	o = ksmbd_lease_find(ctx->conn->neg.client_guid, rq->key);
+	o = ksmbd_lease_find(ctx->conn->neg.client_guid, rq->key,
+			     ctx->sess->uid);
 	if (o && o->inode != inode)
 		ret = -EINVAL;
 	mutex_unlock(&ksmbd_owner_lock);
@@ -1148,7 +1166,8 @@ int ksmbd_oplock_durable_reclaim(struct ksmbd_smb2_ctx *ctx,
 	 */
 	if (!o || o->lease != rq->lease ||
 	    (o->lease && (memcmp(o->key, rq->key, 16) ||
-			  memcmp(o->guid, guid, 16)))) {
+			  memcmp(o->guid, guid, 16) ||
+			  !uid_eq(o->uid, ctx->sess->uid)))) {
 		ret = -ENOENT;
 		goto out_unlock;
 	}
