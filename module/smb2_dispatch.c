@@ -209,6 +209,8 @@ static enum ksmbd_smb2_verdict run_element(struct ksmbd_smb2_ctx *ctx,
 	}
 	ctx->req = req;
 	ctx->status = ksmbd_smb2_attach(ctx);
+	if (ctx->drop_reason)
+		return KSMBD_SMB2_DROP;
 	if (ctx->status != STATUS_SUCCESS) {
 		ctx->unattached = true;
 		return KSMBD_SMB2_REPLY;
