@@ -186,6 +186,9 @@ static u32 maximal_existing(const struct ksmbd_vfs_scope *s,
 	access = ksmbd_access_from_perms(may_read,
 					 !ksmbd_vfs_permission(s, d, MAY_WRITE),
 					 may_exec, !ksmbd_vfs_may_delete(s, res));
+	/* An append-only file takes appends, never a write in place. */
+	if (IS_APPEND(d_inode(d)) && !d_is_dir(d))
+		access &= ~FILE_WRITE_DATA;
 	/* The owner may always change the mode and owner (chmod, chown). */
 	if (ksmbd_vfs_is_owner(s, d))
 		access |= FILE_WRITE_DAC | FILE_WRITE_OWNER;
@@ -424,7 +427,7 @@ static struct ksmbd_file *open_handle(struct create_state *cs,
 		strscpy(fp->stream, cs->sn->xname, XATTR_NAME_MAX + 1);
 	}
 	/* A stream's data is in the base's attributes: no data open. */
-	filp = ksmbd_vfs_open(&cs->scope, &cs->res.parent, cs->res.dentry,
+	filp = ksmbd_vfs_open(&cs->scope, &cs->res,
 			      cs->sn ? O_PATH : open_flags(cs->granted, cs->dir));
 	if (IS_ERR(filp)) {
 		ksmbd_file_put(fp);
