@@ -566,7 +566,8 @@ int ksmbd_file_set_delete_on_close(struct ksmbd_file *fp, bool on)
 
 	if (!fp->ino)
 		return -EINVAL;
-	if (on && !(fp->daccess & FILE_DELETE))
+	/* Setting and clearing alike (MS-FSA 2.1.5.14.3): DELETE access. */
+	if (!(fp->daccess & FILE_DELETE))
 		return -EACCES;
 	if (on && !(fp->tree_flags & KSMBD_FILE_TREE_WRITABLE))
 		return -EACCES;
