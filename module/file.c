@@ -14,6 +14,7 @@
 #include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/hashtable.h>
+#include <linux/random.h>
 #include <linux/slab.h>
 #include <linux/xarray.h>
 #include <linux/xattr.h>
@@ -62,7 +63,6 @@ struct ksmbd_inode {
 
 static DEFINE_XARRAY_ALLOC1(files);
 static u32 next_volatile;		/* cyclic hint, under the xa_lock */
-static atomic64_t next_persistent;
 static atomic_t nr_files;
 
 static DEFINE_MUTEX(share_lock);
@@ -375,6 +375,23 @@ static bool take_back(struct ksmbd_file *fp, u32 id)
 	return true;
 }
 
+/*
+ * The persistent half of a FileId: random, so that knowing the volatile
+ * half (a small counter) and the ids of one's own handles reveals nothing
+ * that would let one name another client's disconnected durable handle
+ * (a DHnC carries only the FileId). 0 and all ones (the compound's "the
+ * previous CREATE's") are never handed out.
+ */
+static u64 new_persistent_id(void)
+{
+	u64 id;
+
+	do {
+		id = get_random_u64();
+	} while (!id || id == KSMBD_FILE_ID_COMPOUND);
+	return id;
+}
+
 int ksmbd_file_publish(struct ksmbd_file *fp)
 {
 	u32 id;
@@ -385,7 +402,7 @@ int ksmbd_file_publish(struct ksmbd_file *fp)
 		return -EMFILE;
 	}
 	/* Set before the handle becomes visible: lookups compare it. */
-	fp->persistent_id = atomic64_inc_return(&next_persistent);
+	fp->persistent_id = new_persistent_id();
 	ret = xa_alloc_cyclic(&files, &id, fp, XA_LIMIT(1, U32_MAX - 1),
 			      &next_volatile, GFP_KERNEL);
 	if (ret < 0) {
