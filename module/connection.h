@@ -104,6 +104,7 @@ struct ksmbd_conn {
 	atomic_t nr_async;
 	spinlock_t cancel_lock;
 	u64 early_cancel[KSMBD_CONN_EARLY_CANCELS];	/* MessageId + 1, 0 = empty */
+	u64 early_cancel_sess[KSMBD_CONN_EARLY_CANCELS];	/* its SessionId */
 	u32 early_pos;
 
 	struct ksmbd_conn_neg neg;	/* valid once NEGOTIATED is set */
