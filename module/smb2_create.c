@@ -106,6 +106,21 @@ static void decode_app_instance(const struct ksmbd_buf *list,
 	rq->has_app_instance = true;
 }
 
+/*
+ * An ExtA list naming an xattr the server keeps itself: refused whole,
+ * before anything is created, as SET_INFO refuses it.
+ */
+static bool ea_list_reserved(const struct ksmbd_buf *list)
+{
+	struct ksmbd_ea_entry e;
+	u32 pos = 0;
+
+	while (ksmbd_ea_next(list, &pos, &e) > 0)
+		if (ksmbd_ea_name_reserved(&e.name))
+			return true;
+	return false;
+}
+
 /* The create contexts we act on; the gate has validated the chain. */
 static u32 decode_contexts(const struct ksmbd_buf *list, struct create_req *rq)
 {
@@ -121,6 +136,8 @@ static u32 decode_contexts(const struct ksmbd_buf *list, struct create_req *rq)
 	if (!ksmbd_create_ctx_find(list, "ExtA", 4, &c)) {
 		if (ksmbd_ea_chain_check(&c.data) < 0)
 			return STATUS_INVALID_PARAMETER;
+		if (ea_list_reserved(&c.data))
+			return STATUS_ACCESS_DENIED;
 		rq->ea = c.data;
 	}
 	if (!ksmbd_create_ctx_find(list, "RqLs", 4, &c)) {
