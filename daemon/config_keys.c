@@ -184,6 +184,7 @@ static const struct key_def key_table[] = {
 	{ "forcedirectorymode", S(force_directory_mode), .type = T_MODE },
 	{ "forceuser", S(force_user), .type = T_OPTSTR },
 	{ "forcegroup", S(force_group), .type = T_OPTSTR },
+	{ "inheritowner", S(inherit_owner), .type = T_BOOL },
 	{ "oplocks", S(oplocks), .type = T_BOOL },
 	{ "storedosattributes", S(store_dos_attributes), .type = T_BOOL },
 	{ "hidedotfiles", S(hide_dot_files), .type = T_BOOL },
@@ -620,6 +621,9 @@ static void apply_global_section(struct cfg_parser *p, const char *norm,
 		set_value(p, g, &p->cfg->global, value);
 	if (s && !s->not_in_global)
 		set_value(p, s, p->tmpl, value);
+	if (s && p->tmpl->inherit_owner && !strcmp(norm, "inheritowner"))
+		cfg_warn(p, "'%s' is not supported: every share is refused",
+			 key);
 	if (!g && !s)
 		cfg_warn(p, "unknown parameter '%s' ignored", key);
 }
@@ -637,9 +641,13 @@ void cfg_apply_key(struct cfg_parser *p, const char *key, const char *value)
 		break;
 	case CFG_SEC_SHARE:
 		k = key_lookup(norm, SCOPE_SHARE);
-		if (k)
+		if (k) {
 			set_value(p, k, p->cur, value);
-		else if (key_lookup(norm, SCOPE_GLOBAL))
+			if (p->cur->inherit_owner &&
+			    !strcmp(norm, "inheritowner"))
+				cfg_warn(p, "'%s' is not supported: share [%s] is refused",
+					 key, p->cur->name);
+		} else if (key_lookup(norm, SCOPE_GLOBAL))
 			cfg_warn(p, "global parameter '%s' in share [%s] ignored",
 				 key, p->cur->name);
 		else

@@ -115,7 +115,7 @@ struct ksmbd_file *ksmbd_file_alloc(struct ksmbd_smb2_ctx *ctx,
 	fp->tree = ctx->tree;
 	fp->root = ctx->tree->root;
 	path_get(&fp->root);	/* a disconnected durable handle has no tree */
-	fp->cred = get_cred(ctx->sess->cred);
+	fp->cred = get_cred(ctx->tree->cred ?: ctx->sess->cred);
 	mutex_init(&fp->dir_lock);
 	spin_lock_init(&fp->name_lock);
 	spin_lock_init(&fp->lock_seq_lock);

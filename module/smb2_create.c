@@ -648,7 +648,8 @@ static u32 open_path(struct ksmbd_smb2_ctx *ctx, const struct create_req *rq,
 		.rq = rq,
 		.sn = sn->named ? sn : NULL,
 		.default_data = sn->default_data,
-		.scope = { .root = &ctx->tree->root, .cred = ctx->sess->cred },
+		.scope = { .root = &ctx->tree->root,
+			   .cred = ctx->tree->cred ?: ctx->sess->cred },
 	};
 	bool retried = false;
 	int ret;

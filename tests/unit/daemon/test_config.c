@@ -622,6 +622,20 @@ TEST(unknown_keys_warn)
 	CHECK_FAILS("[global]\nfoo = 1\ntcp port = 0\n", "t.conf:3: error:");
 }
 
+TEST(inherit_owner_refused)
+{
+	struct ksmbd_config *c;
+
+	MUST_PARSE(c, "[s]\npath = /s\ninherit owner = yes\n[t]\npath = /t\n"
+		   "inherit owner = no\n");
+	CHECK_DIAG("t.conf:3: warning: 'inherit owner' is not supported: "
+		   "share [s] is refused");
+	CHECK_EQ_INT(ksmbd_diag_warnings(diag), 1);
+	CHECK(share(c, "s")->inherit_owner);
+	CHECK(!share(c, "t")->inherit_owner);
+	ksmbd_config_free(c);
+}
+
 TEST(global_share_defaults)
 {
 	struct ksmbd_config *c;
@@ -738,6 +752,7 @@ int main(void)
 	RUN(sections_and_structure);
 	RUN(nul_byte_with_length);
 	RUN(unknown_keys_warn);
+	RUN(inherit_owner_refused);
 	RUN(global_share_defaults);
 	RUN(last_value_wins_and_lists_replace);
 	RUN(find_share);
