@@ -99,6 +99,17 @@ static u32 file_max(void)
 	return max ? max : KSMBD_FILE_DEFAULT_MAX;
 }
 
+static u32 tree_flags_of(struct ksmbd_tree *tree)
+{
+	u32 flags = 0;
+
+	if (ksmbd_tree_writable(tree))
+		flags |= KSMBD_FILE_TREE_WRITABLE;
+	if (ksmbd_share_has(tree->share, KSMBD_SHARE_FLAG_HIDE_DOT_FILES))
+		flags |= KSMBD_FILE_TREE_HIDE_DOT;
+	return flags;
+}
+
 struct ksmbd_file *ksmbd_file_alloc(struct ksmbd_smb2_ctx *ctx,
 				    enum ksmbd_file_kind kind)
 {
@@ -120,10 +131,7 @@ struct ksmbd_file *ksmbd_file_alloc(struct ksmbd_smb2_ctx *ctx,
 	spin_lock_init(&fp->name_lock);
 	spin_lock_init(&fp->lock_seq_lock);
 	INIT_LIST_HEAD(&fp->ino_node);
-	if (ksmbd_tree_writable(ctx->tree))
-		fp->tree_flags |= KSMBD_FILE_TREE_WRITABLE;
-	if (ksmbd_share_has(ctx->tree->share, KSMBD_SHARE_FLAG_HIDE_DOT_FILES))
-		fp->tree_flags |= KSMBD_FILE_TREE_HIDE_DOT;
+	fp->tree_flags = tree_flags_of(ctx->tree);
 	ksmbd_live_inc(KSMBD_LIVE_FILES);
 	return fp;
 }
@@ -818,6 +826,22 @@ void ksmbd_file_durable_unclaim(struct ksmbd_file *fp)
 	ksmbd_file_put(fp);
 }
 
+/*
+ * A restored handle acts for the session and tree that reclaimed it: the
+ * user's credentials as that session has them now (groups may have
+ * changed, and it is the reconnecting logon that was authenticated) and
+ * the tree's flags (the share may be read-only now). Claimed: nothing
+ * else reads these of a disconnected handle.
+ */
+static void take_over(struct ksmbd_file *fp, struct ksmbd_smb2_ctx *ctx)
+{
+	const struct cred *old_cred = fp->cred;
+
+	fp->cred = get_cred(ctx->tree->cred ?: ctx->sess->cred);
+	put_cred(old_cred);
+	fp->tree_flags = tree_flags_of(ctx->tree);
+}
+
 void ksmbd_file_durable_attach(struct ksmbd_file *fp,
 			       struct ksmbd_smb2_ctx *ctx)
 {
@@ -826,6 +850,7 @@ void ksmbd_file_durable_attach(struct ksmbd_file *fp,
 	/* Claimed: nothing else reads fp->tree of a disconnected handle. */
 	ksmbd_tree_get(ctx->tree);
 	fp->tree = ctx->tree;
+	take_over(fp, ctx);
 	xa_lock(&files);
 	fp->session_id = ctx->sess->id;
 	fp->tree_id = ctx->tree->id;
