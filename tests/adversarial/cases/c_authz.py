@@ -621,25 +621,30 @@ def case_file_ids_unpredictable(env):
 
 
 def drop_durable(env, name, g, key=None, cguid=None):
-    """An open of name by client g made durable (lease RH + DH2Q), its
-    connection then dropped; (fid, key, create guid)."""
+    """An open of name by client g made durable (DH2Q with a batch oplock,
+    or with a lease RH when key is given), its connection then dropped;
+    (fid, create guid)."""
     c = env.client("tree", guid=g)
-    key = key or os.urandom(16)
     cguid = cguid or os.urandom(16)
-    r = c.create(name, disposition=advlib.FILE_OPEN, oplock=0xFF,
-                 contexts=chain(lease(key, LEASE_R | LEASE_H), dh2q(cguid)))
+    if key:
+        r = c.create(name, disposition=advlib.FILE_OPEN, oplock=0xFF,
+                     contexts=chain(lease(key, LEASE_R | LEASE_H),
+                                    dh2q(cguid)))
+    else:
+        r = c.create(name, disposition=advlib.FILE_OPEN, oplock=9,
+                     contexts=chain(dh2q(cguid)))
     expect_status(r, SUCCESS, "durable open")
     expect(b"DH2Q" in rsp_contexts(r), "not made durable")
     c.close()
-    return r.fid, key, cguid
+    return r.fid, cguid
 
 
-def reconnect(c, name, ctx):
+def reconnect(c, name, ctx, oplock=9):
     """CREATE with a reconnect context, until the server has seen the old
     connection go (it answers OBJECT_NAME_NOT_FOUND while attached)."""
     deadline = time.monotonic() + 10
     while True:
-        r = c.create(name, disposition=advlib.FILE_OPEN, oplock=0xFF,
+        r = c.create(name, disposition=advlib.FILE_OPEN, oplock=oplock,
                      contexts=ctx)
         if r.status != OBJECT_NAME_NOT_FOUND or time.monotonic() > deadline:
             return r
@@ -655,10 +660,13 @@ def case_durable_reconnect_binds_client(env):
     name = "az_dhnc.txt"
     fresh_file(env, name)
     g = guid(0x91)
-    fid, key, cguid = drop_durable(env, name, g)
+    # a batch oplock: no lease, whose ClientGuid 3.3.5.9.7 checks anyway
+    fid, cguid = drop_durable(env, name, g)
     dhnc = (b"DHnC", fid)
     x = env.client("tree", guid=guid(0x92))
-    r = reconnect(x, name, chain(lease(key, LEASE_R | LEASE_H), dhnc))
+    r = reconnect(x, name, chain(dhnc))
+    if r.status == SUCCESS:
+        x.close_file(r.fid)
     expect_status(r, OBJECT_NAME_NOT_FOUND, "DHnC of a v2 handle by "
                   "another ClientGuid")
     x.close()
@@ -666,7 +674,7 @@ def case_durable_reconnect_binds_client(env):
     set_read_only(env, True)
     try:
         o = env.client("tree", guid=g)
-        r = reconnect(o, name, chain(lease(key, LEASE_R | LEASE_H), dhnc))
+        r = reconnect(o, name, chain(dhnc))
         expect_status(r, SUCCESS, "DHnC by the handle's own client")
         expect_status(o.call(WRITE, body_write(r.fid, b"no")),
                       ACCESS_DENIED, "WRITE through a handle restored on a "

@@ -1,5 +1,5 @@
 #!/bin/bash
-# vm: --server --timeout 300
+# vm: --server --timeout 600
 # The EA and security-descriptor cases of the hostile-client suite on a
 # share whose file system stores them: the main suite's share is tmpfs,
 # where the 6.1 guest kernel refuses user.* xattrs, so SET_INFO of EAs
