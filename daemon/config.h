@@ -216,6 +216,7 @@ struct ksmbd_share {
 	mode_t force_directory_mode;
 	char *force_user;		/* NULL = not forced */
 	char *force_group;		/* NULL = not forced */
+	bool inherit_owner;		/* not supported: the share is refused */
 	uint32_t max_connections;	/* trees on this share, 0 = unlimited */
 	enum ksmbd_encryption smb3_encryption;
 	unsigned int line;		/* line of the section header, 0 for IPC$ */

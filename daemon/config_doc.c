@@ -124,10 +124,10 @@ const struct cfg_key_doc cfg_key_docs[] = {
 	{ "max ip connections", 'G', "A limit of connections per client address.", NULL, NULL, NULL },
 	{ "smb2 max credits", 'G', "The credits a connection may hold.", NULL, NULL, NULL },
 	{ "smbd max io size", 'G', "The SMB Direct (RDMA) read and write size.", NULL, NULL, NULL },
-	{ "crossmnt", 'S', "Whether paths may cross into a file system mounted below the share.", NULL, NULL,
-	  "its default is yes." },
+	{ "crossmnt", 'S', "Whether paths may enter a file system mounted inside the share. They always do (as the kernel's own path walk does); no is warned about and not honoured. Renames and links never cross a mount.", NULL, NULL,
+	  NULL },
 	{ "follow symlinks", 'S', "Whether symbolic links are followed.", NULL, NULL, NULL },
-	{ "inherit owner", 'S', "Whether new files belong to the owner of their folder.", NULL, NULL, NULL },
+	{ "inherit owner", 'S', "Not supported: a share that sets it to yes is refused (its files would belong to their creator, not to the owner of their folder).", NULL, NULL, NULL },
 	{ "guest account", 'S', "A guest account for this share.", NULL, NULL, NULL },
 	{ "vfs objects", 'S', "Samba-style VFS modules.", NULL, NULL, NULL },
 };

@@ -229,6 +229,7 @@ static const struct key_def key_table[] = {
 	{ "forcedirectorymode", S(force_directory_mode), .type = T_MODE },
 	{ "forceuser", S(force_user), .type = T_OPTSTR },
 	{ "forcegroup", S(force_group), .type = T_OPTSTR },
+	{ "inheritowner", S(inherit_owner), .type = T_BOOL },
 	{ "oplocks", S(oplocks), .type = T_BOOL },
 	{ "storedosattributes", S(store_dos_attributes), .type = T_BOOL },
 	{ "hidedotfiles", S(hide_dot_files), .type = T_BOOL },
@@ -787,12 +788,10 @@ static const struct unhonoured_key unhonoured_table[] = {
 	  "a connection is granted at most 8192 credits" },
 	{ "smbdmaxiosize", SCOPE_GLOBAL, T_SIZE, -1,
 	  "SMB Direct (RDMA) is not supported" },
-	{ "crossmnt", SCOPE_SHARE, T_BOOL, 0,
-	  "paths never cross into another file system mounted below the share" },
+	{ "crossmnt", SCOPE_SHARE, T_BOOL, 1,
+	  "paths always enter a file system mounted inside the share, as the kernel's own path walk does" },
 	{ "followsymlinks", SCOPE_SHARE, T_BOOL, 0,
 	  "symbolic links are never followed" },
-	{ "inheritowner", SCOPE_SHARE, T_BOOL, 0,
-	  "new files and folders belong to the user who creates them" },
 	{ "guestaccount", SCOPE_SHARE, T_STR, -1,
 	  "guests use the [global] guest account on every share" },
 	{ "vfsobjects", SCOPE_SHARE, T_WORDS, -1,
@@ -921,6 +920,9 @@ static void apply_global_section(struct cfg_parser *p, const char *norm,
 	}
 	if (s && first_setting(p, s))
 		set_value(p, s, p->tmpl, value);
+	if (s && p->tmpl->inherit_owner && !strcmp(norm, "inheritowner"))
+		cfg_warn(p, "'%s' is not supported: every share is refused",
+			 key);
 	if (g || s)
 		return;
 	u = unhonoured_lookup(norm, SCOPE_GLOBAL);
@@ -941,6 +943,9 @@ static void apply_share_section(struct cfg_parser *p, const char *norm,
 	if (k) {
 		if (first_setting(p, k))
 			set_value(p, k, p->cur, value);
+		if (p->cur->inherit_owner && !strcmp(norm, "inheritowner"))
+			cfg_warn(p, "'%s' is not supported: share [%s] is refused",
+				 key, p->cur->name);
 		return;
 	}
 	u = unhonoured_lookup(norm, SCOPE_SHARE);

@@ -396,11 +396,16 @@ static const char *share_problem(const struct ksmbd_share *s, size_t *veto_sz,
 		return "path is not absolute";
 	if (*path_sz > KSMBD_SHARE_PATH_MAX)
 		return "path too long";
+	/* The kernel would serve it as if it were not set. */
+	if (s->inherit_owner)
+		return "inherit owner is not supported";
 	*fuid = *fgid = KSMBD_SHARE_INVALID_ID;
 	if (s->force_user) {
 		if (ksmbd_user_unix_ids(s->force_user, &uid, &gid))
 			return "force user is not a Unix user";
 		*fuid = uid;
+		/* Samba's force user: that user's primary group too. */
+		*fgid = gid;
 	}
 	if (s->force_group) {
 		if (group_id(s->force_group, &gid))

@@ -86,15 +86,19 @@ void ksmbd_async_put(struct ksmbd_async *a)
 	kfree(a);
 }
 
-/* Is a CANCEL for this MessageId waiting (it came before the request went async)? */
-static bool take_early_cancel(struct ksmbd_conn *conn, u64 mid)
+/*
+ * Is a CANCEL for this MessageId, by the request's own session, waiting
+ * (it came before the request went async)?
+ */
+static bool take_early_cancel(struct ksmbd_conn *conn, u64 mid, u64 sess)
 {
 	bool found = false;
 	u32 i;
 
 	spin_lock(&conn->cancel_lock);
 	for (i = 0; i < KSMBD_CONN_EARLY_CANCELS; i++) {
-		if (conn->early_cancel[i] == mid + 1) {
+		if (conn->early_cancel[i] == mid + 1 &&
+		    conn->early_cancel_sess[i] == sess) {
 			conn->early_cancel[i] = 0;
 			found = true;
 			break;
@@ -104,11 +108,15 @@ static bool take_early_cancel(struct ksmbd_conn *conn, u64 mid)
 	return found;
 }
 
-static void note_early_cancel(struct ksmbd_conn *conn, u64 mid)
+static void note_early_cancel(struct ksmbd_conn *conn, u64 mid, u64 sess)
 {
+	u32 i;
+
 	spin_lock(&conn->cancel_lock);
+	i = conn->early_pos++ % KSMBD_CONN_EARLY_CANCELS;
 	/* Stored +1 so that 0 means empty. */
-	conn->early_cancel[conn->early_pos++ % KSMBD_CONN_EARLY_CANCELS] = mid + 1;
+	conn->early_cancel[i] = mid + 1;
+	conn->early_cancel_sess[i] = sess;
 	spin_unlock(&conn->cancel_lock);
 }
 
@@ -142,7 +150,7 @@ int ksmbd_async_publish(struct ksmbd_async *a)
 	ret = 0;
 out_unlock:
 	xa_unlock(&asyncs);
-	if (!ret && take_early_cancel(conn, a->message_id)) {
+	if (!ret && take_early_cancel(conn, a->message_id, a->session_id)) {
 		/* A CANCEL finding it in the table writes this too. */
 		spin_lock(&a->lock);
 		a->cancel_asked = true;
@@ -298,8 +306,15 @@ void ksmbd_async_armed(struct ksmbd_async *a)
 }
 
 /* A published request of conn, with a reference, or NULL. */
+/*
+ * The request a CANCEL names: on the CANCEL's connection and of its
+ * session. A CANCEL is neither signed-checked nor answered, so the
+ * session named is all that keeps another user sharing the connection
+ * (a terminal server's clients) from ending one's blocking lock,
+ * change notify or waiting open.
+ */
 static struct ksmbd_async *find(struct ksmbd_conn *conn, u32 flags, u64 mid,
-				u64 aid)
+				u64 aid, u64 sess)
 {
 	struct ksmbd_async *a = NULL, *it;
 	unsigned long idx;
@@ -308,12 +323,13 @@ static struct ksmbd_async *find(struct ksmbd_conn *conn, u32 flags, u64 mid,
 	if (flags & SMB2_FLAGS_ASYNC_COMMAND) {
 		if (aid && aid <= U32_MAX) {
 			a = xa_load(&asyncs, (unsigned long)aid);
-			if (a && a->conn != conn)
+			if (a && (a->conn != conn || a->session_id != sess))
 				a = NULL;
 		}
 	} else {
 		xa_for_each(&asyncs, idx, it) {
-			if (it->conn == conn && it->message_id == mid) {
+			if (it->conn == conn && it->message_id == mid &&
+			    it->session_id == sess) {
 				a = it;
 				break;
 			}
@@ -326,9 +342,10 @@ static struct ksmbd_async *find(struct ksmbd_conn *conn, u32 flags, u64 mid,
 }
 
 void ksmbd_async_cancel_request(struct ksmbd_conn *conn, u32 flags,
-				u64 message_id, u64 async_id)
+				u64 message_id, u64 async_id, u64 session_id)
 {
-	struct ksmbd_async *a = find(conn, flags, message_id, async_id);
+	struct ksmbd_async *a = find(conn, flags, message_id, async_id,
+				     session_id);
 	bool armed;
 
 	if (!a) {
@@ -338,7 +355,7 @@ void ksmbd_async_cancel_request(struct ksmbd_conn *conn, u32 flags,
 		 * the request is cancelled as soon as it goes async.
 		 */
 		if (!(flags & SMB2_FLAGS_ASYNC_COMMAND))
-			note_early_cancel(conn, message_id);
+			note_early_cancel(conn, message_id, session_id);
 		return;
 	}
 	spin_lock(&a->lock);

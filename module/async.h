@@ -116,9 +116,12 @@ void ksmbd_async_cancel(struct ksmbd_async *a);
 
 /* Dispatcher: the frame holding the interim response went out. */
 void ksmbd_async_armed(struct ksmbd_async *a);
-/* Dispatcher: an SMB2 CANCEL (MS-SMB2 3.3.5.16). */
+/*
+ * Dispatcher: an SMB2 CANCEL (MS-SMB2 3.3.5.16). It ends only a request
+ * of its own connection and of the session its header names.
+ */
 void ksmbd_async_cancel_request(struct ksmbd_conn *conn, u32 flags,
-				u64 message_id, u64 async_id);
+				u64 message_id, u64 async_id, u64 session_id);
 /* Connection teardown: cancel every request of conn. */
 void ksmbd_async_conn_closed(struct ksmbd_conn *conn);
 

@@ -216,29 +216,6 @@ void ksmbd_conn_drop_all(const char *reason)
 	mutex_unlock(&conn_list_lock);
 }
 
-struct ksmbd_conn *ksmbd_conn_find_client(const u8 *client_guid)
-{
-	static const u8 zero[16];
-	struct ksmbd_conn *conn, *found = NULL;
-
-	if (!memcmp(client_guid, zero, sizeof(zero)))
-		return NULL;
-	mutex_lock(&conn_list_lock);
-	/* Oldest first: connections are added at the tail. */
-	list_for_each_entry(conn, &conn_list, node) {
-		if (ksmbd_conn_exiting(conn) || !ksmbd_conn_negotiated(conn) ||
-		    !test_bit(KSMBD_CONN_F_AUTHENTICATED, &conn->flags) ||
-		    memcmp(conn->neg.client_guid, client_guid, 16))
-			continue;
-		/* Listed connections still hold their owner's reference. */
-		ksmbd_conn_get(conn);
-		found = conn;
-		break;
-	}
-	mutex_unlock(&conn_list_lock);
-	return found;
-}
-
 void ksmbd_conn_wait_all(void)
 {
 	while (!wait_event_timeout(conn_gone_wait, !atomic_read(&nr_conns),

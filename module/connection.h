@@ -104,6 +104,7 @@ struct ksmbd_conn {
 	atomic_t nr_async;
 	spinlock_t cancel_lock;
 	u64 early_cancel[KSMBD_CONN_EARLY_CANCELS];	/* MessageId + 1, 0 = empty */
+	u64 early_cancel_sess[KSMBD_CONN_EARLY_CANCELS];	/* its SessionId */
 	u32 early_pos;
 
 	struct ksmbd_conn_neg neg;	/* valid once NEGOTIATED is set */
@@ -127,11 +128,6 @@ void ksmbd_conn_drop(struct ksmbd_conn *conn, const char *reason);
 void ksmbd_conn_drop_all(const char *reason);
 /* Wait until every connection has been freed. */
 void ksmbd_conn_wait_all(void);
-/*
- * The client's oldest live, authenticated connection (counted), by its
- * ClientGuid; NULL when it has none or the GUID is zero.
- */
-struct ksmbd_conn *ksmbd_conn_find_client(const u8 *client_guid);
 
 /* The timeout reaper runs while the transport does. */
 void ksmbd_conn_reaper_start(void);

@@ -210,3 +210,31 @@ int ksmbd_ea_next(const struct ksmbd_buf *buf, u32 *pos,
 	*pos = next ? *pos + next : buf->len;
 	return 1;
 }
+
+static bool ascii_prefix_ci(const struct ksmbd_buf *n, const char *prefix,
+			    bool whole)
+{
+	u32 i, len = strlen(prefix);
+
+	if (n->len < len || (whole && n->len != len))
+		return false;
+	for (i = 0; i < len; i++) {
+		u8 a = n->p[i], b = prefix[i];
+
+		if (a >= 'A' && a <= 'Z')
+			a += 'a' - 'A';
+		if (b >= 'A' && b <= 'Z')
+			b += 'a' - 'A';
+		if (a != b)
+			return false;
+	}
+	return true;
+}
+
+bool ksmbd_ea_name_reserved(const struct ksmbd_buf *name)
+{
+	return memchr(name->p, 0, name->len) ||
+	       ascii_prefix_ci(name, "DOSATTRIB", true) ||
+	       ascii_prefix_ci(name, "DosStream.", false) ||
+	       ascii_prefix_ci(name, "KsmbdStream.", false);
+}

@@ -175,4 +175,13 @@ struct ksmbd_ea_entry {
 int ksmbd_ea_next(const struct ksmbd_buf *buf, u32 *pos,
 		  struct ksmbd_ea_entry *e);
 
+/*
+ * An EA name a client may not set, whether by SET_INFO or by CREATE's
+ * ExtA context (it becomes "user." + name): the xattrs the server keeps
+ * itself, user.DOSATTRIB (DOS attributes and creation time), named
+ * streams (ours, user.KsmbdStream.*, and Samba's, user.DosStream.*),
+ * in any case, and names with a NUL inside.
+ */
+bool ksmbd_ea_name_reserved(const struct ksmbd_buf *name);
+
 #endif

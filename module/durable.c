@@ -181,10 +181,16 @@ static u32 reconnect_check(struct ksmbd_smb2_ctx *ctx,
 
 	/*
 	 * DH2C must name the CreateGuid (a v1 handle's is zero, as Samba
-	 * and smbtorture have it); DHnC takes either kind (3.3.5.9.7 looks
-	 * the open up by its FileId alone).
+	 * and smbtorture have it). DHnC takes either kind (3.3.5.9.7 looks
+	 * the open up by its FileId alone; smb2.durable-v2-open.reopen2b
+	 * reconnects a v2 handle with it), but it carries no CreateGuid: a
+	 * v2 handle, which its CreateGuid ties to the client that made it
+	 * (3.3.5.9.10), then goes back only to that client's ClientGuid.
 	 */
 	if (v2 && memcmp(d->create_guid, rq->create_guid, 16))
+		return STATUS_OBJECT_NAME_NOT_FOUND;
+	if (!v2 && d->v2 &&
+	    memcmp(d->client_guid, ctx->conn->neg.client_guid, 16))
 		return STATUS_OBJECT_NAME_NOT_FOUND;
 	if (strcmp(d->share, ctx->tree->share->name))
 		return STATUS_OBJECT_NAME_NOT_FOUND;

@@ -14,6 +14,7 @@
 #include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/hashtable.h>
+#include <linux/random.h>
 #include <linux/slab.h>
 #include <linux/xarray.h>
 #include <linux/xattr.h>
@@ -62,7 +63,6 @@ struct ksmbd_inode {
 
 static DEFINE_XARRAY_ALLOC1(files);
 static u32 next_volatile;		/* cyclic hint, under the xa_lock */
-static atomic64_t next_persistent;
 static atomic_t nr_files;
 
 static DEFINE_MUTEX(share_lock);
@@ -99,6 +99,17 @@ static u32 file_max(void)
 	return max ? max : KSMBD_FILE_DEFAULT_MAX;
 }
 
+static u32 tree_flags_of(struct ksmbd_tree *tree)
+{
+	u32 flags = 0;
+
+	if (ksmbd_tree_writable(tree))
+		flags |= KSMBD_FILE_TREE_WRITABLE;
+	if (ksmbd_share_has(tree->share, KSMBD_SHARE_FLAG_HIDE_DOT_FILES))
+		flags |= KSMBD_FILE_TREE_HIDE_DOT;
+	return flags;
+}
+
 struct ksmbd_file *ksmbd_file_alloc(struct ksmbd_smb2_ctx *ctx,
 				    enum ksmbd_file_kind kind)
 {
@@ -115,15 +126,12 @@ struct ksmbd_file *ksmbd_file_alloc(struct ksmbd_smb2_ctx *ctx,
 	fp->tree = ctx->tree;
 	fp->root = ctx->tree->root;
 	path_get(&fp->root);	/* a disconnected durable handle has no tree */
-	fp->cred = get_cred(ctx->sess->cred);
+	fp->cred = get_cred(ctx->tree->cred ?: ctx->sess->cred);
 	mutex_init(&fp->dir_lock);
 	spin_lock_init(&fp->name_lock);
 	spin_lock_init(&fp->lock_seq_lock);
 	INIT_LIST_HEAD(&fp->ino_node);
-	if (ksmbd_tree_writable(ctx->tree))
-		fp->tree_flags |= KSMBD_FILE_TREE_WRITABLE;
-	if (ksmbd_share_has(ctx->tree->share, KSMBD_SHARE_FLAG_HIDE_DOT_FILES))
-		fp->tree_flags |= KSMBD_FILE_TREE_HIDE_DOT;
+	fp->tree_flags = tree_flags_of(ctx->tree);
 	ksmbd_live_inc(KSMBD_LIVE_FILES);
 	return fp;
 }
@@ -375,6 +383,23 @@ static bool take_back(struct ksmbd_file *fp, u32 id)
 	return true;
 }
 
+/*
+ * The persistent half of a FileId: random, so that knowing the volatile
+ * half (a small counter) and the ids of one's own handles reveals nothing
+ * that would let one name another client's disconnected durable handle
+ * (a DHnC carries only the FileId). 0 and all ones (the compound's "the
+ * previous CREATE's") are never handed out.
+ */
+static u64 new_persistent_id(void)
+{
+	u64 id;
+
+	do {
+		id = get_random_u64();
+	} while (!id || id == KSMBD_FILE_ID_COMPOUND);
+	return id;
+}
+
 int ksmbd_file_publish(struct ksmbd_file *fp)
 {
 	u32 id;
@@ -385,7 +410,7 @@ int ksmbd_file_publish(struct ksmbd_file *fp)
 		return -EMFILE;
 	}
 	/* Set before the handle becomes visible: lookups compare it. */
-	fp->persistent_id = atomic64_inc_return(&next_persistent);
+	fp->persistent_id = new_persistent_id();
 	ret = xa_alloc_cyclic(&files, &id, fp, XA_LIMIT(1, U32_MAX - 1),
 			      &next_volatile, GFP_KERNEL);
 	if (ret < 0) {
@@ -566,7 +591,8 @@ int ksmbd_file_set_delete_on_close(struct ksmbd_file *fp, bool on)
 
 	if (!fp->ino)
 		return -EINVAL;
-	if (on && !(fp->daccess & FILE_DELETE))
+	/* Setting and clearing alike (MS-FSA 2.1.5.14.3): DELETE access. */
+	if (!(fp->daccess & FILE_DELETE))
 		return -EACCES;
 	if (on && !(fp->tree_flags & KSMBD_FILE_TREE_WRITABLE))
 		return -EACCES;
@@ -800,6 +826,22 @@ void ksmbd_file_durable_unclaim(struct ksmbd_file *fp)
 	ksmbd_file_put(fp);
 }
 
+/*
+ * A restored handle acts for the session and tree that reclaimed it: the
+ * user's credentials as that session has them now (groups may have
+ * changed, and it is the reconnecting logon that was authenticated) and
+ * the tree's flags (the share may be read-only now). Claimed: nothing
+ * else reads these of a disconnected handle.
+ */
+static void take_over(struct ksmbd_file *fp, struct ksmbd_smb2_ctx *ctx)
+{
+	const struct cred *old_cred = fp->cred;
+
+	fp->cred = get_cred(ctx->tree->cred ?: ctx->sess->cred);
+	put_cred(old_cred);
+	fp->tree_flags = tree_flags_of(ctx->tree);
+}
+
 void ksmbd_file_durable_attach(struct ksmbd_file *fp,
 			       struct ksmbd_smb2_ctx *ctx)
 {
@@ -808,6 +850,7 @@ void ksmbd_file_durable_attach(struct ksmbd_file *fp,
 	/* Claimed: nothing else reads fp->tree of a disconnected handle. */
 	ksmbd_tree_get(ctx->tree);
 	fp->tree = ctx->tree;
+	take_over(fp, ctx);
 	xa_lock(&files);
 	fp->session_id = ctx->sess->id;
 	fp->tree_id = ctx->tree->id;
@@ -943,6 +986,7 @@ u32 ksmbd_file_durable_purge(struct ksmbd_file *fp, bool overwrite)
 struct app_key {
 	const u8 *id;
 	const u8 *client_guid;
+	kuid_t uid;
 	const struct path *root;
 	const char *name;
 };
@@ -957,7 +1001,10 @@ static bool app_match(struct ksmbd_file *fp, const struct app_key *k)
 	    !memcmp(fp->app_client_guid, k->client_guid, 16) ||
 	    !path_equal(&fp->root, k->root))
 		return false;
+	/* A reconnect changes a busy handle's credentials: check after. */
 	if (fp->durable && fp->durable->state == KSMBD_DH_S_BUSY)
+		return false;
+	if (!uid_eq(fp->cred->fsuid, k->uid))
 		return false;
 	spin_lock(&fp->name_lock);
 	same = fp->name && !strcmp(fp->name, k->name);
@@ -966,10 +1013,11 @@ static bool app_match(struct ksmbd_file *fp, const struct app_key *k)
 }
 
 void ksmbd_file_close_app_instance(const u8 *app_id, const u8 *client_guid,
-				   const struct path *root, const char *name)
+				   kuid_t uid, const struct path *root,
+				   const char *name)
 {
 	const struct app_key k = {
-		.id = app_id, .client_guid = client_guid,
+		.id = app_id, .client_guid = client_guid, .uid = uid,
 		.root = root, .name = name,
 	};
 	struct ksmbd_file *fp;

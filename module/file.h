@@ -300,10 +300,14 @@ u32 ksmbd_file_durable_purge(struct ksmbd_file *fp, bool overwrite);
 /*
  * MS-SMB2 3.3.5.9.13: close (3.3.4.17) every open of the share at root
  * named name with this AppInstanceId made by a client other than
- * client_guid. Handles busy with a reconnect are left alone.
+ * client_guid. Only the same user's: an application instance is one
+ * user's program failing over, and another user's open is never closed
+ * for a request of ours. Handles busy with a reconnect are left alone.
+ * Called once the new open is authorized.
  */
 void ksmbd_file_close_app_instance(const u8 *app_id, const u8 *client_guid,
-				   const struct path *root, const char *name);
+				   kuid_t uid, const struct path *root,
+				   const char *name);
 struct ksmbd_file *ksmbd_file_durable_find_guid(const u8 *create_guid,
 						const u8 *client_guid);
 

@@ -34,8 +34,6 @@ DEFINE_MUTEX(ksmbd_owner_lock);
 static DEFINE_HASHTABLE(by_inode, 8);
 static DEFINE_HASHTABLE(by_key, 8);
 static DECLARE_WAIT_QUEUE_HEAD(break_wq);
-/* How long a dying connection's teardown may take to end its breaks. */
-#define KSMBD_OPLOCK_EXIT_GRACE	(2 * HZ)
 static unsigned long break_seq;		/* under owner_lock; bumped on every resolution */
 static atomic_t nr_waiters;
 
@@ -56,11 +54,19 @@ struct breaker {
 	struct ksmbd_oplock *self;	/* the handle's owner; may be NULL */
 	const u8 *guid;			/* with key: the requester's lease */
 	const u8 *key;
+	kuid_t uid;			/* with key: the requester's user */
 	u32 access, share;		/* the opening handle's modes (BREAK_OPEN) */
 	bool check_share;
 	bool deletes;			/* the open asks for delete on close */
 	struct ksmbd_conn *waiter;	/* the opener's connection, if known */
 	struct ksmbd_smb2_ctx *ctx;	/* the waiting request: may go async */
+	/*
+	 * An open: leave the owners of dropped connections alone and say
+	 * so (gone), for the opener to close their disconnected durable
+	 * handles instead (MS-SMB2 3.3.4.6), then break again.
+	 */
+	bool spare_gone;
+	bool gone;
 };
 
 /* A break notification to send once owner_lock is dropped. */
@@ -71,6 +77,7 @@ struct break_note {
 	bool ack_required;
 	u8 key[16];
 	u8 guid[16];			/* leases: the client's ClientGuid */
+	kuid_t uid;			/* leases: the lease's user */
 	u64 pid, vid, sess_id;
 	u32 from, to;
 	u16 epoch;
@@ -114,13 +121,15 @@ static unsigned int break_timeout(void)
 	return (s ? s : KSMBD_OPLOCK_BREAK_TIMEOUT_S) * HZ;
 }
 
-struct ksmbd_oplock *ksmbd_lease_find(const u8 *guid, const u8 *key)
+struct ksmbd_oplock *ksmbd_lease_find(const u8 *guid, const u8 *key,
+				      kuid_t uid)
 {
 	struct ksmbd_oplock *o;
 
 	lockdep_assert_held(&ksmbd_owner_lock);
 	hash_for_each_possible(by_key, o, key_node, key_hash(guid, key))
-		if (!memcmp(o->key, key, 16) && !memcmp(o->guid, guid, 16))
+		if (!memcmp(o->key, key, 16) && !memcmp(o->guid, guid, 16) &&
+		    uid_eq(o->uid, uid))
 			return o;
 	return NULL;
 }
@@ -218,8 +227,8 @@ static bool is_self(const struct ksmbd_oplock *o, const struct breaker *b)
 {
 	if (o == b->self)
 		return true;
-	return b->key && o->lease && !memcmp(o->key, b->key, 16) &&
-	       !memcmp(o->guid, b->guid, 16);
+	return b->key && o->lease && uid_eq(o->uid, b->uid) &&
+	       !memcmp(o->key, b->key, 16) && !memcmp(o->guid, b->guid, 16);
 }
 
 /*
@@ -243,6 +252,7 @@ static struct break_note *note_make(struct ksmbd_oplock *o, u32 to, bool ack)
 	n->ack_required = ack;
 	memcpy(n->key, o->key, 16);
 	memcpy(n->guid, o->guid, 16);
+	n->uid = o->uid;
 	n->pid = o->pid;
 	n->vid = o->vid;
 	n->sess_id = o->sess_id;
@@ -303,21 +313,27 @@ static bool start_break(struct ksmbd_oplock *o, u32 to, bool bump,
  * o's client went away in the middle of its break. Its connection's
  * teardown is about to close its handles (a handle with a break in
  * flight is not kept as a durable one: see ksmbd_oplock_durable_ok()),
- * which ends the break as the client's answer would have. Wait a moment
- * for that rather than downgrade now: the downgraded handle would be
- * kept as durable, and the open that broke it would get less than if the
- * drop had been seen first (smb2.durable-open oplock, lease, open2-lease).
- * True while that moment lasts.
+ * which ends the break as the client's answer would have. Wait for that
+ * teardown, however long the scheduler makes it take, rather than
+ * downgrade first: the downgraded handle would be kept as durable, and
+ * the open that broke it would get less than if the drop had been seen
+ * first (smb2.durable-open lease, open2-lease: under load a fixed grace
+ * of 2 s ran out before the teardown ran). The break's own deadline
+ * still bounds the wait. True while it lasts.
  */
-static bool exiting_grace(struct ksmbd_oplock *o)
+static bool awaiting_teardown(const struct ksmbd_oplock *o)
 {
-	unsigned long until = jiffies + KSMBD_OPLOCK_EXIT_GRACE;
+	return tearing_down(o) && time_before(jiffies, o->deadline);
+}
 
-	if (!tearing_down(o))
-		return false;
-	if (time_after(o->deadline, until))
-		o->deadline = until;
-	return time_before(jiffies, o->deadline);
+/*
+ * o's connection is gone and its teardown is over: what o still caches
+ * belongs to disconnected durable handles (or to closed ones a request
+ * still holds). A break cannot reach them; MS-SMB2 3.3.4.6 closes them.
+ */
+static bool owner_gone(const struct ksmbd_oplock *o)
+{
+	return ksmbd_conn_exiting(o->conn) && !tearing_down(o);
 }
 
 /*
@@ -343,7 +359,7 @@ static bool waits_for(const struct ksmbd_oplock *o, const struct breaker *b)
  * awaited. A waiting b that finds a break under way leaves what it needs
  * beyond it in the owner, for the acknowledgement to break further.
  */
-static bool scan_owners(const struct breaker *b, struct list_head *notes,
+static bool scan_owners(struct breaker *b, struct list_head *notes,
 			bool force, bool wait)
 {
 	struct ksmbd_oplock *o;
@@ -355,7 +371,8 @@ static bool scan_owners(const struct breaker *b, struct list_head *notes,
 		if (o->inode != b->inode || (is_self(o, b) && !self_level2(o, b)))
 			continue;
 		if (o->breaking) {
-			if (ksmbd_conn_exiting(o->conn) && !exiting_grace(o)) {
+			if (ksmbd_conn_exiting(o->conn) &&
+			    !awaiting_teardown(o)) {
 				timeout_owner(o, "disconnected", false);
 			} else if (force || time_after_eq(jiffies, o->deadline)) {
 				timeout_owner(o, force ? "waiters" : "timeout",
@@ -378,6 +395,10 @@ static bool scan_owners(const struct breaker *b, struct list_head *notes,
 		to = o->state & allowed(o, b);
 		if (to == o->state)
 			continue;
+		if (b->spare_gone && owner_gone(o)) {
+			b->gone = true;
+			continue;
+		}
 		if (start_break(o, to, true, notes))
 			pending |= waits_for(o, b);
 	}
@@ -389,19 +410,26 @@ static bool scan_owners(const struct breaker *b, struct list_head *notes,
  * its breaks go out on the client's oldest live connection, whichever
  * connection its opens came on (Windows does so; smb2.lease.v2_complex1
  * expects every break on the first connection, also for a lease opened
- * only on the second). The owner's own connection is the fallback.
+ * only on the second). The ClientGuid is only the client's word, so the
+ * connection must also carry a session of the lease's user, and the
+ * break goes out as that session (encrypted when it encrypts): another
+ * user naming the same ClientGuid is never sent our breaks. The owner's
+ * own connection is the fallback.
  */
 static void note_route(struct break_note *n)
 {
-	struct ksmbd_conn *c;
+	struct ksmbd_session *sess;
 
 	if (!n->lease)
 		return;
-	c = ksmbd_conn_find_client(n->guid);
-	if (!c)
+	sess = ksmbd_session_find_client(n->guid, n->uid);
+	if (!sess)
 		return;
+	ksmbd_conn_get(sess->conn);
 	ksmbd_conn_put(n->conn);
-	n->conn = c;
+	n->conn = sess->conn;
+	n->sess_id = sess->id;
+	ksmbd_session_put(sess);
 }
 
 static void send_notes(struct list_head *notes)
@@ -466,7 +494,7 @@ void ksmbd_oplock_send_notes(struct list_head *notes)
  * client may be the one to acknowledge it and expects the interim
  * first); a CANCEL then ends the wait with -ECANCELED.
  */
-static int break_and_wait(const struct breaker *b, bool wait)
+static int break_and_wait(struct breaker *b, bool wait)
 {
 	bool force = false, counted = false, held = false;
 	unsigned long seen;
@@ -505,6 +533,8 @@ static int break_and_wait(const struct breaker *b, bool wait)
 	/* From here on a CANCEL finds the request but no longer stops it. */
 	if (held && !ksmbd_smb2_async_resume(b->ctx))
 		ret = -ECANCELED;
+	if (!ret && b->gone)
+		ret = -EAGAIN;
 	return ret;
 }
 
@@ -542,13 +572,14 @@ static void open_breaker(struct breaker *b, struct ksmbd_smb2_ctx *ctx,
 	if (rq->lease) {
 		b->guid = ctx->conn->neg.client_guid;
 		b->key = rq->key;
+		b->uid = ctx->sess->uid;
 	}
 }
 
 int ksmbd_oplock_break_for_open(struct ksmbd_smb2_ctx *ctx,
 				struct ksmbd_file *fp,
 				const struct ksmbd_oplock_req *rq,
-				bool overwrite)
+				bool overwrite, bool spare_gone)
 {
 	struct breaker b;
 
@@ -556,12 +587,14 @@ int ksmbd_oplock_break_for_open(struct ksmbd_smb2_ctx *ctx,
 		return 0;
 	open_breaker(&b, ctx, fp, rq,
 		     overwrite ? BREAK_OVERWRITE : BREAK_OPEN);
+	b.spare_gone = spare_gone;
 	return break_and_wait(&b, true);
 }
 
 int ksmbd_oplock_break_for_share(struct ksmbd_smb2_ctx *ctx,
 				  struct ksmbd_file *fp,
-				  const struct ksmbd_oplock_req *rq)
+				  const struct ksmbd_oplock_req *rq,
+				  bool spare_gone)
 {
 	struct ksmbd_oplock *o;
 	struct breaker b;
@@ -582,6 +615,7 @@ int ksmbd_oplock_break_for_share(struct ksmbd_smb2_ctx *ctx,
 	if (!handles)
 		return 0;
 	open_breaker(&b, ctx, fp, rq, BREAK_SHARING);
+	b.spare_gone = spare_gone;
 	return break_and_wait(&b, true) ?: 1;
 }
 
@@ -599,6 +633,7 @@ static int break_through(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
 	if (b.self && b.self->lease) {
 		b.guid = b.self->guid;
 		b.key = b.self->key;
+		b.uid = b.self->uid;
 	}
 	mutex_unlock(&ksmbd_owner_lock);
 	/*
@@ -761,6 +796,7 @@ static void owner_init(struct ksmbd_oplock *o, struct ksmbd_smb2_ctx *ctx,
 	o->share = FILE_SHARE_ALL;
 	owner_add_modes(o, fp);
 	o->nr_handles = 1;
+	o->uid = ctx->sess->uid;
 	if (rq->lease) {
 		o->version = rq->version;
 		memcpy(o->key, rq->key, 16);
@@ -854,7 +890,8 @@ static bool grant_locked(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
 	bool any, oplocks, h_leases;
 
 	if (rq->lease) {
-		same = ksmbd_lease_find(ctx->conn->neg.client_guid, rq->key);
+		same = ksmbd_lease_find(ctx->conn->neg.client_guid, rq->key,
+					ctx->sess->uid);
 		/* A lease key names one file (3.3.5.9.8): no lease elsewhere. */
 		if (same && same->inode != inode)
 			return false;
@@ -933,6 +970,7 @@ void ksmbd_oplock_grant(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
 	if (rq->lease) {
 		b.guid = ctx->conn->neg.client_guid;
 		b.key = rq->key;
+		b.uid = ctx->sess->uid;
 	}
 	fresh = kzalloc(sizeof(*fresh), GFP_KERNEL);
 	/*
@@ -981,7 +1019,8 @@ int ksmbd_oplock_lease_check(struct ksmbd_smb2_ctx *ctx,
 	if (!rq->lease)
 		return 0;
 	mutex_lock(&ksmbd_owner_lock);
-	o = ksmbd_lease_find(ctx->conn->neg.client_guid, rq->key);
+	o = ksmbd_lease_find(ctx->conn->neg.client_guid, rq->key,
+			     ctx->sess->uid);
 	if (o && o->inode != inode)
 		ret = -EINVAL;
 	mutex_unlock(&ksmbd_owner_lock);
@@ -1127,7 +1166,8 @@ int ksmbd_oplock_durable_reclaim(struct ksmbd_smb2_ctx *ctx,
 	 */
 	if (!o || o->lease != rq->lease ||
 	    (o->lease && (memcmp(o->key, rq->key, 16) ||
-			  memcmp(o->guid, guid, 16)))) {
+			  memcmp(o->guid, guid, 16) ||
+			  !uid_eq(o->uid, ctx->sess->uid)))) {
 		ret = -ENOENT;
 		goto out_unlock;
 	}

@@ -119,11 +119,15 @@ int ksmbd_oplock_lease_check(struct ksmbd_smb2_ctx *ctx,
  * it on overwrite) and wait for the acknowledgements. Opens for
  * attributes only break nothing. A lone request that waits goes async
  * (ksmbd_smb2_go_async()); -ECANCELED when a CANCEL ended the wait.
+ * spare_gone: owners whose connection is gone and torn down (what they
+ * cache belongs to disconnected durable handles) are left as they are
+ * and -EAGAIN says so, once the others are broken: the opener closes
+ * those handles (MS-SMB2 3.3.4.6) and calls again without it.
  */
 int ksmbd_oplock_break_for_open(struct ksmbd_smb2_ctx *ctx,
 				struct ksmbd_file *fp,
 				const struct ksmbd_oplock_req *rq,
-				bool overwrite);
+				bool overwrite, bool spare_gone);
 /*
  * CREATE whose share-mode check failed: when another owner caches
  * handles (batch oplock, lease with H), its client may only be keeping
@@ -131,11 +135,13 @@ int ksmbd_oplock_break_for_open(struct ksmbd_smb2_ctx *ctx,
  * for the check to be tried again (MS-FSA 2.1.5.1.2: such owners are
  * broken before a sharing violation; exclusive and level II ones are
  * not, and the open fails without a break: smb2.oplock.exclusive1).
- * 1: broken, try again; 0: nothing to break; -ECANCELED as above.
+ * 1: broken, try again; 0: nothing to break; -ECANCELED and -EAGAIN
+ * (with spare_gone) as above.
  */
 int ksmbd_oplock_break_for_share(struct ksmbd_smb2_ctx *ctx,
 				  struct ksmbd_file *fp,
-				  const struct ksmbd_oplock_req *rq);
+				  const struct ksmbd_oplock_req *rq,
+				  bool spare_gone);
 /*
  * CREATE, once the handle has joined the share modes and is published:
  * grant what can be granted (re-checking, and breaking again, owners that

@@ -9,6 +9,7 @@
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/types.h>
+#include <linux/uidgid.h>
 
 struct ksmbd_conn;
 struct file;
@@ -29,6 +30,7 @@ struct ksmbd_oplock {
 	u8 version;			/* lease 1 or 2 */
 	u8 key[16];
 	u8 guid[16];			/* the client's ClientGuid */
+	kuid_t uid;			/* the opener's user: a lease is (guid, key, uid) */
 	u8 parent_key[16];
 	u32 lflags;			/* PARENT_LEASE_KEY_SET */
 	u16 epoch;
@@ -50,8 +52,13 @@ struct ksmbd_oplock {
 u32 ksmbd_oplock_level_to_bits(u8 level);
 u8 ksmbd_oplock_bits_to_level(u32 bits);
 u64 ksmbd_oplock_trace_id(const struct ksmbd_oplock *o);
-/* Under the lock: the client's lease with this key, or NULL. */
-struct ksmbd_oplock *ksmbd_lease_find(const u8 *guid, const u8 *key);
+/*
+ * Under the lock: the client's lease with this key, or NULL. The user is
+ * part of the key: a ClientGuid is the client's word, and another user
+ * naming it neither joins, acknowledges nor breaks-as-self our lease.
+ */
+struct ksmbd_oplock *ksmbd_lease_find(const u8 *guid, const u8 *key,
+				      kuid_t uid);
 /* Under the lock: end o's break with the given state, wake waiters. */
 void ksmbd_oplock_resolve(struct ksmbd_oplock *o, u32 state);
 /*

@@ -103,6 +103,34 @@ struct ksmbd_session *ksmbd_session_lookup_global(u64 id)
 	return lookup(NULL, id, false);
 }
 
+struct ksmbd_session *ksmbd_session_find_client(const u8 *client_guid,
+						kuid_t uid)
+{
+	static const u8 zero[16];
+	struct ksmbd_session *sess, *found = NULL;
+	unsigned long idx;
+
+	if (!memcmp(client_guid, zero, sizeof(zero)))
+		return NULL;
+	xa_lock(&sessions);
+	xa_for_each(&sessions, idx, sess) {
+		struct ksmbd_conn *c = sess->conn;
+
+		if (smp_load_acquire(&sess->state) != KSMBD_SESS_VALID ||
+		    !uid_eq(sess->uid, uid) || READ_ONCE(sess->conn_gone) ||
+		    ksmbd_conn_exiting(c) ||
+		    memcmp(c->neg.client_guid, client_guid, 16))
+			continue;
+		/* The client's oldest connection: ids grow with age. */
+		if (!found || c->id < found->conn->id)
+			found = sess;
+	}
+	if (found && !refcount_inc_not_zero(&found->refs))
+		found = NULL;
+	xa_unlock(&sessions);
+	return found;
+}
+
 void ksmbd_session_get(struct ksmbd_session *sess)
 {
 	refcount_inc(&sess->refs);

@@ -185,6 +185,13 @@ void ksmbd_session_conn_closed(struct ksmbd_conn *conn);
  * A VALID session by id whatever connection it is on (binding), or NULL.
  */
 struct ksmbd_session *ksmbd_session_lookup_global(u64 id);
+/*
+ * Where a lease break of client_guid's lease owned by uid goes: the
+ * VALID session of that user on the client's oldest live connection
+ * (counted), or NULL. The ClientGuid alone is only the client's word.
+ */
+struct ksmbd_session *ksmbd_session_find_client(const u8 *client_guid,
+						kuid_t uid);
 /* Is conn one of the session's live paths (its own or a bound channel)? */
 bool ksmbd_session_on_conn(struct ksmbd_session *sess,
 			   struct ksmbd_conn *conn);

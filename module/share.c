@@ -97,6 +97,9 @@ static struct ksmbd_share *share_fetch(const char *name)
 	if (r->flags == KSMBD_SHARE_FLAG_INVALID ||
 	    !(r->flags & KSMBD_SHARE_FLAG_AVAILABLE))
 		s = ERR_PTR(-ENOENT);
+	else if (r->flags & KSMBD_SHARE_FLAG_INHERIT_OWNER)
+		/* Not implemented: refused rather than served without it. */
+		s = ERR_PTR(-EOPNOTSUPP);
 	else if (!r->path_sz && !(r->flags & KSMBD_SHARE_FLAG_PIPE))
 		s = ERR_PTR(-ENOENT);
 	else

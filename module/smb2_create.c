@@ -106,6 +106,21 @@ static void decode_app_instance(const struct ksmbd_buf *list,
 	rq->has_app_instance = true;
 }
 
+/*
+ * An ExtA list naming an xattr the server keeps itself: refused whole,
+ * before anything is created, as SET_INFO refuses it.
+ */
+static bool ea_list_reserved(const struct ksmbd_buf *list)
+{
+	struct ksmbd_ea_entry e;
+	u32 pos = 0;
+
+	while (ksmbd_ea_next(list, &pos, &e) > 0)
+		if (ksmbd_ea_name_reserved(&e.name))
+			return true;
+	return false;
+}
+
 /* The create contexts we act on; the gate has validated the chain. */
 static u32 decode_contexts(const struct ksmbd_buf *list, struct create_req *rq)
 {
@@ -121,6 +136,8 @@ static u32 decode_contexts(const struct ksmbd_buf *list, struct create_req *rq)
 	if (!ksmbd_create_ctx_find(list, "ExtA", 4, &c)) {
 		if (ksmbd_ea_chain_check(&c.data) < 0)
 			return STATUS_INVALID_PARAMETER;
+		if (ea_list_reserved(&c.data))
+			return STATUS_ACCESS_DENIED;
 		rq->ea = c.data;
 	}
 	if (!ksmbd_create_ctx_find(list, "RqLs", 4, &c)) {
@@ -186,6 +203,9 @@ static u32 maximal_existing(const struct ksmbd_vfs_scope *s,
 	access = ksmbd_access_from_perms(may_read,
 					 !ksmbd_vfs_permission(s, d, MAY_WRITE),
 					 may_exec, !ksmbd_vfs_may_delete(s, res));
+	/* An append-only file takes appends, never a write in place. */
+	if (IS_APPEND(d_inode(d)) && !d_is_dir(d))
+		access &= ~FILE_WRITE_DATA;
 	/* The owner may always change the mode and owner (chmod, chown). */
 	if (ksmbd_vfs_is_owner(s, d))
 		access |= FILE_WRITE_DAC | FILE_WRITE_OWNER;
@@ -424,7 +444,7 @@ static struct ksmbd_file *open_handle(struct create_state *cs,
 		strscpy(fp->stream, cs->sn->xname, XATTR_NAME_MAX + 1);
 	}
 	/* A stream's data is in the base's attributes: no data open. */
-	filp = ksmbd_vfs_open(&cs->scope, &cs->res.parent, cs->res.dentry,
+	filp = ksmbd_vfs_open(&cs->scope, &cs->res,
 			      cs->sn ? O_PATH : open_flags(cs->granted, cs->dir));
 	if (IS_ERR(filp)) {
 		ksmbd_file_put(fp);
@@ -456,6 +476,51 @@ static bool app_instance_applies(const struct ksmbd_smb2_ctx *ctx,
 	       ctx->conn->neg.dialect >= SMB30_DIALECT;
 }
 
+/*
+ * A handle kept durable by a connection drop the purge in act() came too
+ * early for (its teardown ran meanwhile) is closed now, as the purge
+ * would have closed it; -ESTALE when that deleted the file.
+ */
+static int purge_late(struct create_state *cs, struct ksmbd_file *fp)
+{
+	if (ksmbd_file_durable_purge(fp, cs->step == KSMBD_STEP_TRUNCATE) &&
+	    d_unlinked(fp->filp->f_path.dentry))
+		return -ESTALE;
+	return 0;
+}
+
+/* A sharing conflict: break handle caching, then join again. */
+static int join_after_break(struct create_state *cs, struct ksmbd_file *fp)
+{
+	int ret = ksmbd_oplock_break_for_share(cs->ctx, fp, &cs->rq->op, true);
+
+	if (ret == -EAGAIN) {
+		ret = purge_late(cs, fp);
+		if (ret)
+			return ret;
+		ret = ksmbd_oplock_break_for_share(cs->ctx, fp, &cs->rq->op,
+						   false);
+	}
+	return ret > 0 ? ksmbd_file_share_join(fp) : ret ?: -EBUSY;
+}
+
+/* The caching the open conflicts with: broken, or its handles closed. */
+static int break_others(struct create_state *cs, struct ksmbd_file *fp)
+{
+	bool overwrite = cs->step == KSMBD_STEP_TRUNCATE;
+	int ret;
+
+	ret = ksmbd_oplock_break_for_open(cs->ctx, fp, &cs->rq->op, overwrite,
+					  true);
+	if (ret != -EAGAIN)
+		return ret;
+	ret = purge_late(cs, fp);
+	if (ret)
+		return ret;
+	return ksmbd_oplock_break_for_open(cs->ctx, fp, &cs->rq->op, overwrite,
+					   false);
+}
+
 static int act(struct create_state *cs, const char *name,
 	       struct create_result *out)
 {
@@ -471,6 +536,17 @@ static int act(struct create_state *cs, const char *name,
 				       d_inode(cs->res.dentry) : NULL);
 	if (ret)
 		return ret;
+	/*
+	 * 3.3.5.9.13: the open of this application instance by another
+	 * client goes, so its share modes do not stand in our way. Only
+	 * now, with this open authorized (found, disposition and access
+	 * checked): a request that fails those closes nothing.
+	 */
+	if (app_instance_applies(cs->ctx, rq))
+		ksmbd_file_close_app_instance(rq->app_instance_id,
+					      cs->ctx->conn->neg.client_guid,
+					      cs->scope.cred->fsuid,
+					      &cs->ctx->tree->root, name);
 	if (cs->sn ? cs->base_create : cs->step == KSMBD_STEP_CREATE) {
 		ret = ksmbd_vfs_create(&cs->scope, &cs->res,
 				       new_mode(cs->ctx->tree->share, cs->dir));
@@ -496,18 +572,15 @@ static int act(struct create_state *cs, const char *name,
 	 * unless an owner caching handles is broken and then lets us in.
 	 */
 	ret = ksmbd_file_share_join(fp);
-	if (ret == -EBUSY) {
-		ret = ksmbd_oplock_break_for_share(cs->ctx, fp, &rq->op);
-		ret = ret > 0 ? ksmbd_file_share_join(fp) : ret ?: -EBUSY;
-	}
+	if (ret == -EBUSY)
+		ret = join_after_break(cs, fp);
 	if (ret)
 		goto err_put;
 	/*
 	 * Cancelled while waiting (async): the put below leaves the share
 	 * modes before the client is told STATUS_CANCELLED.
 	 */
-	ret = ksmbd_oplock_break_for_open(cs->ctx, fp, &rq->op,
-					  cs->step == KSMBD_STEP_TRUNCATE);
+	ret = break_others(cs, fp);
 	if (ret)
 		goto err_put;
 	if (cs->sn && cs->step == KSMBD_STEP_CREATE)
@@ -575,7 +648,8 @@ static u32 open_path(struct ksmbd_smb2_ctx *ctx, const struct create_req *rq,
 		.rq = rq,
 		.sn = sn->named ? sn : NULL,
 		.default_data = sn->default_data,
-		.scope = { .root = &ctx->tree->root, .cred = ctx->sess->cred },
+		.scope = { .root = &ctx->tree->root,
+			   .cred = ctx->tree->cred ?: ctx->sess->cred },
 	};
 	bool retried = false;
 	int ret;
@@ -868,14 +942,8 @@ static u32 create_file(struct ksmbd_smb2_ctx *ctx, const struct create_req *rq)
 		goto out_free;
 	}
 	t0 = KSMBD_TP_CLOCK(ksmbd_vfs_open);
-	if (!replay(ctx, rq, &r)) {
-		/* 3.3.5.9.13: the other client's open of this instance goes. */
-		if (app_instance_applies(ctx, rq))
-			ksmbd_file_close_app_instance(rq->app_instance_id,
-						      ctx->conn->neg.client_guid,
-						      &ctx->tree->root, name);
+	if (!replay(ctx, rq, &r))
 		status = open_path(ctx, rq, name, sn, &r);
-	}
 	trace_ksmbd_vfs_open(ctx->conn, ctx->session_id, r.fp, name,
 			     rq->args.disposition,
 			     r.fp ? r.action : KSMBD_TP_NO_ACTION, status,

@@ -209,6 +209,8 @@ static enum ksmbd_smb2_verdict run_element(struct ksmbd_smb2_ctx *ctx,
 	}
 	ctx->req = req;
 	ctx->status = ksmbd_smb2_attach(ctx);
+	if (ctx->drop_reason)
+		return KSMBD_SMB2_DROP;
 	if (ctx->status != STATUS_SUCCESS) {
 		ctx->unattached = true;
 		return KSMBD_SMB2_REPLY;
@@ -407,7 +409,7 @@ static bool process_element(struct ksmbd_work *work, struct frame_rsp *fr,
 	/* MS-SMB2 3.3.5.2.3: CANCEL takes no sequence number and gets no reply. */
 	if (hdr.command == SMB2_CANCEL) {
 		ksmbd_async_cancel_request(conn, hdr.flags, hdr.message_id,
-					   hdr.async_id);
+					   hdr.async_id, hdr.session_id);
 		return true;
 	}
 	if (!ksmbd_conn_seq_consume(conn, hdr.message_id, hdr.credit_charge)) {

@@ -152,7 +152,8 @@ enum ksmbd_smb2_verdict ksmbd_smb2_logoff(struct ksmbd_smb2_ctx *ctx);
 /*
  * Before the handler: find ctx->session_id's session and ctx->tree_id's
  * tree as the command needs them and check the request's signature;
- * a non-zero NT status answers the element instead of the handler.
+ * a non-zero NT status answers the element instead of the handler, and
+ * with ctx->drop_reason set the connection goes instead.
  * detach() drops what attach() (or SESSION_SETUP) took; call it always.
  */
 u32 ksmbd_smb2_attach(struct ksmbd_smb2_ctx *ctx);

@@ -15,6 +15,8 @@
 #include "create_rules.h"
 #include "file.h"
 #include "ksmbd_trace.h"
+#include "lock.h"
+#include "oplock.h"
 #include "proto/validate.h"
 #include "smb2_dispatch.h"
 #include "smb2_files.h"
@@ -220,6 +222,42 @@ static int copy_one(struct ksmbd_file *src, struct ksmbd_file *dst,
 	return 0;
 }
 
+/*
+ * What WRITE demands of the destination range (and READ of the source):
+ * no other open's byte-range lock in the way, and other clients' read
+ * caching of the destination broken. Checked for every chunk before the
+ * first byte is copied, so a refused copy changes nothing.
+ */
+static u32 copy_checked(struct ksmbd_file *src, u64 soff,
+			struct ksmbd_file *dst, u64 doff, u64 len)
+{
+	if (ksmbd_lock_check_io(src, soff, len, false) ||
+	    ksmbd_lock_check_io(dst, doff, len, true))
+		return STATUS_FILE_LOCK_CONFLICT;
+	return STATUS_SUCCESS;
+}
+
+static u32 chunks_checked(struct ioctl_op *op, struct ksmbd_file *src,
+			  u32 count)
+{
+	const struct ksmbd_buf *in = &op->rq->in;
+	u64 soff, doff;
+	u32 i, len, st;
+
+	for (i = 0; i < count; i++) {
+		u32 at = COPYCHUNK_HDR + i * COPYCHUNK_ENTRY;
+
+		ksmbd_buf_get_le64(in, at, &soff);
+		ksmbd_buf_get_le64(in, at + 8, &doff);
+		ksmbd_buf_get_le32(in, at + 16, &len);
+		st = copy_checked(src, soff, op->fp, doff, len);
+		if (st != STATUS_SUCCESS)
+			return st;
+	}
+	ksmbd_oplock_break_for_write(op->fp);
+	return STATUS_SUCCESS;
+}
+
 static u32 copy_chunks(struct ioctl_op *op, struct ksmbd_file *src,
 		       u32 count)
 {
@@ -228,7 +266,13 @@ static u32 copy_chunks(struct ioctl_op *op, struct ksmbd_file *src,
 	u64 soff, doff;
 	int ret = 0;
 	u64 t0 = KSMBD_TP_CLOCK(ksmbd_vfs_copychunk);
+	u32 st = chunks_checked(op, src, count);
 
+	if (st != STATUS_SUCCESS) {
+		trace_ksmbd_vfs_copychunk(op->ctx->conn, src, op->fp, 0, 0,
+					  -EAGAIN, ksmbd_tp_since(t0));
+		return st;
+	}
 	for (i = 0; i < count; i++) {
 		u32 at = COPYCHUNK_HDR + i * COPYCHUNK_ENTRY;
 
@@ -306,9 +350,15 @@ static u32 duplicate_extents(struct ioctl_op *op)
 	src = ksmbd_file_lookup(op->ctx, pid, vid);
 	if (!src)
 		return STATUS_INVALID_HANDLE;
-	ret = -EACCES;
-	if (src->kind == KSMBD_FILE_REGULAR && (src->daccess & FILE_READ_DATA))
+	if (src->kind != KSMBD_FILE_REGULAR || !(src->daccess & FILE_READ_DATA)) {
+		ret = -EACCES;
+	} else if (copy_checked(src, soff, op->fp, doff, len)) {
+		ksmbd_file_put(src);
+		return STATUS_FILE_LOCK_CONFLICT;
+	} else {
+		ksmbd_oplock_break_for_write(op->fp);
 		ret = ksmbd_vfs_clone_range(src, soff, op->fp, doff, len);
+	}
 	ksmbd_file_put(src);
 	if (ret == -EOPNOTSUPP || ret == -EXDEV || ret == -EINVAL)
 		return STATUS_NOT_SUPPORTED;
@@ -368,6 +418,10 @@ static u32 set_zero_data(struct ioctl_op *op)
 		return STATUS_ACCESS_DENIED;
 	if (off == end)
 		return STATUS_SUCCESS;
+	/* Zeroing writes: WRITE's lock check and break. */
+	if (ksmbd_lock_check_io(op->fp, off, end - off, true))
+		return STATUS_FILE_LOCK_CONFLICT;
+	ksmbd_oplock_break_for_write(op->fp);
 	ret = ksmbd_vfs_fallocate(op->fp, FALLOC_FL_PUNCH_HOLE |
 				  FALLOC_FL_KEEP_SIZE, off, end - off);
 	return ksmbd_ntstatus_from_errno(ret);

@@ -11,12 +11,20 @@
  *    FAIL_IMMEDIATELY, which every element of a multi-element request must
  *    carry; the locks are taken all or none (STATUS_LOCK_NOT_GRANTED);
  *  - any other flag combination is STATUS_INVALID_PARAMETER, a range whose
- *    last byte passes 2^64 - 1 STATUS_INVALID_LOCK_RANGE.
+ *    last byte passes 2^64 - 1 STATUS_INVALID_LOCK_RANGE;
+ *  - a handle granted neither FILE_READ_DATA nor FILE_WRITE_DATA locks
+ *    and unlocks nothing: STATUS_ACCESS_DENIED, as Windows' NtLockFile
+ *    and NtUnlockFile answer before the file system sees the request.
+ *    Anyone who can see a file may open it for its attributes, and share
+ *    modes ignore such opens: without this, one could lock everyone
+ *    else out of the whole file, and keep it locked through a durable
+ *    reconnect.
  */
 #define pr_fmt(fmt) "ksmbd: " fmt
 
 #include <linux/slab.h>
 #include "async.h"
+#include "create_rules.h"
 #include "durable.h"
 #include "file.h"
 #include "lock.h"
@@ -174,10 +182,12 @@ enum ksmbd_smb2_verdict ksmbd_smb2_lock(struct ksmbd_smb2_ctx *ctx)
 	}
 	ksmbd_buf_get_le32(&req->body, 4, &seq);
 	get_elem(elems, 0, &first);
-	if (ksmbd_durable_lock_replayed(ctx, fp, seq))
-		ctx->status = STATUS_SUCCESS;	/* done before: not again */
-	else if (fp->kind == KSMBD_FILE_PIPE)
+	if (fp->kind == KSMBD_FILE_PIPE)
 		ctx->status = STATUS_INVALID_DEVICE_REQUEST;
+	else if (!(fp->daccess & (FILE_READ_DATA | FILE_WRITE_DATA)))
+		ctx->status = STATUS_ACCESS_DENIED;
+	else if (ksmbd_durable_lock_replayed(ctx, fp, seq))
+		ctx->status = STATUS_SUCCESS;	/* done before: not again */
 	else if (fp->kind == KSMBD_FILE_DIRECTORY)
 		ctx->status = STATUS_INVALID_PARAMETER;
 	else if (first.flags & SMB2_LOCKFLAG_UNLOCK)

@@ -191,10 +191,12 @@ static void oplock_ack(struct ksmbd_smb2_ctx *ctx)
 
 /* ---- Lease acknowledgement (3.3.5.22.2) ---- */
 
-static u32 lease_ack_locked(struct ksmbd_conn *conn, const u8 *key, u32 state,
-			    struct list_head *notes)
+static u32 lease_ack_locked(struct ksmbd_smb2_ctx *ctx, const u8 *key,
+			    u32 state, struct list_head *notes)
 {
-	struct ksmbd_oplock *o = ksmbd_lease_find(conn->neg.client_guid, key);
+	struct ksmbd_conn *conn = ctx->conn;
+	struct ksmbd_oplock *o = ksmbd_lease_find(conn->neg.client_guid, key,
+						  ctx->sess->uid);
 	u32 status = STATUS_SUCCESS;
 	u64 lat;
 
@@ -224,7 +226,7 @@ static void lease_ack(struct ksmbd_smb2_ctx *ctx)
 	memcpy(key, b->p + 8, 16);	/* the gate checked 36 bytes */
 	ksmbd_buf_get_le32(b, 24, &state);
 	mutex_lock(&ksmbd_owner_lock);
-	ctx->status = lease_ack_locked(ctx->conn, key, state, &notes);
+	ctx->status = lease_ack_locked(ctx, key, state, &notes);
 	mutex_unlock(&ksmbd_owner_lock);
 	ksmbd_oplock_send_notes(&notes);
 	if (ctx->status != STATUS_SUCCESS)

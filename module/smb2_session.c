@@ -1191,6 +1191,30 @@ static bool setup_signed_by_session(const struct ksmbd_smb2_ctx *ctx,
  * session: nothing is computed with a key for a request we did not
  * authenticate.
  */
+/*
+ * MS-SMB2 3.3.5.7: on 3.1.1 a TREE_CONNECT of a session with a key (not
+ * guest, not anonymous) must be signed or encrypted, else the connection
+ * goes. Its signed answer is what proves to the client that nobody in
+ * the middle stripped signing from a connection that did not require it
+ * (preauth integrity covers only NEGOTIATE and SESSION_SETUP).
+ */
+static bool tree_connect_unprotected(struct ksmbd_smb2_ctx *ctx,
+				     const struct ksmbd_session *sess,
+				     const struct ksmbd_signer *signer,
+				     bool protected)
+{
+	if (protected || ctx->conn->neg.dialect != SMB311_DIALECT ||
+	    (sess->session_flags & (SMB2_SESSION_FLAG_IS_GUEST |
+				    SMB2_SESSION_FLAG_IS_NULL)) ||
+	    !ksmbd_signer_ready(signer))
+		return false;
+	ksmbd_conn_note_rejected(ctx->conn, SMB2_TREE_CONNECT,
+				 ctx->req->hdr.message_id,
+				 "unsigned 3.1.1 tree connect");
+	ctx->drop_reason = "unsigned 3.1.1 tree connect";
+	return true;
+}
+
 u32 ksmbd_smb2_attach(struct ksmbd_smb2_ctx *ctx)
 {
 	const struct ksmbd_req *req = ctx->req;
@@ -1236,6 +1260,9 @@ u32 ksmbd_smb2_attach(struct ksmbd_smb2_ctx *ctx)
 		return STATUS_ACCESS_DENIED;
 	}
 	ctx->sess = sess;
+	if (cmd == SMB2_TREE_CONNECT &&
+	    tree_connect_unprotected(ctx, sess, signer, is_signed || encrypted))
+		return STATUS_ACCESS_DENIED;
 	if (!needs_tree(cmd))
 		return STATUS_SUCCESS;
 	ctx->tree = ksmbd_tree_lookup(sess, ctx->tree_id);

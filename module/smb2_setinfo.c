@@ -411,25 +411,12 @@ static int set_mode(struct ksmbd_file *fp, const struct ksmbd_buf *b)
 
 /* ---- FileFullEaInformation ---- */
 
-static bool ea_name_reserved(const struct ksmbd_buf *n)
-{
-	static const char dos[] = "DOSATTRIB", stream[] = "DosStream.",
-			  ours[] = "KsmbdStream.";
-
-	return (n->len == sizeof(dos) - 1 &&
-		!strncasecmp((const char *)n->p, dos, n->len)) ||
-	       (n->len >= sizeof(stream) - 1 &&
-		!strncasecmp((const char *)n->p, stream, sizeof(stream) - 1)) ||
-	       (n->len >= sizeof(ours) - 1 &&
-		!strncasecmp((const char *)n->p, ours, sizeof(ours) - 1));
-}
-
 static int set_one_ea(struct ksmbd_file *fp, const struct ksmbd_ea_entry *e)
 {
 	char name[XATTR_USER_PREFIX_LEN + 256];
 	int ret;
 
-	if (memchr(e->name.p, 0, e->name.len) || ea_name_reserved(&e->name))
+	if (ksmbd_ea_name_reserved(&e->name))
 		return -EACCES;
 	memcpy(name, XATTR_USER_PREFIX, XATTR_USER_PREFIX_LEN);
 	memcpy(name + XATTR_USER_PREFIX_LEN, e->name.p, e->name.len);

@@ -7,6 +7,7 @@
  */
 #define pr_fmt(fmt) "ksmbd: " fmt
 
+#include <linux/cred.h>
 #include <linux/err.h>
 #include <linux/namei.h>
 #include <linux/slab.h>
@@ -50,6 +51,8 @@ void ksmbd_tree_put(struct ksmbd_tree *tree)
 		return;
 	if (tree->root.mnt)
 		path_put(&tree->root);
+	if (tree->cred)
+		put_cred(tree->cred);
 	ksmbd_share_put(tree->share);
 	ksmbd_session_put(tree->sess);
 	kfree(tree);
@@ -116,13 +119,61 @@ static void set_access(struct ksmbd_tree *tree, u16 conn_flags)
 							   ACCESS_READ_EXECUTE;
 }
 
+/* The session's credentials with the share's forced identities. */
+static const struct cred *tree_cred(const struct ksmbd_session *sess,
+				    const struct ksmbd_share *share)
+{
+	kuid_t uid = make_kuid(&init_user_ns, share->force_uid);
+	kgid_t gid = make_kgid(&init_user_ns, share->force_gid);
+	bool fu = share->force_uid != KSMBD_SHARE_INVALID_ID;
+	bool fg = share->force_gid != KSMBD_SHARE_INVALID_ID;
+	struct group_info *none;
+	struct cred *cred;
+
+	if (!sess->cred)
+		return NULL;
+	if (!fu && !fg)
+		return get_cred(sess->cred);
+	if ((fu && !uid_valid(uid)) || (fg && !gid_valid(gid)))
+		return ERR_PTR(-EINVAL);
+	cred = prepare_kernel_cred(NULL);
+	if (!cred)
+		return ERR_PTR(-ENOMEM);
+	cred->uid = cred->euid = cred->suid = cred->fsuid =
+		fu ? uid : sess->cred->fsuid;
+	cred->gid = cred->egid = cred->sgid = cred->fsgid =
+		fg ? gid : sess->cred->fsgid;
+	if (fu) {
+		none = groups_alloc(0);
+		if (!none) {
+			put_cred(cred);
+			return ERR_PTR(-ENOMEM);
+		}
+		set_groups(cred, none);
+		put_group_info(none);
+	} else {
+		set_groups(cred, sess->cred->group_info);
+	}
+	/* Never more than the user had: no capabilities, even forced to root. */
+	cap_clear(cred->cap_inheritable);
+	cap_clear(cred->cap_permitted);
+	cap_clear(cred->cap_effective);
+	cap_clear(cred->cap_ambient);
+	return cred;
+}
+
 int ksmbd_tree_publish(struct ksmbd_tree *tree, u16 conn_flags)
 {
 	struct ksmbd_session *sess = tree->sess;
+	const struct cred *cred;
 	int ret = 0;
 
 	set_access(tree, conn_flags);
 	if (!ksmbd_tree_is_ipc(tree)) {
+		cred = tree_cred(sess, tree->share);
+		if (IS_ERR(cred))
+			return PTR_ERR(cred);
+		tree->cred = cred;
 		/* Root of the share itself may be a symlink; nothing below. */
 		ret = kern_path(tree->share->path, LOOKUP_DIRECTORY,
 				&tree->root);

@@ -39,6 +39,14 @@ struct ksmbd_tree {
 	 * for IPC$). Resolve client paths beneath it only.
 	 */
 	struct path root;
+	/*
+	 * Who the tree's file operations run as (counted; set at publish,
+	 * NULL for IPC$): the session user's credentials, or with the
+	 * share's "force user" / "force group" those identities (force
+	 * user: its uid and primary group, no supplementary groups; force
+	 * group: the user with that primary group).
+	 */
+	const struct cred *cred;
 	u32 flags;			/* KSMBD_TREE_F_* */
 	u32 maximal_access;		/* what TREE_CONNECT answered */
 	unsigned long state;		/* KSMBD_TREE_S_* bits */

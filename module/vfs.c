@@ -7,8 +7,11 @@
  * lookup_one_len*() starting at the share root's dentry. Components never
  * are "." or ".." (vfs_name.c refuses them and lookup_one_common() would
  * too), a symlink on the way ends the walk with -ELOOP, and a symlink as
- * the last component is returned as itself, never followed. Mounts below
- * the root are not crossed. So no name can reach outside the share.
+ * the last component is returned as itself, never followed. So no name
+ * can reach outside the share. A file system mounted on a directory of
+ * the share is entered, as the kernel's own path walk does (what the
+ * user sees there, not the directory hidden beneath the mount); the same
+ * rules hold inside it, and renames and links never cross it (-EXDEV).
  */
 #define pr_fmt(fmt) "ksmbd: " fmt
 
@@ -129,10 +132,30 @@ static struct dentry *lookup_child(const struct path *dir, const char *comp,
 	return ci;
 }
 
+/* p names a directory something may be mounted on: enter the mounts. */
+static void cross_mounts(struct path *p)
+{
+	while (d_mountpoint(p->dentry) && follow_down_one(p))
+		;
+}
+
+/* The last component found: the mounted root when it is a mountpoint. */
+static void walk_done(struct path *cur, struct dentry *child,
+		      struct ksmbd_vfs_lookup *res)
+{
+	struct path last = { .mnt = mntget(cur->mnt), .dentry = child };
+
+	if (d_is_positive(child))
+		cross_mounts(&last);
+	res->parent = *cur;
+	res->dentry = last.dentry;
+	res->mnt = last.mnt;
+}
+
 static int walk(const struct ksmbd_vfs_scope *s, const char *name,
 		struct ksmbd_vfs_lookup *res)
 {
-	struct path cur = *s->root;
+	struct path cur = *s->root, next;
 	const char *p = name;
 	struct dentry *child;
 
@@ -140,6 +163,7 @@ static int walk(const struct ksmbd_vfs_scope *s, const char *name,
 	if (!*name) {
 		res->parent = cur;
 		res->dentry = dget(cur.dentry);
+		res->mnt = mntget(cur.mnt);
 		res->name[0] = '\0';
 		return 0;
 	}
@@ -155,8 +179,7 @@ static int walk(const struct ksmbd_vfs_scope *s, const char *name,
 			return PTR_ERR(child);
 		}
 		if (!slash) {
-			res->parent = cur;
-			res->dentry = child;
+			walk_done(&cur, child, res);
 			return 0;
 		}
 		if (d_is_negative(child) || d_is_symlink(child) ||
@@ -168,8 +191,15 @@ static int walk(const struct ksmbd_vfs_scope *s, const char *name,
 			path_put(&cur);
 			return err;
 		}
-		dput(cur.dentry);
-		cur.dentry = child;
+		next = (struct path){ .mnt = mntget(cur.mnt), .dentry = child };
+		cross_mounts(&next);
+		path_put(&cur);
+		cur = next;
+		/* a file bind-mounted over a directory ends the walk too */
+		if (!d_can_lookup(cur.dentry)) {
+			path_put(&cur);
+			return -ENOTDIR;
+		}
 		p = slash + 1;
 	}
 
@@ -195,6 +225,8 @@ void ksmbd_vfs_lookup_done(struct ksmbd_vfs_lookup *res)
 {
 	dput(res->dentry);
 	res->dentry = NULL;
+	mntput(res->mnt);
+	res->mnt = NULL;
 	path_put(&res->parent);
 	memset(&res->parent, 0, sizeof(res->parent));
 }
@@ -302,8 +334,9 @@ int ksmbd_vfs_may_delete(const struct ksmbd_vfs_scope *s,
 	const struct cred *old;
 	int ret;
 
-	/* The share root is not the client's to delete. */
-	if (res->dentry == s->root->dentry || d_is_negative(res->dentry))
+	/* The share root, and a mounted file system's, are not the client's to delete. */
+	if (res->dentry == s->root->dentry || d_is_negative(res->dentry) ||
+	    res->mnt != res->parent.mnt)
 		return -EACCES;
 	if (IS_APPEND(dir) || IS_APPEND(d_inode(res->dentry)) ||
 	    IS_IMMUTABLE(d_inode(res->dentry)))
@@ -317,16 +350,46 @@ int ksmbd_vfs_may_delete(const struct ksmbd_vfs_scope *s,
 	return ret;
 }
 
-struct file *ksmbd_vfs_open(const struct ksmbd_vfs_scope *s,
-			    const struct path *parent, struct dentry *dentry,
-			    int flags)
+/*
+ * What open(2)'s may_open() checks and dentry_open() does not: the
+ * user's permission for the access mode, immutable files (no writer),
+ * append-only ones (writers append only, nobody truncates). Without it
+ * a handle granted write access could overwrite an append-only log.
+ */
+static int may_open_like(const struct path *p, int flags)
 {
-	struct path p = { .mnt = parent->mnt, .dentry = dentry };
+	struct inode *inode = d_inode(p->dentry);
+	int acc = flags & O_ACCMODE, mask = MAY_OPEN;
+
+	if (flags & O_PATH)
+		return 0;
+	if (acc != O_WRONLY)
+		mask |= MAY_READ;
+	if (acc != O_RDONLY)
+		mask |= MAY_WRITE;
+	if ((mask & MAY_WRITE) && S_ISDIR(inode->i_mode))
+		return -EISDIR;
+	if (IS_APPEND(inode) &&
+	    (((mask & MAY_WRITE) && !(flags & O_APPEND)) || (flags & O_TRUNC)))
+		return -EPERM;
+	return inode_permission(path_userns(p), inode, mask);
+}
+
+struct file *ksmbd_vfs_open(const struct ksmbd_vfs_scope *s,
+			    const struct ksmbd_vfs_lookup *res, int flags)
+{
+	struct path p = { .mnt = res->mnt, .dentry = res->dentry };
 	const struct cred *old;
 	struct file *f;
+	int ret;
 
+	/* An append-only file is written at its end only (may_open()). */
+	if ((flags & O_ACCMODE) != O_RDONLY && !(flags & O_PATH) &&
+	    IS_APPEND(d_inode(res->dentry)))
+		flags |= O_APPEND;
 	old = override_creds(s->cred);
-	f = dentry_open(&p, flags | O_LARGEFILE, s->cred);
+	ret = may_open_like(&p, flags);
+	f = ret ? ERR_PTR(ret) : dentry_open(&p, flags | O_LARGEFILE, s->cred);
 	revert_creds(old);
 	return f;
 }
@@ -916,12 +979,16 @@ int ksmbd_vfs_child_stat(struct ksmbd_file *fp, const char *name, u32 len,
 		ret = -ENOENT;
 		goto out_dput;
 	}
-	child.mnt = dir.mnt;
+	/* A mountpoint lists as the mounted root, as a lookup finds it. */
+	child.mnt = mntget(dir.mnt);
 	child.dentry = d;
+	cross_mounts(&child);
 	/* vfs_getattr() on a symlink's own dentry: lstat, nothing followed */
 	ret = stat_path(&child, st);
 	if (!ret && xname)
 		read_xattr(&child, xname, xbuf, xlen);
+	path_put(&child);
+	goto out_revert;
 out_dput:
 	dput(d);
 out_revert:

@@ -35,6 +35,11 @@ struct ksmbd_vfs_scope {
 struct ksmbd_vfs_lookup {
 	struct path parent;		/* counted */
 	struct dentry *dentry;		/* counted; negative when missing */
+	/*
+	 * dentry's mount (counted): parent.mnt, or the file system mounted
+	 * on the last component, whose root dentry is then.
+	 */
+	struct vfsmount *mnt;
 	/* The last component as it is spelled on disk (or as asked when missing). */
 	char name[NAME_MAX + 1];
 };
@@ -71,10 +76,14 @@ int ksmbd_vfs_may_delete(const struct ksmbd_vfs_scope *s,
 bool ksmbd_vfs_is_owner(const struct ksmbd_vfs_scope *s,
 			struct dentry *dentry);
 
-/* Open the dentry as the user; flags O_RDONLY / O_WRONLY / O_RDWR / O_PATH. */
+/*
+ * Open what the lookup found as the user; flags O_RDONLY / O_WRONLY /
+ * O_RDWR / O_PATH. open(2)'s rules hold: the permission for the mode,
+ * no writer of an immutable file, an append-only one opened for writing
+ * appends (O_APPEND is added) and is never truncated (-EPERM).
+ */
 struct file *ksmbd_vfs_open(const struct ksmbd_vfs_scope *s,
-			    const struct path *parent, struct dentry *dentry,
-			    int flags);
+			    const struct ksmbd_vfs_lookup *res, int flags);
 
 /* ---- Operations on an open handle, as the handle's user ---- */
 

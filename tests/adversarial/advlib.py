@@ -540,9 +540,12 @@ class Client:
         return r.status == SUCCESS
 
     # -- the real-client steps
-    def negotiate(self, dialects=(0x0311,), contexts=None):
-        req = self.header(NEGOTIATE, self.next_mid(), credit_req=64) + \
-            smb2raw.negotiate_body(list(dialects), contexts)
+    def negotiate(self, dialects=(0x0311,), contexts=None, guid=None):
+        """guid: the ClientGuid (the shared default when None)."""
+        body = smb2raw.negotiate_body(list(dialects), contexts) \
+            if guid is None else \
+            smb2raw.negotiate_body(list(dialects), contexts, guid)
+        req = self.header(NEGOTIATE, self.next_mid(), credit_req=64) + body
         self.send_frame(req)
         raw = self.recv_frame()
         r = Response(raw)

@@ -112,18 +112,21 @@ class Env:
                % what)
         raise Skip("%s not implemented yet" % what)
 
-    def client(self, level="negotiate", dialect=0x0311, name="adv.txt"):
+    def client(self, level="negotiate", dialect=0x0311, name="adv.txt",
+               guid=None, user=None, password=None):
         """A connection driven as deep as asked and possible; check
-        c.level for how deep it got."""
+        c.level for how deep it got. guid: its ClientGuid; user and
+        password: another account than the suite's."""
         c = Client(self)
-        r = c.negotiate((dialect,))
+        r = c.negotiate((dialect,), guid=guid)
         expect(r.status == SUCCESS, "negotiate: %s" % sname(r.status))
         c.level = "negotiate"
         c.fid = None
         if not self.has("session") or level == "negotiate":
             return c
-        r = c.login()
-        expect(r.status == SUCCESS, "login: %s" % sname(r.status))
+        r = c.login(user, password)
+        expect(r.status == SUCCESS, "login as %s: %s" %
+               (user or self.user, sname(r.status)))
         c.level = "session"
         if not self.has("tree") or level == "session":
             return c

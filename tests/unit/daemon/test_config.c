@@ -635,6 +635,20 @@ TEST(unknown_keys_warn)
 	CHECK_FAILS("[global]\nfoo = 1\ntcp port = 0\n", "t.conf:3: error:");
 }
 
+TEST(inherit_owner_refused)
+{
+	struct ksmbd_config *c;
+
+	MUST_PARSE(c, "[s]\npath = /s\ninherit owner = yes\n[t]\npath = /t\n"
+		   "inherit owner = no\n");
+	CHECK_DIAG("t.conf:3: warning: 'inherit owner' is not supported: "
+		   "share [s] is refused");
+	CHECK_EQ_INT(ksmbd_diag_warnings(diag), 1);
+	CHECK(share(c, "s")->inherit_owner);
+	CHECK(!share(c, "t")->inherit_owner);
+	ksmbd_config_free(c);
+}
+
 TEST(global_share_defaults)
 {
 	struct ksmbd_config *c;
@@ -889,18 +903,18 @@ TEST(unhonoured_keys)
 	struct ksmbd_config *c;
 
 	MUST_PARSE(c, "[global]\ndurable handles = yes\nsmb2 max credits = 8K\n"
-		   "crossmnt = no\n[s]\npath = /s\nfollow symlinks = no\ninherit owner = no\n"
+		   "crossmnt = yes\n[s]\npath = /s\nfollow symlinks = no\ninherit owner = no\n"
 		   "vfs objects = streams_xattr\n");
 	CHECK_EQ_INT(ksmbd_diag_count(diag), 0);
 	ksmbd_config_free(c);
 	MUST_PARSE(c, "[global]\ndurable handles = no\nsmb2 max credits = 512\n"
-		   "crossmnt = yes\n[s]\npath = /s\nfollow symlinks = yes\ninherit owner = yes\n"
+		   "crossmnt = no\n[s]\npath = /s\nfollow symlinks = yes\ninherit owner = yes\n"
 		   "vfs objects = acl_xattr streams_xattr\n");
 	CHECK_DIAG("t.conf:2: warning: 'durable handles = no' is not honoured: durable handles are always granted");
 	CHECK_DIAG("t.conf:3: warning: 'smb2 max credits = 512' is not honoured");
-	CHECK_DIAG("t.conf:4: warning: 'crossmnt = yes' is not honoured");
+	CHECK_DIAG("t.conf:4: warning: 'crossmnt = no' is not honoured");
 	CHECK_DIAG("t.conf:7: warning: 'follow symlinks = yes' is not honoured: symbolic links are never followed");
-	CHECK_DIAG("t.conf:8: warning: 'inherit owner = yes' is not honoured");
+	CHECK_DIAG("t.conf:8: warning: 'inherit owner' is not supported: share [s] is refused");
 	CHECK_DIAG("t.conf:9: warning: 'vfs objects = acl_xattr streams_xattr' is not honoured");
 	CHECK_EQ_INT(ksmbd_diag_warnings(diag), 6);
 	ksmbd_config_free(c);
@@ -1043,6 +1057,7 @@ int main(void)
 	RUN(sections_and_structure);
 	RUN(nul_byte_with_length);
 	RUN(unknown_keys_warn);
+	RUN(inherit_owner_refused);
 	RUN(global_share_defaults);
 	RUN(first_value_kept);
 	RUN(ksmbd_tools_documented_keys);

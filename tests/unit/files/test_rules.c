@@ -200,6 +200,31 @@ TEST(ea_chain_good)
 	CHECK_EQ_INT(ksmbd_ea_next(&buf, &pos, &e), 0);
 }
 
+TEST(ea_names_reserved)
+{
+	static const char *const refused[] = {
+		"DOSATTRIB", "dosattrib", "DosStream.x", "dosstream.",
+		"KsmbdStream.s", "KSMBDSTREAM.anything",
+	};
+	static const char *const allowed[] = {
+		"DOSATTRIBX", "DOSATTRI", "DosStream", "KsmbdStreamx", "user",
+		"x.DOSATTRIB",
+	};
+	struct ksmbd_buf n;
+	u32 i;
+
+	for (i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		n = ksmbd_buf_make((const u8 *)refused[i], strlen(refused[i]));
+		CHECK(ksmbd_ea_name_reserved(&n));
+	}
+	for (i = 0; i < sizeof(allowed) / sizeof(allowed[0]); i++) {
+		n = ksmbd_buf_make((const u8 *)allowed[i], strlen(allowed[i]));
+		CHECK(!ksmbd_ea_name_reserved(&n));
+	}
+	n = ksmbd_buf_make((const u8 *)"ab\0cd", 5);
+	CHECK(ksmbd_ea_name_reserved(&n));
+}
+
 TEST(ea_chain_bad)
 {
 	u8 b[64] = { 0 };
@@ -243,5 +268,6 @@ int main(void)
 	RUN(dispositions);
 	RUN(ea_chain_good);
 	RUN(ea_chain_bad);
+	RUN(ea_names_reserved);
 	return test_report();
 }

@@ -1,11 +1,12 @@
 #!/bin/bash
-# vm: --server --timeout 300
+# vm: --server --timeout 600
 # The EA and security-descriptor cases of the hostile-client suite on a
 # share whose file system stores them: the main suite's share is tmpfs,
 # where the 6.1 guest kernel refuses user.* xattrs, so SET_INFO of EAs
 # stops at NOT_SUPPORTED and the query side is never built. Here an ext4
 # image (loop device, in the guest only) is added as share [ext4]. Also
-# where a WRITE stalled mid-payload meets fsfreeze, which tmpfs lacks.
+# where a WRITE stalled mid-payload meets fsfreeze, which tmpfs lacks, and
+# the authorization group (a second user "other", file flags, xattrs).
 . "$VM_TOP/tests/vm/lib/check.sh"
 adv=$VM_TOP/tests/adversarial
 export PYTHONDONTWRITEBYTECODE=1
@@ -33,12 +34,18 @@ sleep 1
 echo root > $mnt/adv_rootfile
 chown root:root $mnt/adv_rootfile
 chmod 0644 $mnt/adv_rootfile
+# a second account, for the authorization group's cross-user cases
+id other >/dev/null 2>&1 || useradd -M -s /bin/bash other
+"$VM_TOP/build/daemon/ksmbd.adduser" -a other -p other2 \
+	-i /etc/ksmbd/ksmbdpwd.db >/dev/null || fail adduser-other "ksmbd.adduser failed"
+kill -HUP "$(cat /run/ksmbd.mountd.pid)"
+sleep 1
 
 python3 "$adv/run.py" --share ext4 --share-path $mnt --no-legit \
 	query-ea-output-sweep query-ea-bad-input set-ea-malformed \
 	create-bad-sd-ea-contexts set-security-malformed query-security-tiny \
 	query-info-tiny-output chmod-chown-not-owner compound-response-room \
-	compound-response-room-mixed 2>&1 | tee /tmp/adv-ext4.log
+	compound-response-room-mixed authz 2>&1 | tee /tmp/adv-ext4.log
 [ "${PIPESTATUS[0]}" = 0 ] || CHECK_FAILED=1
 # hostile stream names and stream limits (named streams need user xattrs)
 python3 "$VM_TOP/tests/vm/clients/smb2files.py" --prefix "$CASE" \

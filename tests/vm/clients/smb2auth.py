@@ -421,9 +421,14 @@ class AuthConn(smb2raw.Conn):
 
     # -- trees --
 
-    def tree_connect(self, sess, share, signed=False):
+    def tree_connect(self, sess, share, signed=None):
+        """signed None: as a real client, signed on 3.1.1 when the session
+        has a key (MS-SMB2 3.3.5.7 drops the connection otherwise)."""
         path = ("\\\\127.0.0.1\\" + share).encode("utf-16-le")
         body = struct.pack("<HHHH", 9, 0, 64 + 8, len(path)) + path
+        if signed is None:
+            signed = self.dialect == 0x0311 and sess is not None and \
+                sess.sign_key is not None and not sess.flags & 0x3
         return self.call(TREE_CONNECT, body, sess, signed=signed)
 
     def tree_disconnect(self, sess, tree, signed=False):

@@ -66,13 +66,13 @@ class CryptConn(AuthConn):
     capability) and can wrap requests in transform headers."""
 
     def __init__(self, env, dialect=0x0311, ciphers=(AES128_GCM,),
-                 signing=(2, 1, 0)):
+                 signing=(2, 1, 0), guid=b"\x42" * 16):
         ctxs = [smb2raw.preauth_ctx(), smb2raw.signing_ctx(signing)]
         if ciphers is not None:
             ctxs.append(encryption_ctx(ciphers))
         super().__init__(env.host, env.port, dialect,
                          contexts=ctxs if dialect == 0x0311 else [],
-                         caps=0x7f if ciphers else 0x3f)
+                         caps=0x7f if ciphers else 0x3f, guid=guid)
         self.cipher = 0
         if dialect == 0x0311:
             enc = self.neg["contexts"].get(smb2raw.CTX_ENCRYPTION)
@@ -547,6 +547,60 @@ def check_encrypted_break(env, share):
 def case_oplock_break_encrypted_share(env):
     """Share-level encryption: the session has no EncryptData."""
     check_encrypted_break(env, env.secure_share)
+
+
+def elease_body(name, key, state, disp):
+    ctx = smb2files.create_ctx(b"RqLs", struct.pack(
+        "<16sIIQ16sHH", key, state, 0, 0, b"\0" * 16, 0, 0))
+    body = bytearray(smb2files.create_body(name, disp=disp, ctxs=ctx))
+    body[3] = 0xFF
+    return bytes(body)
+
+
+@case
+def case_lease_break_routed_encrypted(env):
+    """A lease is its client's (ClientGuid): its break goes to the client's
+    oldest connection carrying a session of the lease's user, and it goes
+    out encrypted with that session's key (MS-SMB2 3.3.4.7, 3.3.4.1.4),
+    never in the clear because the lease was opened on another session
+    of another connection."""
+    name = "crypt-lease-route.txt"
+    g = os.urandom(16)
+    a1, s1 = logged_on(env, guid=g)
+    t1 = a1.ecall(s1, TREE_CONNECT, tcon_body(env.secure_share))
+    expect_eq(t1.status, STATUS_SUCCESS, "first connection's tree connect")
+    a2, s2 = logged_on(env, guid=g)
+    t2 = a2.ecall(s2, TREE_CONNECT, tcon_body(env.secure_share))
+    expect_eq(t2.status, STATUS_SUCCESS, "second connection's tree connect")
+    key = os.urandom(16)
+    r = a2.ecall(s2, smb2files.CREATE,
+                 elease_body(name, key, 7, smb2files.OVERWRITE_IF),
+                 tree=t2.tree)
+    expect_eq(r.status, STATUS_SUCCESS, "lease open on the second")
+    fid = smb2files.Created(r).fid
+    b, sb = logged_on(env)
+    tb = b.ecall(sb, TREE_CONNECT, tcon_body(env.secure_share))
+    expect_eq(tb.status, STATUS_SUCCESS, "breaker's tree connect")
+    msg = b.build(smb2files.CREATE, ecreate_body(name, 0, smb2files.OPEN),
+                  session=sb.id, tree=tb.tree)
+    b.send_frame(b.wrap(sb, msg))
+    n = erecv(a1, s1, "lease break on the client's first connection")
+    expect_eq(n.command, OPLOCK_BREAK, "notification command")
+    expect_eq(n.body[8:24], key, "notification lease key")
+    ack = struct.pack("<HHI16sIQ", 36, 0, 0, key, 3, 0)
+    r = a1.ecall(s1, OPLOCK_BREAK, ack, tree=t1.tree)
+    expect_eq(r.status, STATUS_SUCCESS, "encrypted lease acknowledgement")
+    rb = erecv(b, sb, "breaker's create answer")
+    if rb.status == STATUS_PENDING:
+        rb = erecv(b, sb, "breaker's final create answer")
+    expect_eq(rb.status, STATUS_SUCCESS, "breaker's create")
+    for c, s, t, f in ((b, sb, tb.tree, smb2files.Created(rb).fid),
+                       (a2, s2, t2.tree, fid)):
+        r = c.ecall(s, smb2files.CLOSE, struct.pack("<HHIQQ", 24, 0, 0, *f),
+                    tree=t)
+        expect_eq(r.status, STATUS_SUCCESS, "close")
+    for c in (a1, a2, b):
+        c.close()
 
 
 @case
