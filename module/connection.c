@@ -247,6 +247,41 @@ void ksmbd_conn_wait_all(void)
 			atomic_read(&nr_conns));
 }
 
+static const void *peer_addr(const struct sockaddr_storage *ss, size_t *len)
+{
+	if (ss->ss_family == AF_INET6) {
+		*len = sizeof(struct in6_addr);
+		return &((const struct sockaddr_in6 *)ss)->sin6_addr;
+	}
+	if (ss->ss_family == AF_INET) {
+		*len = sizeof(struct in_addr);
+		return &((const struct sockaddr_in *)ss)->sin_addr;
+	}
+	*len = 0;
+	return NULL;
+}
+
+bool ksmbd_conn_same_peer(const struct ksmbd_conn *a,
+			  const struct ksmbd_conn *b)
+{
+	const void *pa, *pb;
+	size_t la, lb;
+
+	if (a == b)
+		return true;
+	pa = peer_addr(&a->peer, &la);
+	pb = peer_addr(&b->peer, &lb);
+	/* Peers of unknown address are one peer: they share one bound. */
+	if (!pa || !pb)
+		return !pa && !pb;
+	return a->peer.ss_family == b->peer.ss_family && !memcmp(pa, pb, la);
+}
+
+unsigned int ksmbd_conn_setup_timeout_s(void)
+{
+	return READ_ONCE(session_timeout_s);
+}
+
 void ksmbd_conn_set_negotiated(struct ksmbd_conn *conn)
 {
 	conn->negotiated_at = jiffies;

@@ -154,6 +154,12 @@ void ksmbd_conn_set_negotiated(struct ksmbd_conn *conn);
  */
 void ksmbd_conn_set_authenticated(struct ksmbd_conn *conn);
 
+/* Both connections come from the same address (ports aside). */
+bool ksmbd_conn_same_peer(const struct ksmbd_conn *a,
+			  const struct ksmbd_conn *b);
+/* Seconds a connection has to finish a session setup (0: no limit). */
+unsigned int ksmbd_conn_setup_timeout_s(void);
+
 /* Largest RFC1002 length accepted in the connection's current state. */
 u32 ksmbd_conn_max_frame(const struct ksmbd_conn *conn);
 

@@ -7,6 +7,7 @@
 #include <linux/kernel.h>
 #include "stats.h"
 #include "server.h"
+#include "session.h"
 #include "signing.h"
 #include "smb2_transform.h"
 #include "transport_tcp.h"
@@ -61,5 +62,7 @@ int ksmbd_stats_show(char *buf, size_t size)
 		       (unsigned long long)ksmbd_decrypted_frames());
 	n += scnprintf(buf + n, size - n, "rx_pool_bytes %zu\n",
 		       ksmbd_rx_pool_bytes());
+	n += scnprintf(buf + n, size - n, "pending_sessions %u\n",
+		       ksmbd_session_nr_pending());
 	return n;
 }

@@ -35,7 +35,9 @@ enum ksmbd_live_object {
 	X(BYTES_IN, "bytes_in")		\
 	X(BYTES_OUT, "bytes_out")	\
 	X(WRITES_STREAMED, "writes_streamed") \
-	X(WRITES_DIRECT, "writes_direct")
+	X(WRITES_DIRECT, "writes_direct") \
+	X(SETUPS_REFUSED, "session_setups_refused") \
+	X(SETUPS_EVICTED, "session_setups_evicted")
 
 enum ksmbd_total {
 #define X(id, name) KSMBD_TOTAL_##id,

@@ -27,7 +27,7 @@ import suite  # noqa: E402
 import legit  # noqa: E402
 
 GROUPS = ["framing", "negotiate", "gate", "compound", "sequence", "session",
-          "files", "pipes", "races", "floods"]
+          "files", "pipes", "races", "floods", "avail"]
 for g in GROUPS:
     __import__("c_" + g)
 

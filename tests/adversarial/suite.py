@@ -112,10 +112,12 @@ class Env:
                % what)
         raise Skip("%s not implemented yet" % what)
 
-    def client(self, level="negotiate", dialect=0x0311, name="adv.txt"):
+    def client(self, level="negotiate", dialect=0x0311, name="adv.txt",
+               source=None):
         """A connection driven as deep as asked and possible; check
-        c.level for how deep it got."""
-        c = Client(self)
+        c.level for how deep it got. source: the local address to connect
+        from (127.0.0.x: another peer)."""
+        c = Client(self, source=source)
         r = c.negotiate((dialect,))
         expect(r.status == SUCCESS, "negotiate: %s" % sname(r.status))
         c.level = "negotiate"
