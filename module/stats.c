@@ -6,6 +6,7 @@
 
 #include <linux/kernel.h>
 #include "stats.h"
+#include "connection.h"
 #include "server.h"
 #include "session.h"
 #include "signing.h"
@@ -64,5 +65,7 @@ int ksmbd_stats_show(char *buf, size_t size)
 		       ksmbd_rx_pool_bytes());
 	n += scnprintf(buf + n, size - n, "pending_sessions %u\n",
 		       ksmbd_session_nr_pending());
+	n += scnprintf(buf + n, size - n, "tx_queued_bytes %lld\n",
+		       (long long)ksmbd_conn_tx_queued_all());
 	return n;
 }

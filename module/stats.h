@@ -37,7 +37,10 @@ enum ksmbd_live_object {
 	X(WRITES_STREAMED, "writes_streamed") \
 	X(WRITES_DIRECT, "writes_direct") \
 	X(SETUPS_REFUSED, "session_setups_refused") \
-	X(SETUPS_EVICTED, "session_setups_evicted")
+	X(SETUPS_EVICTED, "session_setups_evicted") \
+	X(SENDS_QUEUED, "sends_queued") \
+	X(WORKS_PARKED, "works_parked") \
+	X(SEND_STALLS, "send_stall_drops")
 
 enum ksmbd_total {
 #define X(id, name) KSMBD_TOTAL_##id,

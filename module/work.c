@@ -234,10 +234,50 @@ static void work_free(struct ksmbd_work *work)
 	ksmbd_conn_put(conn);
 }
 
+/*
+ * A client that does not read its answers is served no further: its
+ * work waits, holding its frame but no worker and no response buffer,
+ * until the send queue is below its bound again.
+ */
+static bool work_park(struct ksmbd_work *work)
+{
+	struct ksmbd_conn *conn = work->conn;
+	bool parked = false;
+
+	if (!ksmbd_conn_tx_full(conn) || ksmbd_conn_exiting(conn))
+		return false;
+	/* Checked again under the lock ksmbd_work_unpark_all() takes. */
+	spin_lock(&conn->park_lock);
+	if (ksmbd_conn_tx_full(conn) && !ksmbd_conn_exiting(conn)) {
+		list_add_tail(&work->park_node, &conn->parked);
+		parked = true;
+	}
+	spin_unlock(&conn->park_lock);
+	if (parked)
+		ksmbd_total_add(KSMBD_TOTAL_WORKS_PARKED, 1);
+	return parked;
+}
+
+void ksmbd_work_unpark_all(struct ksmbd_conn *conn)
+{
+	struct ksmbd_work *work, *tmp;
+	LIST_HEAD(list);
+
+	spin_lock(&conn->park_lock);
+	list_splice_init(&conn->parked, &list);
+	spin_unlock(&conn->park_lock);
+	list_for_each_entry_safe(work, tmp, &list, park_node) {
+		list_del_init(&work->park_node);
+		queue_work(io_wq, &work->work);
+	}
+}
+
 static void work_run(struct work_struct *w)
 {
 	struct ksmbd_work *work = container_of(w, struct ksmbd_work, work);
 
+	if (work_park(work))
+		return;
 	if (!ksmbd_conn_exiting(work->conn))
 		ksmbd_smb2_process(work);
 	work_free(work);

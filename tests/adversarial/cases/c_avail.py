@@ -2,11 +2,20 @@
 """Availability (issue 25, items 8-12): no client can lock the others out
 or stall them. Other loopback addresses (127.0.0.x) stand for other peers,
 so the legitimate client (127.0.0.1) is never the flooding peer."""
+import os
+import socket
 import struct
+import time
 
-from advlib import (expect, sname, is_error, MORE_PROCESSING_REQUIRED,
-                    SESSION_SETUP, body_session_setup, spnego_init)
-from suite import case, live_counts, read_stats
+import advlib
+from advlib import (Client, expect, sname, is_error, SUCCESS,
+                    MORE_PROCESSING_REQUIRED, SESSION_SETUP, ECHO,
+                    body_session_setup, body_simple, spnego_init)
+from suite import case, live_counts, read_stats, host_path
+
+OPLOCK_BATCH = 0x09
+# READ_DATA, READ_EA, READ_ATTRIBUTES, READ_CONTROL, SYNCHRONIZE
+GENERIC_READ = 0x00120089
 
 FLOOD_PEER = "127.0.0.3"
 OTHER_PEER = "127.0.0.4"
@@ -51,4 +60,149 @@ def case_pending_session_lockout(env):
     finally:
         for c in conns:
             c.rst()
+
+# ---- item 9: stalled readers ----
+
+PARAMS = "/sys/module/ksmbd/parameters"
+STALL_PEER = "127.0.0.5"
+MiB = 1 << 20
+
+
+def read_param(name):
+    try:
+        with open(os.path.join(PARAMS, name)) as f:
+            return int(f.read())
+    except OSError:
+        return None
+
+
+def write_param(name, value):
+    try:
+        with open(os.path.join(PARAMS, name), "w") as f:
+            f.write(str(value))
+        return True
+    except OSError:
+        return False
+
+
+def plant(env, name, size):
+    """A file of size bytes in the share, readable by the test user."""
+    p = host_path(env, name)
+    with open(p, "wb") as f:
+        f.write(os.urandom(size))
+    os.chmod(p, 0o644)
+    return p
+
+
+def more_credits(c, n=2048):
+    """Enough credits to pipeline n/16 reads of 1 MiB at once."""
+    r = c.call(ECHO, body_simple(), credit_req=n)
+    expect(r.status == SUCCESS, "echo: %s" % sname(r.status))
+
+
+def stall(env, name, reads=64, size=MiB, oplock_file=None):
+    """An authenticated client that pipelines large READs and never reads
+    its socket. With oplock_file, it first takes a batch oplock there."""
+    c = Client(env, source=STALL_PEER)
+    c.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    expect(c.negotiate().status == SUCCESS, "stalled reader: negotiate")
+    expect(c.login().status == SUCCESS, "stalled reader: login")
+    expect(c.tree_connect().status == SUCCESS, "stalled reader: tree")
+    if oplock_file:
+        r = c.create(oplock_file, oplock=OPLOCK_BATCH, access=GENERIC_READ,
+                     disposition=advlib.FILE_OPEN)
+        expect(r.status == SUCCESS, "oplock open: %s" % sname(r.status))
+        expect(r.body[2] == OPLOCK_BATCH, "no batch oplock granted (%d)"
+               % r.body[2])
+    r = c.create(name, access=GENERIC_READ,
+                 disposition=advlib.FILE_OPEN)
+    expect(r.status == SUCCESS, "open %s: %s" % (name, sname(r.status)))
+    more_credits(c)
+    body = advlib.body_read(r.fid, size)
+    c.send_raw(b"".join(struct.pack(">I", 64 + len(body)) +
+                        c.element(advlib.READ, body) for _ in range(reads)))
+    return c
+
+
+def timed_legit(env, errors, limit, what="legit"):
+    """Login, tree, create, write, read, close: every step within limit."""
+    t0 = time.monotonic()
+    try:
+        c = env.client("file", name="avail_legit.txt")
+        try:
+            data = os.urandom(4096)
+            w = c.call(advlib.WRITE, advlib.body_write(c.fid, data))
+            rd = c.call(advlib.READ, advlib.body_read(c.fid, 4096))
+            c.close_file(c.fid)
+            if w.status != SUCCESS or rd.status != SUCCESS:
+                errors.append("%s: write %s, read %s" % (
+                    what, sname(w.status), sname(rd.status)))
+        finally:
+            c.close()
+    except Exception as e:
+        errors.append("%s: %s: %s" % (what, type(e).__name__, e))
+    took = time.monotonic() - t0
+    if took > limit:
+        errors.append("%s took %.1f s" % (what, took))
+    return took
+
+
+@case("avail", "8 authenticated clients pipeline 64 READs of 1 MiB each "
+      "and never read their sockets, one of them holding a batch oplock "
+      "(item 9): another client is served within 10 s every time, an open "
+      "that breaks the stalled holder's oplock is answered once the "
+      "holder is dropped, the stalled clients are dropped after "
+      "send_stall_s, and queued bytes stay bounded and go back to 0",
+      timeout=240)
+def case_stalled_readers(env):
+    env.need("file")
+    old = read_param("send_stall_s")
+    if old is not None:
+        # Long enough for the 8 to be set up and the others served meanwhile.
+        write_param("send_stall_s", 15)
+    stall_s = read_param("send_stall_s") or 30
+    plant(env, "avail_big.bin", MiB)
+    plant(env, "avail_oplock.bin", 4096)
+    drops0 = stat("send_stall_drops")
+    stalled, errors = [], []
+    try:
+        for i in range(8):
+            stalled.append(stall(env, "avail_big.bin",
+                                 oplock_file="avail_oplock.bin" if i == 0
+                                 else None))
+        t0 = time.monotonic()
+        took = [timed_legit(env, errors, 10, "legit %d" % i)
+                for i in range(3)]
+        queued = stat("tx_queued_bytes")
+        # Another user opens the stalled holder's file: the break waits
+        # for the holder, which is dropped after send_stall_s.
+        b = env.client("tree")
+        r = b.create("avail_oplock.bin", access=GENERIC_READ,
+                     disposition=advlib.FILE_OPEN)
+        b_took = time.monotonic() - t0
+        expect(r.status == SUCCESS, "breaking open: %s" % sname(r.status))
+        b.close()
+        # A stalled client cannot be asked (its socket is full of answers):
+        # the server's count says whether it dropped them.
+        dropped = advlib.wait_until(
+            lambda: stat("send_stall_drops") - drops0 >= 8,
+            max(1, stall_s + 20 - (time.monotonic() - t0)))
+        drop_took = time.monotonic() - t0
+        expect(not errors, "; ".join(errors[:3]))
+        expect(queued <= 8 * 16 * MiB, "%d bytes queued for 8 clients"
+               % queued)
+        expect(b_took < stall_s + 15, "the breaking open took %.1f s"
+               % b_took)
+        expect(dropped, "send_stall_drops went up by %d in %.1f s"
+               % (stat("send_stall_drops") - drops0, drop_took))
+        expect(advlib.wait_until(lambda: stat("tx_queued_bytes") == 0, 10),
+               "tx_queued_bytes still %d" % stat("tx_queued_bytes"))
+        print("# stalled-readers: legit steps %s s, breaking open %.1f s, "
+              "%d bytes queued" % (["%.1f" % t for t in took], b_took,
+                                   queued), flush=True)
+    finally:
+        for c in stalled:
+            c.rst()
+        if old is not None:
+            write_param("send_stall_s", old)
 
