@@ -5,6 +5,8 @@ so the legitimate client (127.0.0.1) is never the flooding peer."""
 import os
 import socket
 import struct
+import subprocess
+import threading
 import time
 
 import advlib
@@ -206,3 +208,126 @@ def case_stalled_readers(env):
         if old is not None:
             write_param("send_stall_s", old)
 
+
+# ---- the load case ----
+
+LOAD_MNT = "/mnt/adv-avail"
+
+
+class SetupFlood:
+    """100 connections from one peer sending NTLM first legs and never
+    finishing, replaced as the server cuts them (session_timeout_s)."""
+
+    def __init__(self, env, n=100):
+        self.env, self.n = env, n
+        self.stop = threading.Event()
+        self.legs = 0
+        self.errors = []
+        self.thread = threading.Thread(target=self.run, daemon=True)
+
+    def connect(self):
+        try:
+            return self.env.client("negotiate", source=FLOOD_PEER)
+        except Exception:
+            return None
+
+    def run(self):
+        body = body_session_setup(ntlm_first_leg())
+        conns = [self.connect() for _ in range(self.n)]
+        while not self.stop.is_set():
+            for i, c in enumerate(conns):
+                if self.stop.is_set():
+                    break
+                try:
+                    if c is None:
+                        raise OSError("no connection")
+                    r = c.call(SESSION_SETUP, body, sess=0)
+                    if r.status != MORE_PROCESSING_REQUIRED and \
+                            not is_error(r.status):
+                        self.errors.append(sname(r.status))
+                    self.legs += 1
+                except Exception:
+                    if c is not None:
+                        c.close()
+                    conns[i] = self.connect()
+        for c in conns:
+            if c is not None:
+                c.rst()
+
+
+def cifs(*argv, timeout=60):
+    return subprocess.run(list(argv), capture_output=True, text=True,
+                          timeout=timeout)
+
+
+def mount_list_read_write(env, n):
+    """One legitimate round through a fresh cifs mount; seconds taken."""
+    t0 = time.monotonic()
+    os.makedirs(LOAD_MNT, exist_ok=True)
+    r = cifs("mount", "-t", "cifs", "//%s/%s" % (env.host, env.share),
+             LOAD_MNT, "-o", "username=%s,password=%s,vers=3.1.1,cache=none"
+             % (env.user, env.password))
+    expect(r.returncode == 0, "mount: %s" % r.stderr.strip()[-200:])
+    try:
+        names = os.listdir(LOAD_MNT)
+        expect("avail_big.bin" in names, "listing lacks avail_big.bin")
+        with open(os.path.join(LOAD_MNT, "avail_oplock.bin"), "rb") as f:
+            expect(len(f.read()) == 4096, "short read")
+        data = os.urandom(65536)
+        p = os.path.join(LOAD_MNT, "avail_load_%d.bin" % (n % 2))
+        with open(p, "wb") as f:
+            f.write(data)
+        with open(p, "rb") as f:
+            expect(f.read() == data, "read back differs")
+    finally:
+        cifs("umount", LOAD_MNT)
+    return time.monotonic() - t0
+
+
+@case("avail", "for two minutes, while 8 authenticated clients pipeline 64 "
+      "READs of 1 MiB each and never read, and 100 connections from "
+      "another peer flood unfinished session setups: a cifs mount, listing, "
+      "read and write (then umount) takes under 10 s every time",
+      timeout=420)
+def case_load_mount_under_attack(env):
+    env.need("file")
+    seconds = int(os.environ.get("ADV_LOAD_SECONDS", "120"))
+    old = read_param("send_stall_s")
+    # The stalled clients stay stalled for the whole run.
+    if old is not None:
+        write_param("send_stall_s", seconds + 120)
+    plant(env, "avail_big.bin", MiB)
+    plant(env, "avail_oplock.bin", 4096)
+    subprocess.run(["modprobe", "cifs"], capture_output=True)
+    flood = SetupFlood(env)
+    stalled, took, errors = [], [], []
+    # The same round without the attack, for the log.
+    quiet = [mount_list_read_write(env, n) for n in range(2)]
+    try:
+        stalled = [stall(env, "avail_big.bin") for _ in range(8)]
+        flood.thread.start()
+        end = time.monotonic() + seconds
+        n = 0
+        while time.monotonic() < end:
+            try:
+                took.append(mount_list_read_write(env, n))
+            except Exception as e:
+                errors.append("round %d: %s" % (n, e))
+            n += 1
+    finally:
+        flood.stop.set()
+        flood.thread.join(60)
+        for c in stalled:
+            c.rst()
+        if old is not None:
+            write_param("send_stall_s", old)
+    slow = [t for t in took if t >= 10]
+    print("# load: %d rounds, slowest %.1f s, median %.1f s (without the "
+          "attack: %s s); %d setup legs flooded" % (
+              len(took), max(took or [0]), sorted(took or [0])[len(took) // 2],
+              "/".join("%.1f" % t for t in quiet), flood.legs), flush=True)
+    expect(not errors, "; ".join(errors[:3]))
+    expect(not slow, "%d of %d rounds took 10 s or more (%s)" % (
+        len(slow), len(took), ", ".join("%.1f" % t for t in slow[:5])))
+    expect(len(took) >= 3, "only %d rounds in %d s" % (len(took), seconds))
+    expect(not flood.errors, "flood answered %s" % flood.errors[:3])
