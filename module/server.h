@@ -71,9 +71,13 @@ extern struct ksmbd_server_config ksmbd_server_conf;
 int ksmbd_server_init(void);
 void ksmbd_server_exit(void);
 
-/* Called by the IPC layer when the daemon sends STARTING_UP. */
+/*
+ * Called by the IPC layer when the daemon sends STARTING_UP: starts the
+ * server, or, when it runs already (a restarted daemon), takes the new
+ * configuration without dropping anybody and returns -EALREADY.
+ */
 int ksmbd_server_start(const struct ksmbd_server_config *conf);
-/* Stop serving (kill_server, daemon asked to shut down); back to waiting. */
+/* Stop serving (kill_server, ksmbd.control --shutdown); back to waiting. */
 void ksmbd_server_reset(const char *why);
 
 enum ksmbd_server_state ksmbd_server_state(void);

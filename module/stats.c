@@ -7,6 +7,7 @@
 #include <linux/kernel.h>
 #include "stats.h"
 #include "connection.h"
+#include "ipc.h"
 #include "server.h"
 #include "session.h"
 #include "signing.h"
@@ -46,6 +47,8 @@ int ksmbd_stats_show(char *buf, size_t size)
 	n = scnprintf(buf, size, "version %s\nstate %s\nuptime_s %llu\n",
 		      KSMBD_VERSION, ksmbd_server_state_name(),
 		      ksmbd_server_uptime_s());
+	n += scnprintf(buf + n, size - n, "daemon_pid %d\n",
+		       ksmbd_ipc_daemon_pid());
 	if (ksmbd_tcp_listen_port())
 		n += scnprintf(buf + n, size - n, "listen_port %u\n",
 			       ksmbd_tcp_listen_port());

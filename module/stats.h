@@ -40,7 +40,8 @@ enum ksmbd_live_object {
 	X(SETUPS_EVICTED, "session_setups_evicted") \
 	X(SENDS_QUEUED, "sends_queued") \
 	X(WORKS_PARKED, "works_parked") \
-	X(SEND_STALLS, "send_stall_drops")
+	X(SEND_STALLS, "send_stall_drops") \
+	X(DAEMON_GONE, "daemon_losses")
 
 enum ksmbd_total {
 #define X(id, name) KSMBD_TOTAL_##id,
