@@ -82,26 +82,55 @@ static u16 local_port(struct socket *sock)
 	return 0;
 }
 
-/* Over max connections: the socket is closed before a connection exists. */
-static void note_refused(struct socket *sock)
+static u32 max_ip_connections(void)
 {
-	struct sockaddr_storage peer = { };
+	u32 m = READ_ONCE(ksmbd_server_conf.max_ip_connections);
 
-	if (!trace_ksmbd_conn_limit_enabled())
-		return;
-	if (kernel_getpeername(sock, (struct sockaddr *)&peer) < 0)
-		peer.ss_family = AF_UNSPEC;
-	trace_ksmbd_conn_limit(0, &peer, "too many connections");
+	return m ? m : KSMBD_DEFAULT_IP_CONNECTIONS;
+}
+
+static bool peer_equal(const struct sockaddr_storage *a,
+		       const struct sockaddr_storage *b);
+
+/* Under conn_list_lock: connections listed from this address. */
+static u32 peer_conns(const struct sockaddr_storage *peer)
+{
+	struct ksmbd_conn *conn;
+	u32 n = 0;
+
+	list_for_each_entry(conn, &conn_list, node)
+		if (peer_equal(&conn->peer, peer))
+			n++;
+	return n;
+}
+
+/* Over a bound: the socket is closed before a connection exists. */
+static void note_refused(const struct sockaddr_storage *peer,
+			 const char *limit, enum ksmbd_total counter)
+{
+	ksmbd_total_add(counter, 1);
+	trace_ksmbd_conn_limit(0, peer, limit);
 }
 
 struct ksmbd_conn *ksmbd_conn_create(struct socket *sock)
 {
+	struct sockaddr_storage peer = { };
 	struct ksmbd_conn *conn;
 
+	if (kernel_getpeername(sock, (struct sockaddr *)&peer) < 0)
+		peer.ss_family = AF_UNSPEC;
 	mutex_lock(&conn_list_lock);
 	if (atomic_read(&nr_conns) >= max_connections()) {
 		mutex_unlock(&conn_list_lock);
-		note_refused(sock);
+		note_refused(&peer, "too many connections",
+			     KSMBD_TOTAL_CONNS_REFUSED);
+		return ERR_PTR(-EMFILE);
+	}
+	/* One address cannot take every slot (max ip connections). */
+	if (peer_conns(&peer) >= max_ip_connections()) {
+		mutex_unlock(&conn_list_lock);
+		note_refused(&peer, "too many connections from this address",
+			     KSMBD_TOTAL_CONNS_REFUSED_PEER);
 		return ERR_PTR(-EMFILE);
 	}
 	conn = kzalloc(sizeof(*conn), GFP_KERNEL);
@@ -125,8 +154,7 @@ struct ksmbd_conn *ksmbd_conn_create(struct socket *sock)
 	credits_init(&conn->credits);
 	atomic_set(&conn->nr_async, 0);
 	spin_lock_init(&conn->cancel_lock);
-	if (kernel_getpeername(sock, (struct sockaddr *)&conn->peer) < 0)
-		conn->peer.ss_family = AF_UNSPEC;
+	conn->peer = peer;
 	conn->local_port = local_port(sock);
 	atomic_inc(&nr_conns);
 	list_add_tail(&conn->node, &conn_list);
@@ -274,20 +302,24 @@ static const void *peer_addr(const struct sockaddr_storage *ss, size_t *len)
 	return NULL;
 }
 
-bool ksmbd_conn_same_peer(const struct ksmbd_conn *a,
-			  const struct ksmbd_conn *b)
+static bool peer_equal(const struct sockaddr_storage *a,
+		       const struct sockaddr_storage *b)
 {
 	const void *pa, *pb;
 	size_t la, lb;
 
-	if (a == b)
-		return true;
-	pa = peer_addr(&a->peer, &la);
-	pb = peer_addr(&b->peer, &lb);
+	pa = peer_addr(a, &la);
+	pb = peer_addr(b, &lb);
 	/* Peers of unknown address are one peer: they share one bound. */
 	if (!pa || !pb)
 		return !pa && !pb;
-	return a->peer.ss_family == b->peer.ss_family && !memcmp(pa, pb, la);
+	return a->ss_family == b->ss_family && !memcmp(pa, pb, la);
+}
+
+bool ksmbd_conn_same_peer(const struct ksmbd_conn *a,
+			  const struct ksmbd_conn *b)
+{
+	return a == b || peer_equal(&a->peer, &b->peer);
 }
 
 unsigned int ksmbd_conn_setup_timeout_s(void)

@@ -441,6 +441,8 @@ static void ipc_config_from_startup(struct ksmbd_server_config *c,
 	c->max_connections = r->max_connections;
 	c->max_sessions_per_conn = r->max_sessions_per_conn ?:
 				   KSMBD_DEFAULT_SESSIONS_PER_CONN;
+	c->max_ip_connections = r->max_ip_connections ?:
+				KSMBD_DEFAULT_IP_CONNECTIONS;
 	c->oplock_break_timeout_s = r->oplock_break_timeout;
 	/* The validator bounded the counts and the ids. */
 	c->nr_ciphers = r->nr_ciphers;

@@ -40,6 +40,7 @@ static void set_defaults(struct ksmbd_server_config *c)
 	c->max_write = 4 << 20;
 	c->max_trans = 4 << 20;
 	c->max_connections = 512;
+	c->max_ip_connections = KSMBD_DEFAULT_IP_CONNECTIONS;
 	c->max_sessions_per_conn = KSMBD_DEFAULT_SESSIONS_PER_CONN;
 }
 

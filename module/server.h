@@ -34,6 +34,8 @@ enum ksmbd_config_opt {
 #define KSMBD_IFACES_MAX_LEN	1024
 /* Sessions (valid or in progress) one connection may hold by default. */
 #define KSMBD_DEFAULT_SESSIONS_PER_CONN	16
+/* Connections one peer address may hold by default ("max ip connections"). */
+#define KSMBD_DEFAULT_IP_CONNECTIONS	128
 
 /* The daemon's [global] section, as the module uses it. */
 struct ksmbd_server_config {
@@ -54,6 +56,7 @@ struct ksmbd_server_config {
 	u32 fake_fscaps;
 	u32 sub_auth[3];		/* the server's SID: S-1-5-21-a-b-c */
 	u32 max_connections;
+	u32 max_ip_connections;		/* per peer address, >= 1 */
 	u32 max_sessions_per_conn;	/* >= 1 */
 	u32 oplock_break_timeout_s;	/* 0: KSMBD_OPLOCK_BREAK_TIMEOUT_S */
 	/* Preference orders; 0 entries: the defaults (smb2_negotiate.c). */

@@ -41,7 +41,9 @@ enum ksmbd_live_object {
 	X(SENDS_QUEUED, "sends_queued") \
 	X(WORKS_PARKED, "works_parked") \
 	X(SEND_STALLS, "send_stall_drops") \
-	X(DAEMON_GONE, "daemon_losses")
+	X(DAEMON_GONE, "daemon_losses") \
+	X(CONNS_REFUSED, "connections_refused") \
+	X(CONNS_REFUSED_PEER, "connections_refused_per_peer")
 
 enum ksmbd_total {
 #define X(id, name) KSMBD_TOTAL_##id,
