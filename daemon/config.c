@@ -121,6 +121,7 @@ void cfg_global_defaults(struct ksmbd_global *g)
 	strcpy(g->krb5_keytab, "/etc/krb5.keytab");
 	strcpy(g->krb5_service, "cifs");
 	g->max_sessions_per_conn = 16;
+	g->max_ip_connections = 128;
 }
 
 void cfg_share_defaults(struct ksmbd_share *s)

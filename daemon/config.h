@@ -163,6 +163,7 @@ struct ksmbd_global {
 	bool bind_interfaces_only;
 	struct ksmbd_strlist interfaces;	/* names or addresses */
 	uint32_t max_connections;		/* whole server, 0 = unlimited */
+	uint32_t max_ip_connections;		/* one peer address */
 	uint32_t max_sessions_per_conn;		/* sessions on one connection */
 	unsigned int oplock_break_timeout;	/* seconds, 1..3600 */
 	/*

@@ -188,6 +188,9 @@ static const struct key_def key_table[] = {
 	  .suffix = true },
 	{ "maxsessionsperconnection", G(max_sessions_per_conn), .type = T_UINT,
 	  .min = 1, .max = 1024 },
+	/* connections one client address may hold at once (default 128) */
+	{ "maxipconnections", G(max_ip_connections), .type = T_UINT,
+	  .min = 1, .max = 65535 },
 	{ "oplockbreaktimeout", G(oplock_break_timeout), .type = T_UINT, .min = 1, .max = 3600 },
 	{ "serversmb3encryptionalgorithms", G(encryption_algs), .type = T_ALGS,
 	  .words = cipher_words },

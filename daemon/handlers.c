@@ -220,6 +220,7 @@ int mountd_build_startup(const struct ksmbd_config *cfg,
 	r->max_connections = g->max_connections;
 	r->share_fake_fscaps = g->fake_fscaps;
 	r->max_sessions_per_conn = g->max_sessions_per_conn;
+	r->max_ip_connections = g->max_ip_connections;
 	r->oplock_break_timeout = g->oplock_break_timeout;
 	/* The parser keeps at most KSMBD_ALGLIST_MAX distinct known ids. */
 	_Static_assert(KSMBD_ALGLIST_MAX == KSMBD_MAX_ALGS, "alg list sizes");

@@ -27,6 +27,7 @@
 #include <linux/workqueue.h>
 
 struct ksmbd_conn_crypto;
+struct sock;
 
 /* Requests read from one connection and not yet answered. */
 #define KSMBD_CONN_MAX_OUTSTANDING	128
@@ -44,6 +45,12 @@ struct ksmbd_conn_crypto;
 #define KSMBD_CONN_EARLY_CANCELS	8
 /* Headers and a compound's small elements on top of the largest payload. */
 #define KSMBD_FRAME_HEADROOM		(64 << 10)
+/*
+ * Bytes of answers a connection may have waiting for its socket before
+ * it is served no further (none of its requests read or run) until the
+ * client reads; at least twice the largest answer it may ask for.
+ */
+#define KSMBD_CONN_TX_QUEUE_MIN		(8 << 20)
 
 enum {
 	KSMBD_CONN_F_EXITING,		/* receive loop ends, no new work */
@@ -88,7 +95,21 @@ struct ksmbd_conn {
 
 	struct mutex send_lock;		/* one frame on the wire at a time */
 	atomic_t outstanding;		/* requests read, not finished */
-	wait_queue_head_t req_wait;	/* outstanding went down */
+	wait_queue_head_t req_wait;	/* outstanding or tx_queued went down */
+
+	/*
+	 * Send queue: what the socket did not take at once, in order. No
+	 * sender waits for the socket; tx_work sends the rest when the
+	 * socket has room again (sk_write_space). Under send_lock.
+	 */
+	struct list_head tx_queue;
+	size_t tx_queued;		/* bytes queued (READ_ONCE elsewhere) */
+	unsigned long tx_progress;	/* jiffies: queue made or moved */
+	struct work_struct tx_work;
+	void (*sk_write_space)(struct sock *sk);	/* the socket's own */
+	/* Works held back while the queue is over its bound (work.c). */
+	spinlock_t park_lock;
+	struct list_head parked;
 
 	unsigned long accepted_at;	/* jiffies */
 	unsigned long negotiated_at;
@@ -150,13 +171,23 @@ void ksmbd_conn_set_negotiated(struct ksmbd_conn *conn);
  */
 void ksmbd_conn_set_authenticated(struct ksmbd_conn *conn);
 
+/* Both connections come from the same address (ports aside). */
+bool ksmbd_conn_same_peer(const struct ksmbd_conn *a,
+			  const struct ksmbd_conn *b);
+/* Seconds a connection has to finish a session setup (0: no limit). */
+unsigned int ksmbd_conn_setup_timeout_s(void);
+
 /* Largest RFC1002 length accepted in the connection's current state. */
 u32 ksmbd_conn_max_frame(const struct ksmbd_conn *conn);
 
 void ksmbd_conn_request_begin(struct ksmbd_conn *conn);
 void ksmbd_conn_request_end(struct ksmbd_conn *conn);
 
-/* Sends the RFC1002 header and the iovs as one frame; drops on failure. */
+/*
+ * Sends the RFC1002 header and the iovs as one frame, never waiting for
+ * the socket: what it does not take is copied to the connection's send
+ * queue. The caller keeps its buffers. Drops the connection on failure.
+ */
 int ksmbd_conn_send(struct ksmbd_conn *conn, struct kvec *iov,
 		    unsigned int nr);
 
@@ -168,6 +199,13 @@ int ksmbd_conn_send(struct ksmbd_conn *conn, struct kvec *iov,
 int ksmbd_conn_send_pages(struct ksmbd_conn *conn, const void *head,
 			  size_t head_len, const struct bio_vec *bv,
 			  unsigned int nr, size_t data_len);
+
+/* The send queue holds the connection's bound or more: serve no more. */
+bool ksmbd_conn_tx_full(const struct ksmbd_conn *conn);
+/* Bytes waiting in every connection's send queue (stats). */
+s64 ksmbd_conn_tx_queued_all(void);
+/* Take over the socket's write-space callback (the receive thread's start). */
+void ksmbd_conn_tx_attach(struct ksmbd_conn *conn);
 
 /* Consume [mid, mid + charge) from the window; false: outside or reused. */
 bool ksmbd_conn_seq_consume(struct ksmbd_conn *conn, u64 mid, u16 charge);

@@ -60,6 +60,8 @@ struct ipc_daemon {
 };
 
 static DEFINE_MUTEX(ipc_lock);
+/* Woken when a daemon registers, and at unload. */
+static DECLARE_WAIT_QUEUE_HEAD(ipc_daemon_wq);
 static DEFINE_XARRAY_ALLOC1(ipc_waits);
 static u32 ipc_next_handle;
 static struct ipc_daemon ipc_daemon;
@@ -125,6 +127,24 @@ static unsigned long ipc_wait_jiffies(void)
 	return (s ? s : IPC_DEFAULT_WAIT_S) * HZ;
 }
 
+/*
+ * No daemon is registered (it crashed or is restarting): a request waits
+ * the ipc timeout for one, instead of failing a logon in the moment a
+ * restarted daemon takes to come back. A lost (silent) daemon is not
+ * waited for: it is registered, and it failed its heartbeat already.
+ */
+static void ipc_wait_for_daemon(void)
+{
+	unsigned int s = READ_ONCE(ksmbd_server_conf.ipc_timeout_s);
+
+	if (READ_ONCE(ipc_daemon_port) || !ksmbd_server_running())
+		return;
+	wait_event_killable_timeout(ipc_daemon_wq,
+				    READ_ONCE(ipc_daemon_port) ||
+				    READ_ONCE(ipc_closing),
+				    (s ? s : IPC_DEFAULT_WAIT_S) * HZ);
+}
+
 void *ksmbd_ipc_transact(unsigned int type, void *req, size_t req_len,
 			 size_t max_resp, size_t *resp_len)
 {
@@ -144,6 +164,7 @@ void *ksmbd_ipc_transact(unsigned int type, void *req, size_t req_len,
 	w->resp_type = type + 1;
 	w->max_resp = max_resp;
 
+	ipc_wait_for_daemon();
 	mutex_lock(&ipc_lock);
 	ret = -ESHUTDOWN;
 	if (ipc_closing)
@@ -260,7 +281,13 @@ static void ipc_deliver(unsigned int type, const void *data, size_t len)
 	kvfree(copy);
 }
 
-/* Forgets the daemon if it is still @portid; the server stops serving. */
+/*
+ * Forgets the daemon if it is still @portid. The server keeps serving:
+ * established sessions need the daemon only for new tree connects and
+ * pipes, and a restarted daemon registers again (ipc_wait_for_daemon()
+ * holds new logons meanwhile). Only an explicit shutdown (kill_server,
+ * ksmbd.control --shutdown) or unload stops the server.
+ */
 static void ipc_daemon_gone(u32 portid, const char *why)
 {
 	pid_t pid;
@@ -276,8 +303,22 @@ static void ipc_daemon_gone(u32 portid, const char *why)
 	ipc_fail_waiters(-ECONNRESET);
 	mutex_unlock(&ipc_lock);
 
-	pr_info("daemon (pid %d) is gone: %s\n", pid, why);
-	ksmbd_server_reset(why);
+	ksmbd_total_add(KSMBD_TOTAL_DAEMON_GONE, 1);
+	if (ksmbd_server_running())
+		pr_info("daemon (pid %d) is gone: %s; serving connected clients, new logons wait for a daemon\n",
+			pid, why);
+	else
+		pr_info("daemon (pid %d) is gone: %s\n", pid, why);
+}
+
+pid_t ksmbd_ipc_daemon_pid(void)
+{
+	pid_t pid;
+
+	mutex_lock(&ipc_lock);
+	pid = ipc_daemon.portid ? ipc_daemon.pid : 0;
+	mutex_unlock(&ipc_lock);
+	return pid;
 }
 
 /* Any message from the registered daemon is a sign of life. */
@@ -400,6 +441,8 @@ static void ipc_config_from_startup(struct ksmbd_server_config *c,
 	c->max_connections = r->max_connections;
 	c->max_sessions_per_conn = r->max_sessions_per_conn ?:
 				   KSMBD_DEFAULT_SESSIONS_PER_CONN;
+	c->max_ip_connections = r->max_ip_connections ?:
+				KSMBD_DEFAULT_IP_CONNECTIONS;
 	c->oplock_break_timeout_s = r->oplock_break_timeout;
 	/* The validator bounded the counts and the ids. */
 	c->nr_ciphers = r->nr_ciphers;
@@ -442,6 +485,8 @@ static int ipc_daemon_register(u32 portid, pid_t pid, unsigned int timeout,
 					 max(timeout * HZ / 2, 1U * HZ));
 	}
 	mutex_unlock(&ipc_lock);
+	if (!ret)
+		wake_up_all(&ipc_daemon_wq);
 	return ret;
 }
 
@@ -483,9 +528,10 @@ static int ipc_handle_startup(u32 portid, const void *data, size_t len)
 	ipc_config_from_startup(conf, r);
 	ret = ksmbd_server_start(conf);
 	kfree(conf);
-	if (ret == -EBUSY) {
-		/* Taking over from a lost daemon: the server keeps its config. */
-		pr_info("daemon (pid %d) took over the running server\n", pid);
+	if (ret == -EALREADY) {
+		/* A restarted daemon: its [global] now rules the running server. */
+		pr_info("daemon (pid %d) took over the running server; configuration reloaded\n",
+			pid);
 		ret = 0;
 	} else if (ret) {
 		goto err_unregister;
@@ -636,6 +682,7 @@ void ksmbd_ipc_exit(void)
 	ipc_closing = true;
 	ipc_fail_waiters(-ESHUTDOWN);
 	mutex_unlock(&ipc_lock);
+	wake_up_all(&ipc_daemon_wq);
 
 	ksmbd_ipc_probe_exit();
 	/* With ipc_closing set, neither a handler nor the work re-arms it. */

@@ -9,7 +9,9 @@
  * daemon's answer, already validated (sizes, NUL-terminated strings,
  * payload within what the request allowed), in a buffer the caller owns
  * and releases with kvfree(); or an ERR_PTR, never NULL:
- *   -ENOTCONN   no daemon is registered, or it has been silent too long
+ *   -ENOTCONN   no daemon is registered (one is waited for as long as the
+ *               timeout while the server runs), or it has been silent too
+ *               long
  *   -ETIMEDOUT  no answer in time (a late answer is dropped)
  *   -ECONNRESET the daemon went away while we waited
  *   -ESHUTDOWN  the module is being unloaded
@@ -29,6 +31,8 @@ void ksmbd_ipc_exit(void);
 
 /* True while a registered daemon answers; new logins need it. */
 bool ksmbd_ipc_daemon_alive(void);
+/* The registered daemon's pid, 0 when none (stats). */
+pid_t ksmbd_ipc_daemon_pid(void);
 
 /* flags: KSMBD_LOGIN_FLAG_GUEST asks for the guest account (account ""). */
 struct ksmbd_login_response *ksmbd_ipc_login(const char *account, u32 flags);

@@ -40,6 +40,7 @@ static void set_defaults(struct ksmbd_server_config *c)
 	c->max_write = 4 << 20;
 	c->max_trans = 4 << 20;
 	c->max_connections = 512;
+	c->max_ip_connections = KSMBD_DEFAULT_IP_CONNECTIONS;
 	c->max_sessions_per_conn = KSMBD_DEFAULT_SESSIONS_PER_CONN;
 }
 
@@ -58,11 +59,34 @@ void ksmbd_server_exit(void)
 	mutex_unlock(&server_lock);
 }
 
+/*
+ * A daemon registered again while the server runs (it was restarted): its
+ * [global] replaces ours without dropping anybody. Readers take each
+ * field with READ_ONCE and every value is valid under either
+ * configuration; the port stays until an explicit shutdown, as the
+ * listener and the connections on it stay.
+ */
+static void server_resync(const struct ksmbd_server_config *conf)
+{
+	u16 port = ksmbd_server_conf.tcp_port;
+
+	if (conf->tcp_port && conf->tcp_port != port)
+		pr_warn("tcp port %u takes effect after a shutdown (ksmbd.control --shutdown); still listening on %u\n",
+			conf->tcp_port, port);
+	ksmbd_server_conf = *conf;
+	ksmbd_server_conf.tcp_port = port;
+}
+
 int ksmbd_server_start(const struct ksmbd_server_config *conf)
 {
 	int ret = 0;
 
 	mutex_lock(&server_lock);
+	if (server_state == KSMBD_SERVER_RUNNING) {
+		server_resync(conf);
+		ret = -EALREADY;
+		goto out_unlock;
+	}
 	if (server_state != KSMBD_SERVER_WAITING_DAEMON) {
 		ret = -EBUSY;
 		goto out_unlock;

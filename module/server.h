@@ -37,6 +37,8 @@ enum ksmbd_config_opt {
 #define KSMBD_IFACES_MAX_LEN	1024
 /* Sessions (valid or in progress) one connection may hold by default. */
 #define KSMBD_DEFAULT_SESSIONS_PER_CONN	16
+/* Connections one peer address may hold by default ("max ip connections"). */
+#define KSMBD_DEFAULT_IP_CONNECTIONS	128
 
 /* The daemon's [global] section, as the module uses it. */
 struct ksmbd_server_config {
@@ -57,6 +59,7 @@ struct ksmbd_server_config {
 	u32 fake_fscaps;
 	u32 sub_auth[3];		/* the server's SID: S-1-5-21-a-b-c */
 	u32 max_connections;
+	u32 max_ip_connections;		/* per peer address, >= 1 */
 	u32 max_sessions_per_conn;	/* >= 1 */
 	u32 oplock_break_timeout_s;	/* 0: KSMBD_OPLOCK_BREAK_TIMEOUT_S */
 	/* Preference orders; 0 entries: the defaults (smb2_negotiate.c). */
@@ -74,9 +77,13 @@ extern struct ksmbd_server_config ksmbd_server_conf;
 int ksmbd_server_init(void);
 void ksmbd_server_exit(void);
 
-/* Called by the IPC layer when the daemon sends STARTING_UP. */
+/*
+ * Called by the IPC layer when the daemon sends STARTING_UP: starts the
+ * server, or, when it runs already (a restarted daemon), takes the new
+ * configuration without dropping anybody and returns -EALREADY.
+ */
 int ksmbd_server_start(const struct ksmbd_server_config *conf);
-/* Stop serving (kill_server, daemon asked to shut down); back to waiting. */
+/* Stop serving (kill_server, ksmbd.control --shutdown); back to waiting. */
 void ksmbd_server_reset(const char *why);
 
 enum ksmbd_server_state ksmbd_server_state(void);

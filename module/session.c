@@ -32,6 +32,8 @@ static u32 next_index;
 static DEFINE_MUTEX(table_lock);
 static unsigned int nr_sessions;	/* under table_lock */
 static unsigned int nr_pending;		/* IN_PROGRESS, under table_lock */
+/* IN_PROGRESS sessions, oldest first; under table_lock. */
+static LIST_HEAD(pending_list);
 
 static u32 sess_index(u64 id)
 {
@@ -172,6 +174,9 @@ void ksmbd_session_put(struct ksmbd_session *sess)
 		session_free(sess);
 }
 
+static void teardown(struct ksmbd_session *sess, const char *why,
+		     bool only_pending);
+
 /* Counts of this connection's sessions; under table_lock. */
 static void conn_counts(struct ksmbd_conn *conn, unsigned int *all,
 			unsigned int *pending)
@@ -190,56 +195,109 @@ static void conn_counts(struct ksmbd_conn *conn, unsigned int *all,
 	}
 }
 
-/* The oldest setup of conn that has run out of time, with a reference. */
-static struct ksmbd_session *stale_setup(struct ksmbd_conn *conn)
+/* A setup unfinished this long is ended when the next one starts. */
+static unsigned long setup_max_age(void)
 {
-	unsigned long limit = KSMBD_SESSION_SETUP_TIMEOUT_S * HZ;
-	struct ksmbd_session *sess, *found = NULL;
-	unsigned long idx;
+	unsigned int s = ksmbd_conn_setup_timeout_s();
 
-	mutex_lock(&table_lock);
-	xa_for_each(&sessions, idx, sess) {
-		if (sess->conn == conn &&
-		    sess->state == KSMBD_SESS_IN_PROGRESS &&
-		    time_after(jiffies, sess->created + limit)) {
-			found = sess;
-			ksmbd_session_get(found);
-			break;
-		}
-	}
-	mutex_unlock(&table_lock);
-	return found;
+	return (s ? s : 30) * HZ;
 }
 
-static void expire_stale_setups(struct ksmbd_conn *conn)
+/*
+ * Under table_lock: the half-done setup that has to go before conn may
+ * start one, or NULL. *why says which bound; NULL and *why set means
+ * conn itself is over its bound (refuse, end nobody else's).
+ */
+static struct ksmbd_session *setup_victim(struct ksmbd_conn *conn,
+					  unsigned int pending,
+					  const char **why)
 {
-	struct ksmbd_session *sess;
+	struct ksmbd_session *sess, *oldest_peer = NULL;
+	unsigned int peer = 0;
 
-	while ((sess = stale_setup(conn))) {
-		ksmbd_debug(AUTH, "session %llx: setup expired\n", sess->id);
-		ksmbd_session_teardown(sess, "setup expired");
-		ksmbd_session_put(sess);
+	*why = NULL;
+	sess = list_first_entry_or_null(&pending_list, struct ksmbd_session,
+					pending_node);
+	if (sess && time_after(jiffies, sess->created + setup_max_age())) {
+		*why = "session setup expired";
+		return sess;
 	}
+	if (pending >= KSMBD_SESSION_MAX_PENDING_CONN) {
+		*why = "pending session setups per connection";
+		return NULL;
+	}
+	list_for_each_entry(sess, &pending_list, pending_node) {
+		if (!ksmbd_conn_same_peer(sess->conn, conn))
+			continue;
+		if (!peer++)
+			oldest_peer = sess;
+	}
+	/* A peer crowds out only itself: its oldest setup makes room. */
+	if (peer >= KSMBD_SESSION_MAX_PENDING_PEER) {
+		*why = "pending session setups per peer";
+		return oldest_peer;
+	}
+	/*
+	 * Full: the oldest setup anywhere goes. Those of a flooding peer
+	 * are the older ones, so a new peer always gets its turn.
+	 */
+	if (nr_pending >= KSMBD_SESSION_MAX_PENDING) {
+		*why = "pending session setups";
+		return list_first_entry(&pending_list, struct ksmbd_session,
+					pending_node);
+	}
+	return NULL;
+}
+
+/*
+ * Under table_lock: 0 when sess may go in, -EAGAIN when its connection
+ * is over a bound, or -EBUSY with *victim (counted) to end first.
+ */
+static int insert_check(struct ksmbd_session *sess,
+			struct ksmbd_session **victim)
+{
+	unsigned int all, pending;
+	const char *why;
+
+	*victim = NULL;
+	if (ksmbd_conn_exiting(sess->conn))
+		return -ESHUTDOWN;
+	conn_counts(sess->conn, &all, &pending);
+	if (all >= READ_ONCE(ksmbd_server_conf.max_sessions_per_conn) ||
+	    nr_sessions >= KSMBD_SESSION_MAX_GLOBAL) {
+		ksmbd_conn_note_limit(sess->conn, "sessions");
+		return -EAGAIN;
+	}
+	*victim = setup_victim(sess->conn, pending, &why);
+	if (!why)
+		return 0;
+	ksmbd_conn_note_limit(sess->conn, why);
+	if (!*victim)
+		return -EAGAIN;
+	ksmbd_session_get(*victim);
+	return -EBUSY;
 }
 
 static int table_insert(struct ksmbd_session *sess)
 {
-	unsigned int all, pending;
+	struct ksmbd_session *victim;
 	u32 idx;
 	int ret;
 
 	mutex_lock(&table_lock);
 	/* Checked under the lock that ksmbd_session_conn_closed() takes. */
-	if (ksmbd_conn_exiting(sess->conn)) {
-		ret = -ESHUTDOWN;
-		goto out_unlock;
+	while ((ret = insert_check(sess, &victim)) == -EBUSY) {
+		mutex_unlock(&table_lock);
+		ksmbd_debug(AUTH, "session %llx: setup ended to make room\n",
+			    victim->id);
+		ksmbd_total_add(KSMBD_TOTAL_SETUPS_EVICTED, 1);
+		teardown(victim, "setup ended to make room", true);
+		ksmbd_session_put(victim);
+		mutex_lock(&table_lock);
 	}
-	conn_counts(sess->conn, &all, &pending);
-	if (all >= READ_ONCE(ksmbd_server_conf.max_sessions_per_conn) ||
-	    pending >= KSMBD_SESSION_MAX_PENDING_CONN ||
-	    nr_sessions >= KSMBD_SESSION_MAX_GLOBAL ||
-	    nr_pending >= KSMBD_SESSION_MAX_PENDING) {
-		ret = -EAGAIN;
+	if (ret) {
+		if (ret == -EAGAIN)
+			ksmbd_total_add(KSMBD_TOTAL_SETUPS_REFUSED, 1);
 		goto out_unlock;
 	}
 	ret = xa_alloc_cyclic(&sessions, &idx, sess,
@@ -257,10 +315,16 @@ static int table_insert(struct ksmbd_session *sess)
 	xa_unlock(&sessions);
 	nr_sessions++;
 	nr_pending++;
+	list_add_tail(&sess->pending_node, &pending_list);
 	ret = 0;
 out_unlock:
 	mutex_unlock(&table_lock);
 	return ret;
+}
+
+unsigned int ksmbd_session_nr_pending(void)
+{
+	return READ_ONCE(nr_pending);
 }
 
 struct ksmbd_session *ksmbd_session_create(struct ksmbd_conn *conn)
@@ -268,7 +332,6 @@ struct ksmbd_session *ksmbd_session_create(struct ksmbd_conn *conn)
 	struct ksmbd_session *sess;
 	int ret;
 
-	expire_stale_setups(conn);
 	sess = kzalloc(sizeof(*sess), GFP_KERNEL);
 	if (!sess)
 		return ERR_PTR(-ENOMEM);
@@ -281,6 +344,7 @@ struct ksmbd_session *ksmbd_session_create(struct ksmbd_conn *conn)
 	mutex_init(&sess->auth_lock);
 	spin_lock_init(&sess->chan_lock);
 	INIT_LIST_HEAD(&sess->channels);
+	INIT_LIST_HEAD(&sess->pending_node);
 	sess->state = KSMBD_SESS_IN_PROGRESS;
 	sess->created = jiffies;
 	xa_init_flags(&sess->trees, XA_FLAGS_ALLOC1);
@@ -305,6 +369,7 @@ int ksmbd_session_activate(struct ksmbd_session *sess)
 	if (sess->state == KSMBD_SESS_IN_PROGRESS) {
 		/* Key, cred and user fields are visible before the state. */
 		smp_store_release(&sess->state, KSMBD_SESS_VALID);
+		list_del_init(&sess->pending_node);
 		nr_pending--;
 	} else if (sess->state != KSMBD_SESS_VALID) {
 		/* Torn down (logoff, connection closing) while we worked. */
@@ -314,21 +379,26 @@ int ksmbd_session_activate(struct ksmbd_session *sess)
 	return ret;
 }
 
-void ksmbd_session_teardown(struct ksmbd_session *sess, const char *why)
+/* only_pending: leave a session that has become VALID meanwhile alone. */
+static void teardown(struct ksmbd_session *sess, const char *why,
+		     bool only_pending)
 {
 	enum ksmbd_session_state was;
 
 	mutex_lock(&table_lock);
 	was = sess->state;
-	if (was == KSMBD_SESS_EXPIRED) {
+	if (was == KSMBD_SESS_EXPIRED ||
+	    (only_pending && was != KSMBD_SESS_IN_PROGRESS)) {
 		mutex_unlock(&table_lock);
 		return;
 	}
 	WRITE_ONCE(sess->state, KSMBD_SESS_EXPIRED);
 	xa_erase(&sessions, sess_index(sess->id));
 	nr_sessions--;
-	if (was == KSMBD_SESS_IN_PROGRESS)
+	if (was == KSMBD_SESS_IN_PROGRESS) {
+		list_del_init(&sess->pending_node);
 		nr_pending--;
+	}
 	mutex_unlock(&table_lock);
 
 	ksmbd_tree_teardown_all(sess);
@@ -338,6 +408,11 @@ void ksmbd_session_teardown(struct ksmbd_session *sess, const char *why)
 	trace_ksmbd_session_end(sess->conn->id, sess->id, sess->account, why);
 	/* The table's reference. */
 	ksmbd_session_put(sess);
+}
+
+void ksmbd_session_teardown(struct ksmbd_session *sess, const char *why)
+{
+	teardown(sess, why, false);
 }
 
 void ksmbd_session_end_previous(struct ksmbd_session *sess, u64 prev_id)

@@ -45,13 +45,17 @@ struct ksmbd_auth_state;
  * ksmbd_server_conf.max_sessions_per_conn ("max sessions per connection").
  */
 #define KSMBD_SESSION_MAX_GLOBAL	4096
-/* Half-done setups per connection and for the server. */
+/*
+ * Half-done setups per connection, per peer address and for the server.
+ * A connection over its own bound is refused; a peer over its bound, or a
+ * server over its own, makes room by ending the oldest half-done setup
+ * (of that peer, or of anyone), so no client can keep the others out.
+ */
 #define KSMBD_SESSION_MAX_PENDING_CONN	4
+#define KSMBD_SESSION_MAX_PENDING_PEER	16
 #define KSMBD_SESSION_MAX_PENDING	256
 /* Channels a session may have had bound, closed ones included. */
 #define KSMBD_SESSION_MAX_CHANNELS	32
-/* A setup not finished in this time is expired to make room. */
-#define KSMBD_SESSION_SETUP_TIMEOUT_S	30
 
 /*
  * A connection bound to a session (not the one that set it up). Created
@@ -91,6 +95,8 @@ struct ksmbd_session {
 	/* Changed under the table lock (session.c); read with acquire. */
 	enum ksmbd_session_state state;
 	unsigned long created;		/* jiffies, for expiring setups */
+	/* On the age-ordered list of half-done setups while IN_PROGRESS. */
+	struct list_head pending_node;
 
 	/* The user; fixed once VALID (a re-authentication must match it). */
 	char account[KSMBD_REQ_MAX_ACCOUNT_NAME_SZ];
@@ -132,6 +138,9 @@ struct ksmbd_session {
 
 /* Module exit: every connection, so every session, is gone by then. */
 void ksmbd_session_exit(void);
+
+/* Half-done setups on the server now (stats). */
+unsigned int ksmbd_session_nr_pending(void);
 
 /*
  * A VALID session of this connection with this id, or NULL (unknown,

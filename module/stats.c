@@ -7,7 +7,10 @@
 #include <linux/kernel.h>
 #include "listener.h"
 #include "stats.h"
+#include "connection.h"
+#include "ipc.h"
 #include "server.h"
+#include "session.h"
 #include "signing.h"
 #include "smb2_transform.h"
 #include "transport_tcp.h"
@@ -45,6 +48,8 @@ int ksmbd_stats_show(char *buf, size_t size)
 	n = scnprintf(buf, size, "version %s\nstate %s\nuptime_s %llu\n",
 		      KSMBD_VERSION, ksmbd_server_state_name(),
 		      ksmbd_server_uptime_s());
+	n += scnprintf(buf + n, size - n, "daemon_pid %d\n",
+		       ksmbd_ipc_daemon_pid());
 	if (ksmbd_tcp_listen_port())
 		n += scnprintf(buf + n, size - n, "listen_port %u\nlisteners %u\n",
 			       ksmbd_tcp_listen_port(), ksmbd_listen_count());
@@ -62,5 +67,9 @@ int ksmbd_stats_show(char *buf, size_t size)
 		       (unsigned long long)ksmbd_decrypted_frames());
 	n += scnprintf(buf + n, size - n, "rx_pool_bytes %zu\n",
 		       ksmbd_rx_pool_bytes());
+	n += scnprintf(buf + n, size - n, "pending_sessions %u\n",
+		       ksmbd_session_nr_pending());
+	n += scnprintf(buf + n, size - n, "tx_queued_bytes %lld\n",
+		       (long long)ksmbd_conn_tx_queued_all());
 	return n;
 }

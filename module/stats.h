@@ -35,7 +35,15 @@ enum ksmbd_live_object {
 	X(BYTES_IN, "bytes_in")		\
 	X(BYTES_OUT, "bytes_out")	\
 	X(WRITES_STREAMED, "writes_streamed") \
-	X(WRITES_DIRECT, "writes_direct")
+	X(WRITES_DIRECT, "writes_direct") \
+	X(SETUPS_REFUSED, "session_setups_refused") \
+	X(SETUPS_EVICTED, "session_setups_evicted") \
+	X(SENDS_QUEUED, "sends_queued") \
+	X(WORKS_PARKED, "works_parked") \
+	X(SEND_STALLS, "send_stall_drops") \
+	X(DAEMON_GONE, "daemon_losses") \
+	X(CONNS_REFUSED, "connections_refused") \
+	X(CONNS_REFUSED_PEER, "connections_refused_per_peer")
 
 enum ksmbd_total {
 #define X(id, name) KSMBD_TOTAL_##id,

@@ -23,8 +23,6 @@
 #include "transport_tcp.h"
 #include "work.h"
 
-/* A response that cannot be sent for this long drops the connection. */
-#define SEND_STALL_TIMEOUT	(30 * HZ)
 
 static bool autostart;
 module_param(autostart, bool, 0444);
@@ -79,9 +77,11 @@ int ksmbd_tcp_recv(struct ksmbd_conn *conn, void *buf, u32 len)
 	return 0;
 }
 
+/* Below the request limit, and the client reads what it is sent. */
 static bool may_read_more(struct ksmbd_conn *conn, int limit)
 {
-	return atomic_read(&conn->outstanding) < limit ||
+	return (atomic_read(&conn->outstanding) < limit &&
+		!ksmbd_conn_tx_full(conn)) ||
 	       ksmbd_conn_exiting(conn);
 }
 
@@ -221,9 +221,9 @@ static void new_connection(struct socket *sock)
 	}
 	/* Accepted sockets inherit the listener's accept poll timeout. */
 	sock->sk->sk_rcvtimeo = MAX_SCHEDULE_TIMEOUT;
-	/* A client that stops reading must not pin a worker for ever. */
-	sock->sk->sk_sndtimeo = SEND_STALL_TIMEOUT;
 	tcp_sock_set_nodelay(sock->sk);
+	/* Sends never wait for the socket; its room wakes the send queue. */
+	ksmbd_conn_tx_attach(conn);
 	task = kthread_create(recv_thread, conn, "ksmbd:%llu", conn->id);
 	if (IS_ERR(task)) {
 		ksmbd_conn_abort(conn);

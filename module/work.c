@@ -7,6 +7,7 @@
 #include <linux/ktime.h>
 #include <linux/mm.h>
 #include <linux/shrinker.h>
+#include <linux/fs.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
@@ -58,6 +59,47 @@ void ksmbd_work_buf_free(void *buf)
  */
 static void buf_ctor(void *p)
 {
+}
+
+/*
+ * Does slub_debug poison the cache called name? Its own sysfs attribute
+ * says so; nothing else a module may use tells (the flags live in a
+ * struct private to mm/, and slub_debug may name single caches). A
+ * cache that cannot be asked counts as unpoisoned.
+ */
+static bool cache_poisoned(const char *name)
+{
+	char path[64], val[2] = "";
+	struct file *f;
+	loff_t pos = 0;
+
+	snprintf(path, sizeof(path), "/sys/kernel/slab/%s/poison", name);
+	f = filp_open(path, O_RDONLY, 0);
+	if (IS_ERR(f))
+		return false;
+	kernel_read(f, val, 1, &pos);
+	filp_close(f, NULL);
+	return val[0] == '1';
+}
+
+/*
+ * SLUB never poisons the objects of a cache with a constructor, so under
+ * slub_debug (the test guest's slub_debug=FZPU) a use after free of a
+ * response or scratch buffer would go unseen. Decided here, at load:
+ * when slub_debug poisons the cache, it gets no constructor (the kernel
+ * then zeroes each buffer, slow, but only where slub_debug already
+ * is); otherwise it keeps the constructor, for the speed above.
+ */
+static struct kmem_cache *buf_cache_create(const char *name,
+					   unsigned int size)
+{
+	struct kmem_cache *c = kmem_cache_create(name, size, 0, 0, NULL);
+
+	if (c && !cache_poisoned(name)) {
+		kmem_cache_destroy(c);
+		c = kmem_cache_create(name, size, 0, 0, buf_ctor);
+	}
+	return c;
 }
 
 u8 *ksmbd_rsp_buf_alloc(u32 len)
@@ -234,10 +276,50 @@ static void work_free(struct ksmbd_work *work)
 	ksmbd_conn_put(conn);
 }
 
+/*
+ * A client that does not read its answers is served no further: its
+ * work waits, holding its frame but no worker and no response buffer,
+ * until the send queue is below its bound again.
+ */
+static bool work_park(struct ksmbd_work *work)
+{
+	struct ksmbd_conn *conn = work->conn;
+	bool parked = false;
+
+	if (!ksmbd_conn_tx_full(conn) || ksmbd_conn_exiting(conn))
+		return false;
+	/* Checked again under the lock ksmbd_work_unpark_all() takes. */
+	spin_lock(&conn->park_lock);
+	if (ksmbd_conn_tx_full(conn) && !ksmbd_conn_exiting(conn)) {
+		list_add_tail(&work->park_node, &conn->parked);
+		parked = true;
+	}
+	spin_unlock(&conn->park_lock);
+	if (parked)
+		ksmbd_total_add(KSMBD_TOTAL_WORKS_PARKED, 1);
+	return parked;
+}
+
+void ksmbd_work_unpark_all(struct ksmbd_conn *conn)
+{
+	struct ksmbd_work *work, *tmp;
+	LIST_HEAD(list);
+
+	spin_lock(&conn->park_lock);
+	list_splice_init(&conn->parked, &list);
+	spin_unlock(&conn->park_lock);
+	list_for_each_entry_safe(work, tmp, &list, park_node) {
+		list_del_init(&work->park_node);
+		queue_work(io_wq, &work->work);
+	}
+}
+
 static void work_run(struct work_struct *w)
 {
 	struct ksmbd_work *work = container_of(w, struct ksmbd_work, work);
 
+	if (work_park(work))
+		return;
 	if (!ksmbd_conn_exiting(work->conn))
 		ksmbd_smb2_process(work);
 	work_free(work);
@@ -385,12 +467,10 @@ int ksmbd_work_init(void)
 	work_cache = KMEM_CACHE(ksmbd_work, 0);
 	if (!work_cache)
 		return -ENOMEM;
-	rsp_cache = kmem_cache_create("ksmbd_rsp", KSMBD_RSP_CACHED_SIZE, 0, 0,
-				      buf_ctor);
+	rsp_cache = buf_cache_create("ksmbd_rsp", KSMBD_RSP_CACHED_SIZE);
 	if (!rsp_cache)
 		goto err_destroy_cache;
-	scratch_cache = kmem_cache_create("ksmbd_scratch", KSMBD_SCRATCH_SIZE,
-					  0, 0, buf_ctor);
+	scratch_cache = buf_cache_create("ksmbd_scratch", KSMBD_SCRATCH_SIZE);
 	if (!scratch_cache)
 		goto err_destroy_cache;
 	/*

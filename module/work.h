@@ -17,6 +17,7 @@ struct ksmbd_session;
 
 struct ksmbd_work {
 	struct work_struct work;
+	struct list_head park_node;	/* on conn->parked while held back */
 	struct ksmbd_conn *conn;	/* counted reference */
 	u8 *frame;			/* the (decrypted) message being served */
 	u32 frame_len;
@@ -85,6 +86,12 @@ void ksmbd_rsp_buf_free(void *buf, u32 len);
 #define KSMBD_SCRATCH_SIZE	(8 << 10)
 char *ksmbd_scratch_alloc(void);
 void ksmbd_scratch_free(char *p);
+
+/*
+ * Queue again every work held back while the connection's send queue
+ * was over its bound (it went below, or the connection is going).
+ */
+void ksmbd_work_unpark_all(struct ksmbd_conn *conn);
 
 /* For connection teardown that must run after in-flight works. */
 void ksmbd_work_queue_plain(struct work_struct *w);

@@ -180,6 +180,14 @@ static void json_server(FILE *f, const struct kt_summary *s)
 	json_u64(f, "requests", s->mod.requests, &first);
 	json_u64(f, "bytes_in", s->mod.bytes_in, &first);
 	json_u64(f, "bytes_out", s->mod.bytes_out, &first);
+	json_u64(f, "pending_sessions", s->mod.pending_sessions, &first);
+	json_u64(f, "session_setups_refused", s->mod.setups_refused, &first);
+	json_u64(f, "session_setups_evicted", s->mod.setups_evicted, &first);
+	json_u64(f, "tx_queued_bytes", s->mod.tx_queued_bytes, &first);
+	json_u64(f, "works_parked", s->mod.works_parked, &first);
+	json_u64(f, "send_stall_drops", s->mod.send_stall_drops, &first);
+	json_u64(f, "daemon_pid", s->mod.daemon_pid, &first);
+	json_u64(f, "daemon_losses", s->mod.daemon_losses, &first);
 	json_dbl(f, "wire_in_mbs", s->wire_in_mbs, &first);
 	json_dbl(f, "wire_out_mbs", s->wire_out_mbs, &first);
 	fputc('}', f);

@@ -235,6 +235,25 @@ static void header_objects(const struct kt_summary *s, char *line)
 		 (unsigned long long)s->mod.open_files, dial);
 }
 
+/* The bounds that keep one client from locking out or stalling others. */
+static void header_limits(const struct kt_summary *s, char *line)
+{
+	const struct kt_modstats *m = &s->mod;
+	char queued[16];
+
+	kt_fmt_num(queued, sizeof(queued), (double)m->tx_queued_bytes / 1e6);
+	snprintf(line, KT_LINE_MAX,
+		 "Limits: setups pending %llu refused %llu evicted %llu  send queue %s MB parked %llu stalled %llu  daemon %s%llu lost %llu",
+		 (unsigned long long)m->pending_sessions,
+		 (unsigned long long)m->setups_refused,
+		 (unsigned long long)m->setups_evicted, queued,
+		 (unsigned long long)m->works_parked,
+		 (unsigned long long)m->send_stall_drops,
+		 m->daemon_pid ? "pid " : "none ",
+		 (unsigned long long)m->daemon_pid,
+		 (unsigned long long)m->daemon_losses);
+}
+
 static void header_load(const struct kt_summary *s, char *line)
 {
 	char req[16], rd[16], wr[16], avg[16];
@@ -271,8 +290,10 @@ unsigned int kt_fmt_header(const struct kt_model *m, const char *note,
 	unsigned int n = 0;
 
 	header_server(s, now, lines[n++]);
-	if (s->have_mod)
+	if (s->have_mod) {
 		header_objects(s, lines[n++]);
+		header_limits(s, lines[n++]);
+	}
 	header_load(s, lines[n++]);
 	if (s->have_bpf)
 		header_credits(s, lines[n++]);

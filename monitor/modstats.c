@@ -28,6 +28,14 @@ static const struct num_key num_keys[] = {
 	{ "requests", offsetof(struct kt_modstats, requests) },
 	{ "bytes_in", offsetof(struct kt_modstats, bytes_in) },
 	{ "bytes_out", offsetof(struct kt_modstats, bytes_out) },
+	{ "pending_sessions", offsetof(struct kt_modstats, pending_sessions) },
+	{ "session_setups_refused", offsetof(struct kt_modstats, setups_refused) },
+	{ "session_setups_evicted", offsetof(struct kt_modstats, setups_evicted) },
+	{ "tx_queued_bytes", offsetof(struct kt_modstats, tx_queued_bytes) },
+	{ "works_parked", offsetof(struct kt_modstats, works_parked) },
+	{ "send_stall_drops", offsetof(struct kt_modstats, send_stall_drops) },
+	{ "daemon_pid", offsetof(struct kt_modstats, daemon_pid) },
+	{ "daemon_losses", offsetof(struct kt_modstats, daemon_losses) },
 };
 
 static void copy_word(char *dst, size_t size, const char *src, size_t len)

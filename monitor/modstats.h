@@ -29,6 +29,18 @@ struct kt_modstats {
 	uint64_t requests;
 	uint64_t bytes_in;
 	uint64_t bytes_out;
+	/*
+	 * The server's bounds at work: what is held now, and since load how
+	 * often a bound refused or ended something (module README).
+	 */
+	uint64_t pending_sessions;
+	uint64_t setups_refused;
+	uint64_t setups_evicted;
+	uint64_t tx_queued_bytes;
+	uint64_t works_parked;
+	uint64_t send_stall_drops;
+	uint64_t daemon_pid;		/* 0: no daemon registered */
+	uint64_t daemon_losses;
 };
 
 /*

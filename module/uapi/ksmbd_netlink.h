@@ -38,7 +38,7 @@
 /* 'KSMB': tells our daemon apart from one speaking the historical layout. */
 #define KSMBD_ABI_MAGIC		0x4b534d42
 /* Bump on any change to this file that alters a layout or a meaning. */
-#define KSMBD_ABI_VERSION	3
+#define KSMBD_ABI_VERSION	4
 
 /* Sizes include the terminating NUL. */
 #define KSMBD_REQ_MAX_ACCOUNT_NAME_SZ	48
@@ -155,7 +155,8 @@ struct ksmbd_startup_request {
 	__u8 nr_signing_algs;		/* 0..KSMBD_MAX_ALGS */
 	__u8 ciphers[KSMBD_MAX_ALGS];
 	__u8 signing_algs[KSMBD_MAX_ALGS];
-	__u16 reserved;
+	/* Connections one peer address may hold; 0: the module's default. */
+	__u16 max_ip_connections;
 	__u8 payload[];			/* interface list */
 };
 

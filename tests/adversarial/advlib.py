@@ -385,9 +385,10 @@ class Client:
     """One TCP connection. Requests are built from (command, body, header
     overrides); signing is applied when the session has a key."""
 
-    def __init__(self, env, timeout=10):
+    def __init__(self, env, timeout=10, source=None):
         self.env = env
-        self.conn = smb2raw.Conn(env.host, env.port, timeout=timeout)
+        self.conn = smb2raw.Conn(env.host, env.port, timeout=timeout,
+                                 source=source)
         self.sock = self.conn.sock
         self.mid = 0
         self.sess = 0

@@ -27,7 +27,7 @@ import suite  # noqa: E402
 import legit  # noqa: E402
 
 GROUPS = ["framing", "negotiate", "gate", "compound", "sequence", "session",
-          "files", "pipes", "races", "floods", "authz"]
+          "files", "pipes", "races", "floods", "avail", "authz"]
 for g in GROUPS:
     __import__("c_" + g)
 # Groups that need more than the main suite's tmpfs share (xattrs, file

@@ -113,11 +113,12 @@ class Env:
         raise Skip("%s not implemented yet" % what)
 
     def client(self, level="negotiate", dialect=0x0311, name="adv.txt",
-               guid=None, user=None, password=None):
+               guid=None, user=None, password=None, source=None):
         """A connection driven as deep as asked and possible; check
         c.level for how deep it got. guid: its ClientGuid; user and
-        password: another account than the suite's."""
-        c = Client(self)
+        password: another account than the suite's; source: the local
+        address to connect from (127.0.0.x: another peer)."""
+        c = Client(self, source=source)
         r = c.negotiate((dialect,), guid=guid)
         expect(r.status == SUCCESS, "negotiate: %s" % sname(r.status))
         c.level = "negotiate"

@@ -44,6 +44,7 @@ TEST(empty_gives_defaults_and_ipc)
 	CHECK_EQ_INT(g->interfaces.count, 0);
 	CHECK_EQ_INT(g->max_connections, 0);
 	CHECK_EQ_INT(g->max_sessions_per_conn, 16);
+	CHECK_EQ_INT(g->max_ip_connections, 128);
 	/* netbios name: upper-cased host name up to the first dot, 15 chars */
 	gethostname(host, sizeof(host) - 1);
 	for (i = 0; i < 15 && host[i] && host[i] != '.'; i++)
@@ -92,7 +93,8 @@ TEST(global_keys_good)
 		"bind interfaces only = yes\n"
 		"interfaces = eth0, lo 192.168.1.1/24\n"
 		"max connections = 50\n"
-		"max sessions per connection = 3\n");
+		"max sessions per connection = 3\n"
+		"max ip connections = 7\n");
 	g = ksmbd_config_global(c);
 	CHECK_EQ_STR(g->netbios_name, "FILESERV");
 	CHECK_EQ_STR(g->server_string, "My Server");
@@ -122,6 +124,7 @@ TEST(global_keys_good)
 	}
 	CHECK_EQ_INT(g->max_connections, 50);
 	CHECK_EQ_INT(g->max_sessions_per_conn, 3);
+	CHECK_EQ_INT(g->max_ip_connections, 7);
 	CHECK_EQ_INT(ksmbd_diag_count(diag), 0);
 	/* the global encryption is every share's default, IPC$ included */
 	CHECK_EQ_INT(ksmbd_config_share_at(c, 0)->smb3_encryption,
@@ -169,6 +172,8 @@ TEST(global_keys_bad_values)
 		    "t.conf:2: error: bad value 'always'");
 	CHECK_FAILS("[global]\nmax sessions per connection = 0\n",
 		    "t.conf:2: error: max sessions per connection 0 is out of range 1..1024");
+	CHECK_FAILS("[global]\nmax ip connections = 0\n",
+		    "t.conf:2: error: max ip connections 0 is out of range 1..65535");
 	CHECK_FAILS("[global]\nmax sessions per connection = 1025\n",
 		    "t.conf:2: error: max sessions per connection 1025 is out of range");
 	CHECK_FAILS("[global]\nrestrict anonymous = 3\n",

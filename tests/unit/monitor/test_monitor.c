@@ -521,7 +521,10 @@ static const char modtext[] =
 	"version 0.1.0\nstate running\nuptime_s 75\nlisten_port 445\n"
 	"connections 2\nsessions 1\ntrees 1\nopen_files 3\nworks 0\n"
 	"buffers 0\nipc_requests 0\nconnections_accepted 9\nrequests 120\n"
-	"bytes_in 5000000\nbytes_out 1000\nsomething_new 4\n";
+	"bytes_in 5000000\nbytes_out 1000\nsomething_new 4\n"
+	"pending_sessions 5\nsession_setups_refused 6\n"
+	"session_setups_evicted 7\ntx_queued_bytes 2500000\nworks_parked 8\n"
+	"send_stall_drops 9\ndaemon_pid 212\ndaemon_losses 1\n";
 
 TEST(modstats_parse)
 {
@@ -538,6 +541,14 @@ TEST(modstats_parse)
 	CHECK_EQ_INT(s.accepted, 9);
 	CHECK_EQ_INT(s.requests, 120);
 	CHECK_EQ_INT(s.bytes_in, 5000000);
+	CHECK_EQ_INT(s.pending_sessions, 5);
+	CHECK_EQ_INT(s.setups_refused, 6);
+	CHECK_EQ_INT(s.setups_evicted, 7);
+	CHECK_EQ_INT(s.tx_queued_bytes, 2500000);
+	CHECK_EQ_INT(s.works_parked, 8);
+	CHECK_EQ_INT(s.send_stall_drops, 9);
+	CHECK_EQ_INT(s.daemon_pid, 212);
+	CHECK_EQ_INT(s.daemon_losses, 1);
 	CHECK_EQ_INT(kt_modstats_parse("state\n", &s), -EINVAL);
 	CHECK_EQ_INT(kt_modstats_parse("requests many\n", &s), -EINVAL);
 	CHECK_EQ_INT(kt_modstats_parse("", &s), 0);
@@ -748,6 +759,7 @@ TEST(json_without_bpf)
 	CHECK(strstr(out, "\"bpf\":false") != NULL);
 	CHECK(strstr(out, "\"clients\":[]") != NULL);
 	CHECK(strstr(out, "\"connections\":2") != NULL);
+	CHECK(strstr(out, "\"send_stall_drops\":9") != NULL);
 	free(out);
 	kt_model_update(&m, NULL, NULL, 2 * SEC);
 	out = render(kt_batch_json, &m, "");
@@ -767,6 +779,7 @@ TEST(text_frame)
 	CHECK(strstr(out, "state running") != NULL);
 	CHECK(strstr(out, "Note: hello") != NULL);
 	CHECK(strstr(out, "Connections: 2  Sessions: 1") != NULL);
+	CHECK(strstr(out, "Limits: setups pending 5 refused 6 evicted 7  send queue 2.50 MB parked 8 stalled 9  daemon pid 212 lost 1") != NULL);
 	line = strstr(out, "\n127.0.0.1 ");
 	CHECK(line != NULL);
 	if (line)

@@ -11,6 +11,13 @@ check stats-readable grep -q '^version ' /sys/class/ksmbd-control/stats
 check state-waiting-daemon grep -qx 'state waiting-daemon' /sys/class/ksmbd-control/stats
 check live-objects-zero test "$(stat_value connections)$(stat_value sessions)$(stat_value open_files)" = 000
 check module-btf test -s /sys/kernel/btf/ksmbd
+# Under the guest's slub_debug the buffer caches are poisoned: SLUB
+# poisons a cache only when it has no constructor (issue 25 item 12).
+if grep -q 'slub_debug=[^ ]*P' /proc/cmdline; then
+	for c in ksmbd_rsp ksmbd_scratch; do
+		check $c-poisoned sh -c "grep -qx 1 /sys/kernel/slab/$c/poison && ! grep -q . /sys/kernel/slab/$c/ctor"
+	done
+fi
 if command -v bpftool >/dev/null; then
 	check btf-has-module-types sh -c "bpftool btf dump file /sys/kernel/btf/ksmbd | grep -q ksmbd_server_config"
 fi

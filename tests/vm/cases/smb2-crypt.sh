@@ -194,8 +194,9 @@ fi
 
 # ---- global "smb3 encryption" ----
 restart_daemon() {	# VALUE: the configuration again, with the global setting
+	# The server keeps running; the new daemon's [global] replaces the old.
 	kill "$(cat /run/ksmbd.mountd.pid)"
-	wait_for 10 sh -c "grep -q '^state waiting' /sys/class/ksmbd-control/stats"
+	wait_for 10 sh -c "grep -qx 'daemon_pid 0' /sys/class/ksmbd-control/stats"
 	cat > $conf <<CONF
 [global]
 	netbios name = KSMBD-VM
@@ -213,7 +214,7 @@ restart_daemon() {	# VALUE: the configuration again, with the global setting
 CONF
 	"$b/daemon/ksmbd.mountd" -n >> /var/log/ksmbd.mountd.log 2>&1 &
 	echo $! > /run/ksmbd.mountd.pid
-	wait_for 10 sh -c "grep -q '^state running' /sys/class/ksmbd-control/stats" &&
+	wait_for 10 sh -c "grep -qx 'daemon_pid $!' /sys/class/ksmbd-control/stats" &&
 		wait_for 10 listening
 }
 check restart-required restart_daemon required

@@ -47,10 +47,11 @@ CONF
 
 # ---- restart the daemon with it ----
 kill "$(cat /run/ksmbd.mountd.pid)"
-check daemon-stopped wait_for 10 sh -c "[ \"\$(sed -n 's/^state //p' /sys/class/ksmbd-control/stats)\" = waiting-daemon ]"
+# The server keeps running; the new daemon's [global] replaces the old.
+check daemon-stopped wait_for 10 sh -c "grep -qx 'daemon_pid 0' /sys/class/ksmbd-control/stats"
 "$b/daemon/ksmbd.mountd" -n > /var/log/ksmbd.mountd.log 2>&1 &
 echo $! > /run/ksmbd.mountd.pid
-check daemon-restarted wait_for 10 sh -c "[ \"\$(sed -n 's/^state //p' /sys/class/ksmbd-control/stats)\" = running ]"
+check daemon-restarted wait_for 10 sh -c "grep -qx 'daemon_pid $!' /sys/class/ksmbd-control/stats"
 if ! wait_for 20 listening; then
 	fail restart "nothing listens after the restart: $(tail -3 /var/log/ksmbd.mountd.log)"
 	finish

@@ -143,8 +143,12 @@ def split_compound(raw):
 
 
 class Conn:
-    def __init__(self, host="127.0.0.1", port=445, timeout=10):
-        self.sock = socket.create_connection((host, port), timeout=timeout)
+    def __init__(self, host="127.0.0.1", port=445, timeout=10, source=None):
+        # source: a local address to connect from (another loopback
+        # address stands for another peer).
+        self.sock = socket.create_connection(
+            (host, port), timeout=timeout,
+            source_address=(source, 0) if source else None)
         self.mid = 0
 
     def close(self):
