@@ -785,8 +785,6 @@ static const struct unhonoured_key unhonoured_table[] = {
 	  "durable handles are always granted to clients that ask" },
 	{ "maxactivesessions", SCOPE_GLOBAL, T_UINT, -1,
 	  "there is no server-wide session limit; 'max connections' and 'max sessions per connection' bound sessions" },
-	{ "maxipconnections", SCOPE_GLOBAL, T_UINT, -1,
-	  "connections are not limited per client address" },
 	{ "smb2maxcredits", SCOPE_GLOBAL, T_UINT, 8192,
 	  "a connection is granted at most 8192 credits" },
 	{ "smbdmaxiosize", SCOPE_GLOBAL, T_SIZE, -1,

@@ -246,12 +246,20 @@ attrs = struct.unpack_from("<I", data, 0)[0]
 assert attrs & 64, "FILE_SUPPORTS_SPARSE_FILES not reported: 0x%x" % attrs
 PY
 # An address added while serving gets a listener; a removed one loses it,
-# and moved to an interface not in the list it stays unreachable.
+# and moved to an interface not in the list it stays unreachable. Both
+# changes fire ksmbd:ksmbd_listen (tracing.sh's workload never does).
+tr=/sys/kernel/tracing
+echo > $tr/trace
+echo 1 > $tr/events/ksmbd/ksmbd_listen/enable
 ip addr add 10.77.0.2/24 dev ksmbd0
 check bind-added-address-listens wait_for 10 listens_on 10.77.0.2:4450
 check bind-added-address-serves smb //10.77.0.2/share
 ip addr del 10.77.0.2/24 dev ksmbd0
 check bind-removed-address-closed wait_for 10 sh -c "! ss -ltnH 'sport = :4450' | grep -q 10.77.0.2"
+echo 0 > $tr/events/ksmbd/ksmbd_listen/enable
+grep 'ksmbd_listen:' $tr/trace | sed 's/^/# /'
+check listen-event-start grep -q "ksmbd_listen: addr=10.77.0.2:4450 what='start' err=0" $tr/trace
+check listen-event-stop sh -c "grep 'ksmbd_listen: addr=10.77.0.2:4450' $tr/trace | grep -qv \"what='start'\""
 ip link add ksmbd1 type dummy && ip link set ksmbd1 up && ip addr add 10.77.0.2/24 dev ksmbd1
 check_not bind-other-interface-refused smb //10.77.0.2/share
 ip -6 addr add fd77::2/64 dev ksmbd0 nodad
