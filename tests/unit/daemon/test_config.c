@@ -762,9 +762,10 @@ TEST(ksmbd_tools_documented_keys)
 	/* What we do not do is said, once each, with its line. */
 	CHECK_DIAG("ksmbd-tools.conf:26: warning: 'smbd max io size = 8MB' is not honoured: SMB Direct");
 	CHECK_DIAG("ksmbd-tools.conf:30: warning: 'max active sessions = 1024' is not honoured");
+	CHECK_DIAG("ksmbd-tools.conf:52: warning: 'crossmnt = no' is not honoured");
 	CHECK_DIAG("ksmbd-tools.conf:102: warning: 'guest account = visitor' is not honoured");
 	CHECK_DIAG("ksmbd-tools.conf:114: warning: section [PROJECTS] repeats [projects] of line 76: merged into it");
-	CHECK_EQ_INT(ksmbd_diag_warnings(diag), 4);
+	CHECK_EQ_INT(ksmbd_diag_warnings(diag), 5);
 	CHECK_EQ_INT(g->max_ip_connections, 16);
 	ksmbd_config_free(c);
 }
