@@ -257,6 +257,18 @@ void ksmbd_conn_drop_all(const char *reason)
 	mutex_unlock(&conn_list_lock);
 }
 
+/* Every listed connection, under the list lock (the clients listing). */
+void ksmbd_conn_for_each(void (*fn)(struct ksmbd_conn *conn, void *arg),
+			 void *arg)
+{
+	struct ksmbd_conn *conn;
+
+	mutex_lock(&conn_list_lock);
+	list_for_each_entry(conn, &conn_list, node)
+		fn(conn, arg);
+	mutex_unlock(&conn_list_lock);
+}
+
 void ksmbd_conn_wait_all(void)
 {
 	while (!wait_event_timeout(conn_gone_wait, !atomic_read(&nr_conns),

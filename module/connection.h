@@ -147,6 +147,9 @@ void ksmbd_conn_put(struct ksmbd_conn *conn);
 /* Stop serving this connection; reason is a static string. */
 void ksmbd_conn_drop(struct ksmbd_conn *conn, const char *reason);
 void ksmbd_conn_drop_all(const char *reason);
+/* Every listed connection, under the list lock; fn must not sleep long. */
+void ksmbd_conn_for_each(void (*fn)(struct ksmbd_conn *conn, void *arg),
+			 void *arg);
 /* Wait until every connection has been freed. */
 void ksmbd_conn_wait_all(void);
 

@@ -8,6 +8,7 @@
 #include <crypto/aead.h>
 #include <crypto/hash.h>
 #include <linux/module.h>
+#include "clients.h"
 #include "control.h"
 #include "ipc.h"
 #include "server.h"
@@ -76,9 +77,12 @@ static int __init ksmbd_init(void)
 	ret = ksmbd_control_init();
 	if (ret)
 		goto err_server_exit;
-	ret = ksmbd_ipc_init();
+	ret = ksmbd_clients_init();
 	if (ret)
 		goto err_control_exit;
+	ret = ksmbd_ipc_init();
+	if (ret)
+		goto err_clients_exit;
 	ret = ksmbd_tcp_init();
 	if (ret)
 		goto err_ipc_exit;
@@ -87,6 +91,8 @@ static int __init ksmbd_init(void)
 
 err_ipc_exit:
 	ksmbd_ipc_exit();
+err_clients_exit:
+	ksmbd_clients_exit();
 err_control_exit:
 	ksmbd_control_exit();
 err_server_exit:
@@ -100,8 +106,10 @@ static void __exit ksmbd_exit(void)
 {
 	/*
 	 * Stop serving first: connection, session and tree teardown may still
-	 * talk to the daemon, so the IPC layer goes after them.
+	 * talk to the daemon, so the IPC layer goes after them. The clients
+	 * listing goes first: removing it waits for its readers.
 	 */
+	ksmbd_clients_exit();
 	ksmbd_server_exit();
 	ksmbd_ipc_exit();
 	ksmbd_control_exit();

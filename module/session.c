@@ -177,6 +177,24 @@ void ksmbd_session_put(struct ksmbd_session *sess)
 static void teardown(struct ksmbd_session *sess, const char *why,
 		     bool only_pending);
 
+/*
+ * The administrator's listing (control.c): fn sees every session in the
+ * table, under the table lock, so a state read there is stable and
+ * nothing is freed meanwhile. fn must not sleep for long nor take the
+ * table lock.
+ */
+void ksmbd_session_for_each(void (*fn)(struct ksmbd_session *sess, void *arg),
+			    void *arg)
+{
+	struct ksmbd_session *sess;
+	unsigned long idx;
+
+	mutex_lock(&table_lock);
+	xa_for_each(&sessions, idx, sess)
+		fn(sess, arg);
+	mutex_unlock(&table_lock);
+}
+
 /* Counts of this connection's sessions; under table_lock. */
 static void conn_counts(struct ksmbd_conn *conn, unsigned int *all,
 			unsigned int *pending)

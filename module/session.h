@@ -139,6 +139,10 @@ struct ksmbd_session {
 /* Module exit: every connection, so every session, is gone by then. */
 void ksmbd_session_exit(void);
 
+/* Every session in the table, under its lock (the clients listing). */
+void ksmbd_session_for_each(void (*fn)(struct ksmbd_session *sess, void *arg),
+			    void *arg);
+
 /* Half-done setups on the server now (stats). */
 unsigned int ksmbd_session_nr_pending(void);
 

@@ -35,6 +35,8 @@ int kt_collect_open(struct kt_collect *c, enum kt_source src, bool verbose,
 
 	if (!c->modstats_path)
 		c->modstats_path = KT_MODSTATS_PATH;
+	if (!c->clients_path)
+		c->clients_path = KT_CLIENTS_PATH;
 	c->bpf = NULL;
 	c->bpf_err[0] = '\0';
 	/* The counters file is world-readable (no secrets in it); BPF is not. */
@@ -87,6 +89,7 @@ static uint64_t monotonic_ns(void)
 
 int kt_collect_sample(struct kt_collect *c, struct ksmbd_stats_snapshot *snap,
 		      bool *have_snap, struct kt_modstats *mod, bool *have_mod,
+		      struct kt_clients *listed, bool *have_listed,
 		      uint64_t *now_ns)
 {
 	int ret = 0;
@@ -94,6 +97,8 @@ int kt_collect_sample(struct kt_collect *c, struct ksmbd_stats_snapshot *snap,
 	*have_snap = false;
 	*now_ns = monotonic_ns();
 	*have_mod = !kt_modstats_read(c->modstats_path, mod);
+	/* -N without root cannot read it: no client rows then, as before */
+	*have_listed = !kt_clients_read(c->clients_path, listed);
 	if (!c->bpf)
 		return 0;
 	memset(snap, 0, sizeof(*snap));

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "clients.h"
 #include "libksmbdstats.h"
 #include "modstats.h"
 
@@ -34,6 +35,7 @@ enum kt_exit {
 struct kt_collect {
 	struct ksmbd_stats *bpf;	/* NULL: degraded */
 	const char *modstats_path;
+	const char *clients_path;	/* the module's client listing */
 	char bpf_err[KSMBD_STATS_ERR_LEN];	/* why bpf is NULL */
 };
 
@@ -49,12 +51,15 @@ void kt_collect_close(struct kt_collect *c);
 
 /*
  * One sample. *snap is filled when BPF is open (have_snap), *mod when the
- * module's file could be read (have_mod); now_ns is CLOCK_MONOTONIC.
+ * module's file could be read (have_mod), *listed when the module's client
+ * listing could be (have_listed: root only; free it with kt_clients_free);
+ * now_ns is CLOCK_MONOTONIC.
  * Returns 0, or a negative errno when the BPF read failed (mod is still
  * valid then).
  */
 int kt_collect_sample(struct kt_collect *c, struct ksmbd_stats_snapshot *snap,
 		      bool *have_snap, struct kt_modstats *mod, bool *have_mod,
+		      struct kt_clients *listed, bool *have_listed,
 		      uint64_t *now_ns);
 
 #endif

@@ -43,13 +43,14 @@ void kt_sleep(double secs)
 int kt_tick(struct kt_ctx *ctx)
 {
 	struct ksmbd_stats_snapshot snap = { 0 };
+	struct kt_clients listed;
 	struct kt_modstats mod;
-	bool have_snap, have_mod;
+	bool have_snap, have_mod, have_listed;
 	uint64_t now;
 	int ret;
 
 	ret = kt_collect_sample(&ctx->col, &snap, &have_snap, &mod, &have_mod,
-				&now);
+				&listed, &have_listed, &now);
 	if (!ctx->col.bpf)
 		snprintf(ctx->note, sizeof(ctx->note),
 			 "BPF unavailable (%s): showing the module's own counters",
@@ -64,8 +65,11 @@ int kt_tick(struct kt_ctx *ctx)
 	else
 		ctx->note[0] = '\0';
 	ctx->model.sort_col = ctx->opts.sort_col;
-	return kt_model_update(&ctx->model, have_snap ? &snap : NULL,
-			       have_mod ? &mod : NULL, now);
+	ret = kt_model_update(&ctx->model, have_snap ? &snap : NULL,
+			      have_mod ? &mod : NULL,
+			      have_listed ? &listed : NULL, now);
+	kt_clients_free(&listed);
+	return ret;
 }
 
 static void on_stop(int sig)

@@ -99,6 +99,7 @@ static void client_clear_tick(struct kt_client *c)
 	c->signing = false;
 	c->encryption = false;
 	c->sessions = 0;
+	c->listed_sessions = 0;
 	c->open_files = -1;
 	c->credits_outstanding = 0;
 	c->credit_stalls = 0;
@@ -277,6 +278,30 @@ static struct kt_client *find_new_row(const struct kt_model *m, size_t from,
 	return NULL;
 }
 
+/* The row of this address, appended when new; NULL when out of memory. */
+static struct kt_client *row_for_key(struct kt_model *m,
+				     const struct row_index *ix,
+				     const struct ksmbd_client_key *key)
+{
+	struct kt_client *c;
+
+	c = row_index_find(ix, key);
+	if (!c)
+		c = find_new_row(m, ix->n, key);
+	if (c)
+		return c;
+	if (rows_reserve(m, m->nr_rows + 1))
+		return NULL;
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return NULL;
+	key_of_addr(&c->key, key);
+	ksmbd_stats_addr_format(&c->key, c->addr, sizeof(c->addr));
+	client_clear_tick(c);
+	m->rows[m->nr_rows++] = c;
+	return c;
+}
+
 /*
  * New addresses are appended in snapshot (address) order, so that the
  * first tick is deterministic; later a stable sort keeps them in place
@@ -291,25 +316,66 @@ static int fold_clients(struct kt_model *m, const struct ksmbd_stats_snapshot *s
 		struct kt_client *c;
 
 		j = addr_run(s->clients, i, s->nr_clients);
-		c = row_index_find(ix, &s->clients[i].key);
-		if (!c)
-			c = find_new_row(m, ix->n, &s->clients[i].key);
-		if (!c) {
-			if (rows_reserve(m, m->nr_rows + 1))
-				return -ENOMEM;
-			c = calloc(1, sizeof(*c));
-			if (!c)
-				return -ENOMEM;
-			key_of_addr(&c->key, &s->clients[i].key);
-			ksmbd_stats_addr_format(&c->key, c->addr,
-						sizeof(c->addr));
-			client_clear_tick(c);
-			m->rows[m->nr_rows++] = c;
-		}
-		if (client_fold(c, &s->clients[i], j - i))
+		c = row_for_key(m, ix, &s->clients[i].key);
+		if (!c || client_fold(c, &s->clients[i], j - i))
 			return -ENOMEM;
 		i = j;
 	}
+	return 0;
+}
+
+/*
+ * The module's listing of connected clients: an address connected now is
+ * a row even when it sent nothing the programs saw (idle since before
+ * they were attached, or evicted from the maps), with its users, dialect,
+ * sessions and security as the module knows them.
+ */
+static int fold_listed(struct kt_model *m, const struct kt_clients *l,
+		       const struct row_index *ix)
+{
+	const struct kt_listed_conn **owner;
+	size_t i, k;
+
+	for (i = 0; i < l->nr_conns; i++) {
+		const struct kt_listed_conn *lc = &l->conns[i];
+		struct kt_client *c;
+
+		if (!lc->key.family)
+			continue;
+		c = row_for_key(m, ix, &lc->key);
+		if (!c)
+			return -ENOMEM;
+		c->seen = true;
+		if (lc->dialect > c->dialect)
+			c->dialect = lc->dialect;
+	}
+	if (!l->nr_sess)
+		return 0;
+	owner = calloc(l->nr_sess, sizeof(*owner));
+	if (!owner)
+		return -ENOMEM;
+	for (k = 0; k < l->nr_sess; k++)
+		owner[k] = kt_clients_conn(l, l->sess[k].conn_id);
+	for (i = 0; i < m->nr_rows; i++) {
+		struct user_set users = { { 0 }, 0, 0 };
+		struct kt_client *c = m->rows[i];
+
+		for (k = 0; k < l->nr_sess; k++) {
+			const struct kt_listed_sess *ls = &l->sess[k];
+
+			if (!owner[k] || addr_cmp(&owner[k]->key, &c->key))
+				continue;
+			c->listed_sessions++;
+			c->signing |= ls->signing;
+			c->encryption |= ls->encryption;
+			user_set_add(&users, ls->user);
+		}
+		if (c->sessions < c->listed_sessions)
+			c->sessions = c->listed_sessions;
+		if (!c->user[0])
+			user_set_format(&users, c->user, sizeof(c->user));
+	}
+	free(owner);
 	return 0;
 }
 
@@ -500,7 +566,8 @@ static void summary_mod(struct kt_model *m, const struct kt_modstats *mod,
 	m->have_prev_mod = true;
 }
 
-static int update_bpf(struct kt_model *m, struct ksmbd_stats_snapshot *snap)
+static int update_bpf(struct kt_model *m, struct ksmbd_stats_snapshot *snap,
+		      const struct kt_clients *listed)
 {
 	struct ksmbd_stats_snapshot delta = { 0 };
 	const struct ksmbd_stats_snapshot *d = NULL;
@@ -515,6 +582,8 @@ static int update_bpf(struct kt_model *m, struct ksmbd_stats_snapshot *snap)
 	if (err)
 		return err;
 	err = fold_clients(m, snap, &ix);
+	if (!err && listed)
+		err = fold_listed(m, listed, &ix);
 	free(ix.v);
 	if (err)
 		return err;
@@ -561,12 +630,13 @@ static void drop_bpf(struct kt_model *m)
 }
 
 int kt_model_update(struct kt_model *m, struct ksmbd_stats_snapshot *snap,
-		    const struct kt_modstats *mod, uint64_t now_ns)
+		    const struct kt_modstats *mod,
+		    const struct kt_clients *listed, uint64_t now_ns)
 {
 	int err = 0;
 
 	if (snap) {
-		err = update_bpf(m, snap);
+		err = update_bpf(m, snap, listed);
 		ksmbd_stats_snapshot_free(snap);
 	} else {
 		drop_bpf(m);

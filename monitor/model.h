@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "clients.h"
 #include "libksmbdstats.h"
 #include "modstats.h"
 
@@ -77,6 +78,7 @@ struct kt_client {
 	bool signing;
 	bool encryption;
 	unsigned int sessions;		/* distinct non-zero session ids */
+	unsigned int listed_sessions;	/* in the module's listing now */
 	int64_t open_files;		/* -1: not known per client */
 	int64_t credits_outstanding;	/* summed over its connections */
 	uint64_t credit_stalls;
@@ -133,13 +135,16 @@ void kt_model_fini(struct kt_model *m);
 /*
  * One tick. snap (NULL without BPF) is taken over by the model and freed
  * later; mod (NULL when the module's file could not be read) is copied;
+ * listed (NULL when unreadable) adds a row for every connected address,
+ * idle ones included, and their users;
  * now_ns is CLOCK_MONOTONIC, used for the module's rates (the snapshot
  * carries its own time). Rows are re-sorted by m->sort_col.
  * Returns 0 or -ENOMEM (the rows may then miss part of this tick; the
  * next tick starts over from the snapshots).
  */
 int kt_model_update(struct kt_model *m, struct ksmbd_stats_snapshot *snap,
-		    const struct kt_modstats *mod, uint64_t now_ns);
+		    const struct kt_modstats *mod,
+		    const struct kt_clients *listed, uint64_t now_ns);
 
 /* Stable re-sort by col (insertion sort: rows are nearly sorted). */
 void kt_model_sort(struct kt_model *m, enum kt_col col);

@@ -9,7 +9,7 @@ MON_OUT := $(BUILD)/monitor
 MON_HDRS := $(wildcard $(MON_SRC)/*.h) $(TOP)/bpf/ksmbd_stats.h $(TOP)/bpf/libksmbdstats.h \
 	$(TOP)/bpf/ksmbd_json.h
 # Everything but curses, collection and main: what the host tests link.
-MON_PURE := model.c modstats.c format.c batch_format.c
+MON_PURE := model.c clients.c modstats.c format.c batch_format.c
 MON_ALL := $(MON_PURE) collect.c render_batch.c render_curses.c ksmbdtop.c
 MON_CURSES_LIBS := $(shell pkg-config --libs ncursesw 2>/dev/null || echo -lncursesw -ltinfo)
 

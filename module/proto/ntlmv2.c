@@ -26,8 +26,11 @@ int ksmbd_ntlmv2_owf(const u8 nt_hash[KSMBD_NT_HASH_SIZE],
 		return -ENOMEM;
 	if (user->len)
 		memcpy(ident, user->p, user->len);
-	/* MS-NLMP: the user name is upper-cased, the domain is not. */
-	ksmbd_utf16_upper_ascii(ident, user->len);
+	/*
+	 * MS-NLMP: the user name is upper-cased, the domain is not; as
+	 * Windows does it, so that "jos\u00e9" is "JOS\u00c9", not "JOS\u00e9".
+	 */
+	ksmbd_utf16_upper(ident, user->len);
 	if (domain->len)
 		memcpy(ident + user->len, domain->p, domain->len);
 	part = ksmbd_buf_make(ident, n);

@@ -145,12 +145,65 @@ static u16 upper_ascii(u16 c)
 	return (c >= 'a' && c <= 'z') ? (u16)(c - 'a' + 'A') : c;
 }
 
-void ksmbd_utf16_upper_ascii(u8 *s, u32 len)
+/* Latin Extended-A: case pairs, the upper one even or, in two runs, odd. */
+static u16 upper_latin_ext_a(u16 c)
+{
+	/* no simple upper case (or Windows keeps it): 0x131 dotless i too */
+	if (c == 0x131 || c == 0x138 || c == 0x149 || c == 0x17f)
+		return c;
+	if ((c >= 0x139 && c <= 0x148) || (c >= 0x179 && c <= 0x17e))
+		return (c & 1) ? c : c - 1;
+	return (c & 1) ? c - 1 : c;
+}
+
+static u16 upper_greek(u16 c)
+{
+	if (c == 0x3c2)				/* final sigma */
+		return 0x3a3;
+	if (c >= 0x3b1 && c <= 0x3cb)
+		return c - 0x20;
+	if (c == 0x3ac)
+		return 0x386;
+	if (c >= 0x3ad && c <= 0x3af)
+		return c - 0x25;
+	if (c == 0x3cc)
+		return 0x38c;
+	if (c == 0x3cd || c == 0x3ce)
+		return c - 0x3f;
+	return c;
+}
+
+/*
+ * Upper case of one UTF-16 code unit as Windows upper-cases user names
+ * for NTOWFv2 (MS-NLMP 3.3.2): ASCII, Latin-1, Latin Extended-A, Greek and
+ * Cyrillic, the scripts account names are written in; other characters,
+ * and those whose upper case is not one code unit (sharp s), stay.
+ */
+static u16 upper_unit(u16 c)
+{
+	if (c < 0x80)
+		return upper_ascii(c);
+	if (c >= 0xe0 && c <= 0xfe && c != 0xf7)
+		return c - 0x20;
+	if (c == 0xff)
+		return 0x178;
+	if (c >= 0x100 && c <= 0x17f)
+		return upper_latin_ext_a(c);
+	if (c >= 0x3ac && c <= 0x3ce)
+		return upper_greek(c);
+	if (c >= 0x430 && c <= 0x44f)
+		return c - 0x20;
+	if (c >= 0x450 && c <= 0x45f)
+		return c - 0x50;
+	return c;
+}
+
+void ksmbd_utf16_upper(u8 *s, u32 len)
 {
 	u32 i;
 
 	for (i = 0; i + 1 < len; i += 2)
-		put_unaligned_le16(upper_ascii(get_unaligned_le16(s + i)), s + i);
+		put_unaligned_le16(upper_unit(get_unaligned_le16(s + i)), s + i);
 }
 
 bool ksmbd_utf16_eq_ascii_ci(const u8 *a, u32 alen, const u8 *b, u32 blen)

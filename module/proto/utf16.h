@@ -22,8 +22,11 @@ int ksmbd_utf16_to_utf8(const u8 *in, u32 in_len, char *out, u32 cap);
 /* UTF-8 (in_len bytes, no NUL needed) to UTF-16LE; returns bytes written. */
 int ksmbd_utf8_to_utf16(const char *in, u32 in_len, u8 *out, u32 cap);
 
-/* ASCII-only upper-casing of UTF-16LE in place (NTOWFv2's UPPER()). */
-void ksmbd_utf16_upper_ascii(u8 *s, u32 len);
+/*
+ * NTOWFv2's UPPER() of a user name, UTF-16LE in place: ASCII, Latin-1,
+ * Latin Extended-A, Greek and Cyrillic letters (utf16.c says which).
+ */
+void ksmbd_utf16_upper(u8 *s, u32 len);
 
 /* Equal ignoring ASCII case; other code units must match exactly. */
 bool ksmbd_utf16_eq_ascii_ci(const u8 *a, u32 alen, const u8 *b, u32 blen);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "testlib.h"
+#include "clients.h"
 #include "model.h"
 #include "modstats.h"
 #include "format.h"
@@ -105,7 +106,7 @@ static int feed(struct kt_model *m, struct ksmbd_stats_snapshot *s,
 	int ret;
 
 	ksmbd_stats_snapshot_sort(s);
-	ret = kt_model_update(m, s, mod, s->taken_ns);
+	ret = kt_model_update(m, s, mod, NULL, s->taken_ns);
 	free(s);
 	return ret;
 }
@@ -565,8 +566,8 @@ TEST(degraded_mode_uses_module_counters)
 	b.requests += 300;
 	b.bytes_in += 4000000;
 	kt_model_init(&m);
-	CHECK_EQ_INT(kt_model_update(&m, NULL, &a, 10 * SEC), 0);
-	CHECK_EQ_INT(kt_model_update(&m, NULL, &b, 12 * SEC), 0);
+	CHECK_EQ_INT(kt_model_update(&m, NULL, &a, NULL, 10 * SEC), 0);
+	CHECK_EQ_INT(kt_model_update(&m, NULL, &b, NULL, 12 * SEC), 0);
 	CHECK(!m.sum.have_bpf);
 	CHECK(m.sum.have_mod);
 	CHECK_EQ_INT(m.nr_rows, 0);
@@ -575,7 +576,7 @@ TEST(degraded_mode_uses_module_counters)
 	CHECK(near(m.sum.wire_in_mbs, 2.0));
 	/* the module was reloaded: counters restart, no negative rates */
 	a.requests = 10;
-	CHECK_EQ_INT(kt_model_update(&m, NULL, &a, 13 * SEC), 0);
+	CHECK_EQ_INT(kt_model_update(&m, NULL, &a, NULL, 13 * SEC), 0);
 	CHECK(near(m.sum.iv.req_s, 10.0));
 	kt_model_fini(&m);
 }
@@ -711,6 +712,101 @@ static void json_model(struct kt_model *m)
 	feed(m, s, &mod);
 }
 
+/* ---- the module's client listing ------------------------------------------ */
+
+static const char listing[] =
+	"conn 4 127.0.0.1 dialect=0x0311 age_s=30 idle_s=2 requests=40\n"
+	"conn 9 127.0.0.9 dialect=0x0302 age_s=20 idle_s=19 requests=3\n"
+	"conn 10 fd00::9 dialect=0x0000 age_s=1 idle_s=1 requests=0\n"
+	"conn 11 127.0.0.9 dialect=0x0311 age_s=5 idle_s=5 requests=2\n"
+	"conn x 127.0.0.1 dialect=0x0311 age_s=1 idle_s=1 requests=0\n"
+	"future line kinds are skipped\n"
+	"sess 0x0000000000000001 4 valid user=tester signing=1 encryption=0 trees=1\n"
+	"sess 0x0000000000000002 9 valid user=Jos\xc3\xa9\\x20P signing=0 encryption=1 trees=0\n"
+	"sess 0x0000000000000003 11 valid user=bob signing=0 encryption=0 trees=1\n"
+	"sess 0x0000000000000004 11 setup user= signing=0 encryption=0 trees=0\n"
+	"sess 0x0000000000000005 4 valid user=bad\\x2 signing=0 encryption=0 trees=0\n";
+
+static int parse_text(const char *text, struct kt_clients *c)
+{
+	FILE *f = fmemopen((void *)text, strlen(text), "r");
+	int ret = kt_clients_parse(f, c);
+
+	fclose(f);
+	return ret;
+}
+
+TEST(clients_listing_parse)
+{
+	struct kt_clients c;
+	char addr[KSMBD_STATS_ADDR_LEN];
+
+	CHECK_EQ_INT(parse_text(listing, &c), 0);
+	CHECK_EQ_INT(c.nr_conns, 4);
+	CHECK_EQ_INT(c.nr_sess, 4);
+	CHECK_EQ_INT(c.conns[0].id, 4);
+	CHECK_EQ_INT(c.conns[0].dialect, 0x0311);
+	CHECK_EQ_INT(c.conns[1].idle_s, 19);
+	ksmbd_stats_addr_format(&c.conns[2].key, addr, sizeof(addr));
+	CHECK_EQ_STR(addr, "fd00::9");
+	CHECK_EQ_INT(c.conns[2].dialect, 0);
+	/* \xHH undone, UTF-8 kept */
+	CHECK_EQ_STR(c.sess[1].user, "Jos\xc3\xa9 P");
+	CHECK(c.sess[1].encryption && !c.sess[1].signing);
+	CHECK(!c.sess[3].valid && !c.sess[3].user[0]);
+	CHECK(kt_clients_conn(&c, 11) == &c.conns[3]);
+	CHECK(kt_clients_conn(&c, 12) == NULL);
+	kt_clients_free(&c);
+	CHECK_EQ_INT(kt_clients_read("/nonexistent/ksmbd/clients", &c), -ENOENT);
+	CHECK_EQ_INT(c.nr_conns, 0);
+}
+
+/* Idle clients the programs never saw are rows, with the module's users. */
+TEST(clients_listing_makes_rows)
+{
+	struct kt_model m;
+	struct ksmbd_stats_snapshot *s;
+	struct kt_clients c;
+	struct kt_client *r;
+
+	kt_model_init(&m);
+	CHECK_EQ_INT(parse_text(listing, &c), 0);
+	s = snap_new(1 * SEC);
+	client_add(s, "127.0.0.1", 1, &(struct fake_req){ .n = 5, .lat_us = 10 });
+	ksmbd_stats_snapshot_sort(s);
+	CHECK_EQ_INT(kt_model_update(&m, s, NULL, &c, 1 * SEC), 0);
+	free(s);
+	CHECK_EQ_INT(m.nr_rows, 3);
+	r = kt_model_find(&m, "127.0.0.9");
+	CHECK(r != NULL);
+	if (r) {
+		/* two connections, three sessions (one still setting up) */
+		CHECK_EQ_INT(r->sessions, 3);
+		CHECK_EQ_STR(r->user, "Jos\xc3\xa9 P+1");
+		CHECK_EQ_INT(r->dialect, 0x0311);
+		CHECK(r->encryption);
+		CHECK_EQ_INT(r->total.requests, 0);
+	}
+	r = kt_model_find(&m, "fd00::9");
+	CHECK(r != NULL && r->sessions == 0 && !r->user[0] && !r->dialect);
+	r = kt_model_find(&m, "127.0.0.1");
+	CHECK(r != NULL && r->total.requests == 5 && r->signing);
+	kt_clients_free(&c);
+
+	/* disconnected and absent from the maps: the rows go */
+	CHECK_EQ_INT(parse_text("conn 4 127.0.0.1 dialect=0x0311 age_s=31 "
+				"idle_s=3 requests=40\n", &c), 0);
+	s = snap_new(2 * SEC);
+	client_add(s, "127.0.0.1", 1, &(struct fake_req){ .n = 7, .lat_us = 10 });
+	ksmbd_stats_snapshot_sort(s);
+	CHECK_EQ_INT(kt_model_update(&m, s, NULL, &c, 2 * SEC), 0);
+	free(s);
+	CHECK_EQ_INT(m.nr_rows, 1);
+	CHECK(kt_model_find(&m, "127.0.0.9") == NULL);
+	kt_clients_free(&c);
+	kt_model_fini(&m);
+}
+
 TEST(json_output_of_a_fake_model)
 {
 	struct kt_model m;
@@ -753,7 +849,7 @@ TEST(json_without_bpf)
 
 	kt_modstats_parse(modtext, &mod);
 	kt_model_init(&m);
-	kt_model_update(&m, NULL, &mod, 1 * SEC);
+	kt_model_update(&m, NULL, &mod, NULL, 1 * SEC);
 	out = render(kt_batch_json, &m, "BPF unavailable");
 	CHECK(json_valid(out));
 	CHECK(strstr(out, "\"bpf\":false") != NULL);
@@ -761,7 +857,7 @@ TEST(json_without_bpf)
 	CHECK(strstr(out, "\"connections\":2") != NULL);
 	CHECK(strstr(out, "\"send_stall_drops\":9") != NULL);
 	free(out);
-	kt_model_update(&m, NULL, NULL, 2 * SEC);
+	kt_model_update(&m, NULL, NULL, NULL, 2 * SEC);
 	out = render(kt_batch_json, &m, "");
 	CHECK(json_valid(out));
 	CHECK(strstr(out, "\"server\":null") != NULL);
@@ -821,6 +917,8 @@ int main(void)
 	RUN(sort_keys_round_trip);
 	RUN(modstats_parse);
 	RUN(degraded_mode_uses_module_counters);
+	RUN(clients_listing_parse);
+	RUN(clients_listing_makes_rows);
 	RUN(json_output_of_a_fake_model);
 	RUN(json_checker_rejects_garbage);
 	RUN(json_without_bpf);

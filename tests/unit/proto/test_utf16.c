@@ -108,9 +108,49 @@ TEST(ascii_case)
 	CHECK(!ksmbd_utf16_eq_ascii_ci(a, (u32)n, b, (u32)m - 2));
 	m = ksmbd_utf8_to_utf16("sHARE\xc3\x89", 7, b, sizeof(b));	/* É: not ASCII */
 	CHECK(!ksmbd_utf16_eq_ascii_ci(a, (u32)n, b, (u32)m));
-	ksmbd_utf16_upper_ascii(a, (u32)n);
+	ksmbd_utf16_upper(a, (u32)n);
 	CHECK_EQ_INT(get_unaligned_le16(a + 2), 'H');
-	CHECK_EQ_INT(get_unaligned_le16(a + 10), 0xe9);
+	CHECK_EQ_INT(get_unaligned_le16(a + 10), 0xc9);
+}
+
+/* NTOWFv2's UPPER(): what Windows computes for non-ASCII user names. */
+TEST(user_name_upper_case)
+{
+	static const struct {
+		u16 in, out;
+	} cases[] = {
+		{ 'a', 'A' }, { 'Z', 'Z' }, { '1', '1' },
+		{ 0xe9, 0xc9 },		/* e acute */
+		{ 0xf1, 0xd1 },		/* n tilde */
+		{ 0xfe, 0xde },		/* thorn */
+		{ 0xff, 0x178 },	/* y diaeresis */
+		{ 0xf7, 0xf7 },		/* division sign */
+		{ 0xdf, 0xdf },		/* sharp s: SS is two units */
+		{ 0xc9, 0xc9 },
+		{ 0x101, 0x100 },	/* a macron */
+		{ 0x107, 0x106 },	/* c acute */
+		{ 0x131, 0x131 },	/* dotless i */
+		{ 0x142, 0x141 },	/* l stroke: the odd-upper run */
+		{ 0x148, 0x147 },
+		{ 0x151, 0x150 },	/* o double acute */
+		{ 0x17e, 0x17d },	/* z caron */
+		{ 0x3b1, 0x391 },	/* alpha */
+		{ 0x3c2, 0x3a3 },	/* final sigma */
+		{ 0x3c9, 0x3a9 },	/* omega */
+		{ 0x3ac, 0x386 },	/* alpha tonos */
+		{ 0x3ce, 0x38f },	/* omega tonos */
+		{ 0x436, 0x416 },	/* zhe */
+		{ 0x451, 0x401 },	/* io */
+		{ 0x4e00, 0x4e00 },	/* CJK: no case */
+	};
+	u8 buf[2];
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		put_unaligned_le16(cases[i].in, buf);
+		ksmbd_utf16_upper(buf, 2);
+		CHECK_EQ_INT(get_unaligned_le16(buf), cases[i].out);
+	}
 }
 
 int main(void)
@@ -121,5 +161,6 @@ int main(void)
 	RUN(output_bounds);
 	RUN(invalid_utf8);
 	RUN(ascii_case);
+	RUN(user_name_upper_case);
 	return test_report();
 }

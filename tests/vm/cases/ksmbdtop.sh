@@ -8,8 +8,10 @@
 # `ksmbdtop -b -j -n 3 -d 1` over the pinned maps afterwards; the
 # interactive view driven through tmux (table, sort keys, Enter on a
 # client, help, pause, delay prompt, resize, q restores the shell, SIGTERM
-# too), degraded mode and the one-line errors. Screens are kept under
-# build/vm/ksmbdtop/ for review.
+# too), degraded mode and the one-line errors; idle clients (one logged on
+# as jos\u00e9, one that only negotiated) listed from the module's
+# /proc/fs/ksmbd/clients by a ksmbdtop whose programs never saw them.
+# Screens are kept under build/vm/ksmbdtop/ for review.
 . "$VM_TOP/tests/vm/lib/check.sh"
 top=$VM_TOP
 kt=$top/build/monitor/ksmbdtop
@@ -271,6 +273,65 @@ else
 	umount $mnta $mntb 2>/dev/null
 fi
 check mount-unpin "$lat" --unpin
+
+# ---- idle clients, from the module's listing -----------------------------------
+# Nothing is pinned now: a ksmbdtop started after these clients went idle
+# loads fresh programs that never see a request of theirs. It still lists
+# them, as smbstatus would: jos\u00e9 (a UTF-8 name, valid UTF-8 in the JSON)
+# logged on from 127.0.0.6, and a connection from 127.0.0.7 that sent its
+# NEGOTIATE only. /proc/fs/ksmbd/clients is root's only.
+ip addr add 127.0.0.6/8 dev lo 2>/dev/null || true
+ip addr add 127.0.0.7/8 dev lo 2>/dev/null || true
+juser=$(printf 'jos\303\251')
+id "$juser" >/dev/null 2>&1 || useradd --badname -M -d /srv/share "$juser"
+"$top/build/daemon/ksmbd.adduser" -a "$juser" -p Jose-pw-77 \
+	-i /etc/ksmbd/ksmbdpwd.db >/dev/null 2>&1
+[ -f /run/ksmbd.mountd.pid ] && kill -HUP "$(cat /run/ksmbd.mountd.pid)"
+sleep 1
+python3 - "$top/tests/vm/clients" "$juser" > "$work/idle.out" 2>&1 <<'PY' &
+import socket, sys, time
+sys.path.insert(0, sys.argv[1])
+orig = socket.create_connection
+def bound(src):
+    socket.create_connection = lambda a, timeout=None, **kw: orig(
+        a, timeout, source_address=(src, 0))
+import smb2raw, smb2auth
+bound("127.0.0.6")
+c = smb2auth.AuthConn("127.0.0.1", 445, 0x0311)
+st, sess, _ = c.login(sys.argv[2], "Jose-pw-77")
+assert st == 0, "login status 0x%x" % st
+assert c.tree_connect(sess, "share").status == 0
+bound("127.0.0.7")
+n = smb2raw.Conn()
+assert n.negotiate([0x0302]).status == 0
+print("idle", flush=True)
+time.sleep(300)
+PY
+idlepid=$!
+check idle-clients-up wait_for 30 grep -q '^idle' "$work/idle.out"
+sed 's/^/# clients: /' /proc/fs/ksmbd/clients
+check clients-file-root-only test "$(stat -c %a /proc/fs/ksmbd/clients)" = 400
+check_not clients-file-not-for-others setpriv --reuid=65534 --regid=65534 \
+	--clear-groups cat /proc/fs/ksmbd/clients
+"$kt" -b -j -n 2 -d 1 > "$out/idle.json" 2> "$out/idle.err"
+check idle-batch-exit-0 test $? -eq 0
+check idle-json-utf8 python3 -c '
+import sys
+open(sys.argv[1], "rb").read().decode("utf-8")' "$out/idle.json"
+check idle-listed-with-user test "$(kt_field "$out/idle.json" 127.0.0.6 'c["user"]')" = "$juser"
+check idle-no-requests-seen test "$(kt_field "$out/idle.json" 127.0.0.6 'c["requests"]')" = 0
+check idle-session-counted test "$(kt_field "$out/idle.json" 127.0.0.6 'c["sessions"]')" = 1
+check idle-dialect test "$(kt_field "$out/idle.json" 127.0.0.6 'c["dialect"]')" = 3.1.1
+check negotiate-only-listed test "$(kt_field "$out/idle.json" 127.0.0.7 'c["dialect"]')" = 3.0.2
+check negotiate-only-no-user test "$(kt_field "$out/idle.json" 127.0.0.7 'repr(c["user"])')" = "''"
+"$kt" -b -n 1 -d 0.5 > "$out/idle.txt" 2>&1
+check idle-text-row grep -qE "^127\.0\.0\.6 +$juser " "$out/idle.txt"
+kill $idlepid 2>/dev/null
+wait $idlepid 2>/dev/null
+gone() { ! grep -qE ' 127\.0\.0\.[67] ' /proc/fs/ksmbd/clients; }
+check idle-clients-gone wait_for 20 gone
+"$kt" -b -j -n 1 -d 0.5 > "$out/idle-gone.json" 2>&1
+check idle-row-dropped test "$(kt_field "$out/idle-gone.json" 127.0.0.6 'c["user"]')" = absent
 
 # ---- interactive, through tmux -----------------------------------------------
 
