@@ -210,6 +210,10 @@ def stalled_readers(env):
         # Another user opens the stalled holder's file: the break waits
         # for the holder, which is dropped after send_stall_s.
         b = env.client("tree")
+        # Its answer may wait the holder's whole stall (send_stall_s from
+        # the holder's last progress, not from t0): longer than the raw
+        # client's 10 s receive timeout when the 8 were set up quickly.
+        b.sock.settimeout(stall_s + 20)
         r = b.create("avail_oplock.bin", access=GENERIC_READ,
                      disposition=advlib.FILE_OPEN)
         b_took = time.monotonic() - t0
