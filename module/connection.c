@@ -406,6 +406,12 @@ bool ksmbd_conn_tx_full(const struct ksmbd_conn *conn)
 	return READ_ONCE(conn->tx_queued) >= tx_bound(conn);
 }
 
+bool ksmbd_conn_tx_over_locked(const struct ksmbd_conn *conn)
+{
+	lockdep_assert_held(&conn->park_lock);
+	return READ_ONCE(conn->tx_queued) + conn->tx_reserved >= tx_bound(conn);
+}
+
 static void tx_advance_vec(struct tx_cur *c, size_t n)
 {
 	while (n && c->vi < c->nvec) {

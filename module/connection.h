@@ -110,6 +110,13 @@ struct ksmbd_conn {
 	/* Works held back while the queue is over its bound (work.c). */
 	spinlock_t park_lock;
 	struct list_head parked;
+	/*
+	 * What the works running now may still queue (their answers'
+	 * estimated sizes, work.c), under park_lock: counted with tx_queued
+	 * against the bound, so works that started before the queue filled
+	 * cannot pile their answers far past it.
+	 */
+	size_t tx_reserved;
 
 	unsigned long accepted_at;	/* jiffies */
 	unsigned long negotiated_at;
@@ -205,6 +212,8 @@ int ksmbd_conn_send_pages(struct ksmbd_conn *conn, const void *head,
 
 /* The send queue holds the connection's bound or more: serve no more. */
 bool ksmbd_conn_tx_full(const struct ksmbd_conn *conn);
+/* Under park_lock: the queue and the running works' answers reach the bound. */
+bool ksmbd_conn_tx_over_locked(const struct ksmbd_conn *conn);
 /* Bytes waiting in every connection's send queue (stats). */
 s64 ksmbd_conn_tx_queued_all(void);
 /* Take over the socket's write-space callback (the receive thread's start). */

@@ -276,28 +276,71 @@ static void work_free(struct ksmbd_work *work)
 	ksmbd_conn_put(conn);
 }
 
+/* Small answers (metadata, errors) are counted as this much. */
+#define RSP_ESTIMATE_SMALL	(64 << 10)
+
+/*
+ * What the answer to this frame may put on the send queue: a READ's
+ * Length (its first element's, for a compound), else a small answer's
+ * size. An encrypted frame is not read yet: counted as small.
+ */
+static size_t rsp_estimate(const struct ksmbd_work *work)
+{
+	const u8 *f = work->frame;
+
+	if (work->frame_len < SMB2_HEADER_SIZE + 8 ||
+	    get_unaligned_le32(f) != le32_to_cpu(SMB2_PROTO_NUMBER) ||
+	    get_unaligned_le16(f + 12) != SMB2_READ)
+		return RSP_ESTIMATE_SMALL;
+	return max_t(size_t, get_unaligned_le32(f + SMB2_HEADER_SIZE + 4),
+		     RSP_ESTIMATE_SMALL);
+}
+
 /*
  * A client that does not read its answers is served no further: its
  * work waits, holding its frame but no worker and no response buffer,
- * until the send queue is below its bound again.
+ * until what is queued and what the running works will add is below the
+ * bound again. A work that runs reserves its answer's estimated size
+ * until it ends.
  */
 static bool work_park(struct ksmbd_work *work)
 {
 	struct ksmbd_conn *conn = work->conn;
+	size_t est = rsp_estimate(work);
 	bool parked = false;
 
-	if (!ksmbd_conn_tx_full(conn) || ksmbd_conn_exiting(conn))
-		return false;
-	/* Checked again under the lock ksmbd_work_unpark_all() takes. */
+	/* The lock ksmbd_work_unpark_all() takes: no wake-up is missed. */
 	spin_lock(&conn->park_lock);
-	if (ksmbd_conn_tx_full(conn) && !ksmbd_conn_exiting(conn)) {
+	if (ksmbd_conn_exiting(conn)) {
+		/* runs to find the connection gone */
+	} else if (ksmbd_conn_tx_over_locked(conn)) {
 		list_add_tail(&work->park_node, &conn->parked);
 		parked = true;
+	} else {
+		conn->tx_reserved += est;
+		work->tx_reserved = est;
 	}
 	spin_unlock(&conn->park_lock);
 	if (parked)
 		ksmbd_total_add(KSMBD_TOTAL_WORKS_PARKED, 1);
 	return parked;
+}
+
+/* The work's answer is queued or sent: its reservation goes. */
+static void work_unreserve(struct ksmbd_work *work)
+{
+	struct ksmbd_conn *conn = work->conn;
+	bool wake;
+
+	if (!work->tx_reserved)
+		return;
+	spin_lock(&conn->park_lock);
+	conn->tx_reserved -= work->tx_reserved;
+	work->tx_reserved = 0;
+	wake = !list_empty(&conn->parked) && !ksmbd_conn_tx_over_locked(conn);
+	spin_unlock(&conn->park_lock);
+	if (wake)
+		ksmbd_work_unpark_all(conn);
 }
 
 void ksmbd_work_unpark_all(struct ksmbd_conn *conn)
@@ -322,6 +365,7 @@ static void work_run(struct work_struct *w)
 		return;
 	if (!ksmbd_conn_exiting(work->conn))
 		ksmbd_smb2_process(work);
+	work_unreserve(work);
 	work_free(work);
 }
 

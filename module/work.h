@@ -18,6 +18,7 @@ struct ksmbd_session;
 struct ksmbd_work {
 	struct work_struct work;
 	struct list_head park_node;	/* on conn->parked while held back */
+	size_t tx_reserved;		/* counted in conn->tx_reserved */
 	struct ksmbd_conn *conn;	/* counted reference */
 	u8 *frame;			/* the (decrypted) message being served */
 	u32 frame_len;
