@@ -165,6 +165,12 @@ struct ksmbd_global {
 	uint32_t max_connections;		/* whole server, 0 = unlimited */
 	uint32_t max_ip_connections;		/* one peer address */
 	uint32_t max_sessions_per_conn;		/* sessions on one connection */
+	uint32_t max_open_files_per_session;
+	uint32_t max_open_files_per_conn;
+	uint32_t max_notify_watches_per_session;
+	uint32_t max_locks_per_handle;
+	uint32_t max_locks_per_file;	/* one file, every handle */
+	uint64_t max_alloc_reservation;	/* bytes beyond EOF per connection */
 	unsigned int oplock_break_timeout;	/* seconds, 1..3600 */
 	/*
 	 * Names as Samba spells them: AES-128-GCM, AES-128-CCM, AES-256-GCM,

@@ -188,6 +188,7 @@ int mountd_build_startup(const struct ksmbd_config *cfg,
 	const struct ksmbd_global *g = ksmbd_config_global(cfg);
 	struct ksmbd_startup_request *r;
 	size_t ifc = ifc_list_size(g), i, off = 0;
+	uint64_t mib;
 
 	if (ifc > KSMBD_IFC_LIST_MAX)
 		return -E2BIG;
@@ -222,6 +223,15 @@ int mountd_build_startup(const struct ksmbd_config *cfg,
 	r->max_sessions_per_conn = g->max_sessions_per_conn;
 	r->max_ip_connections = g->max_ip_connections;
 	r->oplock_break_timeout = g->oplock_break_timeout;
+	r->max_open_files_per_session = g->max_open_files_per_session;
+	r->max_open_files_per_conn = g->max_open_files_per_conn;
+	r->max_notify_watches_per_session = g->max_notify_watches_per_session;
+	r->max_locks_per_handle = g->max_locks_per_handle;
+	r->max_locks_per_file = g->max_locks_per_file;
+	/* In MiB on the wire, rounded up: a few bytes still reserve. */
+	mib = g->max_alloc_reservation / (1u << 20) +
+	      !!(g->max_alloc_reservation % (1u << 20));
+	r->max_alloc_reservation_mib = mib > UINT32_MAX ? UINT32_MAX : (uint32_t)mib;
 	/* The parser keeps at most KSMBD_ALGLIST_MAX distinct known ids. */
 	_Static_assert(KSMBD_ALGLIST_MAX == KSMBD_MAX_ALGS, "alg list sizes");
 	r->nr_ciphers = (uint8_t)g->encryption_algs.count;

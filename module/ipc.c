@@ -444,6 +444,17 @@ static void ipc_config_from_startup(struct ksmbd_server_config *c,
 	c->max_ip_connections = r->max_ip_connections ?:
 				KSMBD_DEFAULT_IP_CONNECTIONS;
 	c->oplock_break_timeout_s = r->oplock_break_timeout;
+	c->max_open_files_per_session = r->max_open_files_per_session ?:
+					KSMBD_DEFAULT_FILES_PER_SESSION;
+	c->max_open_files_per_conn = r->max_open_files_per_conn ?:
+				     KSMBD_DEFAULT_FILES_PER_CONN;
+	c->max_notify_watches_per_session = r->max_notify_watches_per_session ?:
+					    KSMBD_DEFAULT_NOTIFY_PER_SESSION;
+	c->max_locks_per_handle = r->max_locks_per_handle ?:
+				  KSMBD_DEFAULT_LOCKS_PER_HANDLE;
+	c->max_locks_per_file = r->max_locks_per_file ?:
+				KSMBD_DEFAULT_LOCKS_PER_FILE;
+	c->max_alloc_reservation = (u64)r->max_alloc_reservation_mib << 20;
 	/* The validator bounded the counts and the ids. */
 	c->nr_ciphers = r->nr_ciphers;
 	c->nr_signing_algs = r->nr_signing_algs;

@@ -42,6 +42,12 @@ static void set_defaults(struct ksmbd_server_config *c)
 	c->max_connections = 512;
 	c->max_ip_connections = KSMBD_DEFAULT_IP_CONNECTIONS;
 	c->max_sessions_per_conn = KSMBD_DEFAULT_SESSIONS_PER_CONN;
+	c->max_open_files_per_session = KSMBD_DEFAULT_FILES_PER_SESSION;
+	c->max_open_files_per_conn = KSMBD_DEFAULT_FILES_PER_CONN;
+	c->max_notify_watches_per_session = KSMBD_DEFAULT_NOTIFY_PER_SESSION;
+	c->max_locks_per_handle = KSMBD_DEFAULT_LOCKS_PER_HANDLE;
+	c->max_locks_per_file = KSMBD_DEFAULT_LOCKS_PER_FILE;
+	c->max_alloc_reservation = (u64)KSMBD_DEFAULT_ALLOC_RESERVATION_MIB << 20;
 }
 
 int ksmbd_server_init(void)

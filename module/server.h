@@ -39,6 +39,13 @@ enum ksmbd_config_opt {
 #define KSMBD_DEFAULT_SESSIONS_PER_CONN	16
 /* Connections one peer address may hold by default ("max ip connections"). */
 #define KSMBD_DEFAULT_IP_CONNECTIONS	128
+/* Per-client bounds by default; ksmbd.conf(5) says why these numbers. */
+#define KSMBD_DEFAULT_FILES_PER_SESSION	2048
+#define KSMBD_DEFAULT_FILES_PER_CONN	4096
+#define KSMBD_DEFAULT_NOTIFY_PER_SESSION	256
+#define KSMBD_DEFAULT_LOCKS_PER_HANDLE	4096
+#define KSMBD_DEFAULT_LOCKS_PER_FILE	16384
+#define KSMBD_DEFAULT_ALLOC_RESERVATION_MIB	1024
 
 /* The daemon's [global] section, as the module uses it. */
 struct ksmbd_server_config {
@@ -62,6 +69,14 @@ struct ksmbd_server_config {
 	u32 max_ip_connections;		/* per peer address, >= 1 */
 	u32 max_sessions_per_conn;	/* >= 1 */
 	u32 oplock_break_timeout_s;	/* 0: KSMBD_OPLOCK_BREAK_TIMEOUT_S */
+	/* Per-client bounds, each >= 1 (KSMBD_DEFAULT_* when not configured) */
+	u32 max_open_files_per_session;
+	u32 max_open_files_per_conn;
+	u32 max_notify_watches_per_session;
+	u32 max_locks_per_handle;
+	u32 max_locks_per_file;
+	/* bytes beyond EOF one connection may hold reserved; 0: reserve none */
+	u64 max_alloc_reservation;
 	/* Preference orders; 0 entries: the defaults (smb2_negotiate.c). */
 	u8 nr_ciphers, nr_signing_algs;
 	u16 ciphers[4];

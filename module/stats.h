@@ -19,7 +19,9 @@
 	X(WORKS, "works")		\
 	X(BUFFERS, "buffers")		\
 	X(IPC_REQUESTS, "ipc_requests")	\
-	X(OPLOCKS, "oplocks")
+	X(OPLOCKS, "oplocks")		\
+	X(NOTIFY_WATCHES, "notify_watches") \
+	X(LOCKS, "byte_range_locks")
 
 enum ksmbd_live_object {
 #define X(id, name) KSMBD_LIVE_##id,
@@ -43,7 +45,13 @@ enum ksmbd_live_object {
 	X(SEND_STALLS, "send_stall_drops") \
 	X(DAEMON_GONE, "daemon_losses") \
 	X(CONNS_REFUSED, "connections_refused") \
-	X(CONNS_REFUSED_PEER, "connections_refused_per_peer")
+	X(CONNS_REFUSED_PEER, "connections_refused_per_peer") \
+	X(FILES_REFUSED_SESS, "open_files_refused_per_session") \
+	X(FILES_REFUSED_CONN, "open_files_refused_per_connection") \
+	X(NOTIFY_REFUSED, "notify_watches_refused") \
+	X(LOCKS_REFUSED_HANDLE, "locks_refused_per_handle") \
+	X(LOCKS_REFUSED_FILE, "locks_refused_per_file") \
+	X(ALLOC_CAPPED, "allocation_reservations_capped")
 
 enum ksmbd_total {
 #define X(id, name) KSMBD_TOTAL_##id,

@@ -188,6 +188,14 @@ static void json_server(FILE *f, const struct kt_summary *s)
 	json_u64(f, "send_stall_drops", s->mod.send_stall_drops, &first);
 	json_u64(f, "daemon_pid", s->mod.daemon_pid, &first);
 	json_u64(f, "daemon_losses", s->mod.daemon_losses, &first);
+	json_u64(f, "notify_watches", s->mod.notify_watches, &first);
+	json_u64(f, "byte_range_locks", s->mod.locks, &first);
+	json_u64(f, "open_files_refused_per_session", s->mod.files_refused_session, &first);
+	json_u64(f, "open_files_refused_per_connection", s->mod.files_refused_conn, &first);
+	json_u64(f, "notify_watches_refused", s->mod.notify_refused, &first);
+	json_u64(f, "locks_refused_per_handle", s->mod.locks_refused_handle, &first);
+	json_u64(f, "locks_refused_per_file", s->mod.locks_refused_file, &first);
+	json_u64(f, "allocation_reservations_capped", s->mod.alloc_capped, &first);
 	json_dbl(f, "wire_in_mbs", s->wire_in_mbs, &first);
 	json_dbl(f, "wire_out_mbs", s->wire_out_mbs, &first);
 	fputc('}', f);

@@ -254,6 +254,23 @@ static void header_limits(const struct kt_summary *s, char *line)
 		 (unsigned long long)m->daemon_losses);
 }
 
+/* The per-client bounds: watches and locks held, what each bound refused. */
+static void header_bounds(const struct kt_summary *s, char *line)
+{
+	const struct kt_modstats *m = &s->mod;
+
+	snprintf(line, KT_LINE_MAX,
+		 "Bounds: watches %llu locks %llu  refused: files %llu/%llu (session/conn) watches %llu locks %llu/%llu (handle/file)  allocations capped %llu",
+		 (unsigned long long)m->notify_watches,
+		 (unsigned long long)m->locks,
+		 (unsigned long long)m->files_refused_session,
+		 (unsigned long long)m->files_refused_conn,
+		 (unsigned long long)m->notify_refused,
+		 (unsigned long long)m->locks_refused_handle,
+		 (unsigned long long)m->locks_refused_file,
+		 (unsigned long long)m->alloc_capped);
+}
+
 static void header_load(const struct kt_summary *s, char *line)
 {
 	char req[16], rd[16], wr[16], avg[16];
@@ -293,6 +310,7 @@ unsigned int kt_fmt_header(const struct kt_model *m, const char *note,
 	if (s->have_mod) {
 		header_objects(s, lines[n++]);
 		header_limits(s, lines[n++]);
+		header_bounds(s, lines[n++]);
 	}
 	header_load(s, lines[n++]);
 	if (s->have_bpf)

@@ -12,7 +12,7 @@
 #include "model.h"
 
 #define KT_LINE_MAX	512
-#define KT_HEADER_LINES	6
+#define KT_HEADER_LINES	7
 
 /* Where a column starts and how wide it is in a formatted row. */
 struct kt_col_span {

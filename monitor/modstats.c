@@ -36,6 +36,18 @@ static const struct num_key num_keys[] = {
 	{ "send_stall_drops", offsetof(struct kt_modstats, send_stall_drops) },
 	{ "daemon_pid", offsetof(struct kt_modstats, daemon_pid) },
 	{ "daemon_losses", offsetof(struct kt_modstats, daemon_losses) },
+	{ "notify_watches", offsetof(struct kt_modstats, notify_watches) },
+	{ "byte_range_locks", offsetof(struct kt_modstats, locks) },
+	{ "open_files_refused_per_session",
+	  offsetof(struct kt_modstats, files_refused_session) },
+	{ "open_files_refused_per_connection",
+	  offsetof(struct kt_modstats, files_refused_conn) },
+	{ "notify_watches_refused", offsetof(struct kt_modstats, notify_refused) },
+	{ "locks_refused_per_handle",
+	  offsetof(struct kt_modstats, locks_refused_handle) },
+	{ "locks_refused_per_file", offsetof(struct kt_modstats, locks_refused_file) },
+	{ "allocation_reservations_capped",
+	  offsetof(struct kt_modstats, alloc_capped) },
 };
 
 static void copy_word(char *dst, size_t size, const char *src, size_t len)

@@ -41,6 +41,15 @@ struct kt_modstats {
 	uint64_t send_stall_drops;
 	uint64_t daemon_pid;		/* 0: no daemon registered */
 	uint64_t daemon_losses;
+	/* per-client bounds: held now, then refusals since load */
+	uint64_t notify_watches;
+	uint64_t locks;
+	uint64_t files_refused_session;
+	uint64_t files_refused_conn;
+	uint64_t notify_refused;
+	uint64_t locks_refused_handle;
+	uint64_t locks_refused_file;
+	uint64_t alloc_capped;
 };
 
 /*

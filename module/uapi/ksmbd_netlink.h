@@ -38,7 +38,7 @@
 /* 'KSMB': tells our daemon apart from one speaking the historical layout. */
 #define KSMBD_ABI_MAGIC		0x4b534d42
 /* Bump on any change to this file that alters a layout or a meaning. */
-#define KSMBD_ABI_VERSION	4
+#define KSMBD_ABI_VERSION	5
 
 /* Sizes include the terminating NUL. */
 #define KSMBD_REQ_MAX_ACCOUNT_NAME_SZ	48
@@ -157,6 +157,22 @@ struct ksmbd_startup_request {
 	__u8 signing_algs[KSMBD_MAX_ALGS];
 	/* Connections one peer address may hold; 0: the module's default. */
 	__u16 max_ip_connections;
+	/*
+	 * Per-client bounds (ABI 5); 0: the module's default. Open files
+	 * one session and one connection may hold, CHANGE_NOTIFY watches
+	 * one session may hold, byte-range locks one handle and one file
+	 * may hold.
+	 */
+	__u32 max_open_files_per_session;
+	__u32 max_open_files_per_conn;
+	__u32 max_notify_watches_per_session;
+	__u32 max_locks_per_handle;
+	__u32 max_locks_per_file;
+	/*
+	 * MiB one connection may hold reserved beyond end of file through
+	 * AllocationSize; 0: nothing is reserved (not a default).
+	 */
+	__u32 max_alloc_reservation_mib;
 	__u8 payload[];			/* interface list */
 };
 

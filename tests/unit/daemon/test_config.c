@@ -45,6 +45,12 @@ TEST(empty_gives_defaults_and_ipc)
 	CHECK_EQ_INT(g->max_connections, 0);
 	CHECK_EQ_INT(g->max_sessions_per_conn, 16);
 	CHECK_EQ_INT(g->max_ip_connections, 128);
+	CHECK_EQ_INT(g->max_open_files_per_session, 2048);
+	CHECK_EQ_INT(g->max_open_files_per_conn, 4096);
+	CHECK_EQ_INT(g->max_notify_watches_per_session, 256);
+	CHECK_EQ_INT(g->max_locks_per_handle, 4096);
+	CHECK_EQ_INT(g->max_locks_per_file, 16384);
+	CHECK(g->max_alloc_reservation == 1ull << 30);
 	/* netbios name: upper-cased host name up to the first dot, 15 chars */
 	gethostname(host, sizeof(host) - 1);
 	for (i = 0; i < 15 && host[i] && host[i] != '.'; i++)
@@ -94,7 +100,13 @@ TEST(global_keys_good)
 		"interfaces = eth0, lo 192.168.1.1/24\n"
 		"max connections = 50\n"
 		"max sessions per connection = 3\n"
-		"max ip connections = 7\n");
+		"max ip connections = 7\n"
+		"max open files per session = 11\n"
+		"max open files per connection = 12\n"
+		"max notify watches per session = 13\n"
+		"max locks per handle = 14\n"
+		"max locks per file = 15\n"
+		"max allocation reservation = 3M\n");
 	g = ksmbd_config_global(c);
 	CHECK_EQ_STR(g->netbios_name, "FILESERV");
 	CHECK_EQ_STR(g->server_string, "My Server");
@@ -125,6 +137,12 @@ TEST(global_keys_good)
 	CHECK_EQ_INT(g->max_connections, 50);
 	CHECK_EQ_INT(g->max_sessions_per_conn, 3);
 	CHECK_EQ_INT(g->max_ip_connections, 7);
+	CHECK_EQ_INT(g->max_open_files_per_session, 11);
+	CHECK_EQ_INT(g->max_open_files_per_conn, 12);
+	CHECK_EQ_INT(g->max_notify_watches_per_session, 13);
+	CHECK_EQ_INT(g->max_locks_per_handle, 14);
+	CHECK_EQ_INT(g->max_locks_per_file, 15);
+	CHECK(g->max_alloc_reservation == 3u << 20);
 	CHECK_EQ_INT(ksmbd_diag_count(diag), 0);
 	/* the global encryption is every share's default, IPC$ included */
 	CHECK_EQ_INT(ksmbd_config_share_at(c, 0)->smb3_encryption,
@@ -174,6 +192,12 @@ TEST(global_keys_bad_values)
 		    "t.conf:2: error: max sessions per connection 0 is out of range 1..1024");
 	CHECK_FAILS("[global]\nmax ip connections = 0\n",
 		    "t.conf:2: error: max ip connections 0 is out of range 1..65535");
+	CHECK_FAILS("[global]\nmax open files per session = 0\n",
+		    "t.conf:2: error: max open files per session 0 is out of range");
+	CHECK_FAILS("[global]\nmax locks per file = 2000000\n",
+		    "t.conf:2: error: max locks per file 2000000 is out of range 1..1048576");
+	CHECK_FAILS("[global]\nmax allocation reservation = lots\n",
+		    "t.conf:2: error: 'lots' is not a size");
 	CHECK_FAILS("[global]\nmax sessions per connection = 1025\n",
 		    "t.conf:2: error: max sessions per connection 1025 is out of range");
 	CHECK_FAILS("[global]\nrestrict anonymous = 3\n",

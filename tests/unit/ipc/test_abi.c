@@ -19,7 +19,7 @@
 	static_assert(offsetof(struct type, field) == (off), #type "." #field)
 
 LAYOUT(ksmbd_heartbeat, 8);
-LAYOUT(ksmbd_startup_request, 232);
+LAYOUT(ksmbd_startup_request, 256);
 AT(ksmbd_startup_request, abi_magic, 0);
 AT(ksmbd_startup_request, abi_version, 4);
 AT(ksmbd_startup_request, min_dialect, 16);
@@ -35,7 +35,9 @@ AT(ksmbd_startup_request, oplock_break_timeout, 216);
 AT(ksmbd_startup_request, nr_ciphers, 220);
 AT(ksmbd_startup_request, ciphers, 222);
 AT(ksmbd_startup_request, signing_algs, 226);
-AT(ksmbd_startup_request, payload, 232);
+AT(ksmbd_startup_request, max_open_files_per_session, 232);
+AT(ksmbd_startup_request, max_alloc_reservation_mib, 252);
+AT(ksmbd_startup_request, payload, 256);
 LAYOUT(ksmbd_startup_response, 16);
 LAYOUT(ksmbd_shutdown_request, 4);
 LAYOUT(ksmbd_login_request, 56);
@@ -80,7 +82,7 @@ static int validate(unsigned int type, const void *p, size_t len)
 TEST(layout_runtime)
 {
 	/* The same numbers at run time, so a FAIL names the struct. */
-	CHECK_EQ_INT(sizeof(struct ksmbd_startup_request), 232);
+	CHECK_EQ_INT(sizeof(struct ksmbd_startup_request), 256);
 	CHECK_EQ_INT(sizeof(struct ksmbd_login_response), 340);
 	CHECK_EQ_INT(sizeof(struct ksmbd_tree_connect_request), 200);
 	CHECK_EQ_INT(sizeof(struct ksmbd_rpc_command), 24);

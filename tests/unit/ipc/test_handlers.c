@@ -101,6 +101,9 @@ TEST(startup_from_config)
 	CHECK(s->flags & KSMBD_GLOBAL_FLAG_NULL_SESSIONS);
 	CHECK(!(s->flags & KSMBD_GLOBAL_FLAG_MAP_TO_GUEST));
 	CHECK_EQ_INT(s->max_sessions_per_conn, 16);
+	CHECK_EQ_INT(s->max_open_files_per_session, 2048);
+	CHECK_EQ_INT(s->max_locks_per_file, 16384);
+	CHECK_EQ_INT(s->max_alloc_reservation_mib, 1024);
 	CHECK_EQ_INT(s->ifc_list_sz, 8);
 	CHECK_EQ_INT(r.len, sizeof(*s) + 8);
 	CHECK_EQ_MEM(s->payload, "eth0\0lo\0", 8);

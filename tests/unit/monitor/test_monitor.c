@@ -525,7 +525,12 @@ static const char modtext[] =
 	"bytes_in 5000000\nbytes_out 1000\nsomething_new 4\n"
 	"pending_sessions 5\nsession_setups_refused 6\n"
 	"session_setups_evicted 7\ntx_queued_bytes 2500000\nworks_parked 8\n"
-	"send_stall_drops 9\ndaemon_pid 212\ndaemon_losses 1\n";
+	"send_stall_drops 9\ndaemon_pid 212\ndaemon_losses 1\n"
+	"notify_watches 10\nbyte_range_locks 11\n"
+	"open_files_refused_per_session 12\n"
+	"open_files_refused_per_connection 13\nnotify_watches_refused 14\n"
+	"locks_refused_per_handle 15\nlocks_refused_per_file 16\n"
+	"allocation_reservations_capped 17\n";
 
 TEST(modstats_parse)
 {
@@ -550,6 +555,14 @@ TEST(modstats_parse)
 	CHECK_EQ_INT(s.send_stall_drops, 9);
 	CHECK_EQ_INT(s.daemon_pid, 212);
 	CHECK_EQ_INT(s.daemon_losses, 1);
+	CHECK_EQ_INT(s.notify_watches, 10);
+	CHECK_EQ_INT(s.locks, 11);
+	CHECK_EQ_INT(s.files_refused_session, 12);
+	CHECK_EQ_INT(s.files_refused_conn, 13);
+	CHECK_EQ_INT(s.notify_refused, 14);
+	CHECK_EQ_INT(s.locks_refused_handle, 15);
+	CHECK_EQ_INT(s.locks_refused_file, 16);
+	CHECK_EQ_INT(s.alloc_capped, 17);
 	CHECK_EQ_INT(kt_modstats_parse("state\n", &s), -EINVAL);
 	CHECK_EQ_INT(kt_modstats_parse("requests many\n", &s), -EINVAL);
 	CHECK_EQ_INT(kt_modstats_parse("", &s), 0);
@@ -856,6 +869,7 @@ TEST(json_without_bpf)
 	CHECK(strstr(out, "\"clients\":[]") != NULL);
 	CHECK(strstr(out, "\"connections\":2") != NULL);
 	CHECK(strstr(out, "\"send_stall_drops\":9") != NULL);
+	CHECK(strstr(out, "\"locks_refused_per_file\":16") != NULL);
 	free(out);
 	kt_model_update(&m, NULL, NULL, NULL, 2 * SEC);
 	out = render(kt_batch_json, &m, "");
@@ -876,6 +890,7 @@ TEST(text_frame)
 	CHECK(strstr(out, "Note: hello") != NULL);
 	CHECK(strstr(out, "Connections: 2  Sessions: 1") != NULL);
 	CHECK(strstr(out, "Limits: setups pending 5 refused 6 evicted 7  send queue 2.50 MB parked 8 stalled 9  daemon pid 212 lost 1") != NULL);
+	CHECK(strstr(out, "Bounds: watches 10 locks 11  refused: files 12/13 (session/conn) watches 14 locks 15/16 (handle/file)  allocations capped 17") != NULL);
 	line = strstr(out, "\n127.0.0.1 ");
 	CHECK(line != NULL);
 	if (line)

@@ -20,7 +20,7 @@ NLMSG_ERROR = 2
 NLM_F_REQUEST, NLM_F_ACK = 1, 4
 GENL_ID_CTRL, CTRL_CMD_GETFAMILY = 0x10, 3
 CTRL_ATTR_FAMILY_ID, CTRL_ATTR_FAMILY_NAME = 1, 2
-ABI_MAGIC, ABI_VERSION = 0x4B534D42, 4
+ABI_MAGIC, ABI_VERSION = 0x4B534D42, 5
 EV_HEARTBEAT, EV_STARTING_UP, EV_LOGIN_REQ, EV_LOGIN_RESP = 1, 2, 4, 5
 EV_SHARE_REQ, EV_SHARE_RESP, EV_STARTUP_RESP = 6, 7, 17
 PROBE = "/sys/kernel/debug/ksmbd/ipc_probe"
@@ -124,9 +124,10 @@ def startup(magic=ABI_MAGIC, version=ABI_VERSION, port=4451, ipc_timeout=0):
                     port, ipc_timeout, b"HOSTILE", b"WG", b"fake daemon")
     # ... max_connections, ifc_list_sz, max_sessions_per_conn and
     # oplock_break_timeout (0: defaults), then the (empty) preference lists
-    # and max_ip_connections (0: the default).
+    # and max_ip_connections (0: the default), then the per-client
+    # bounds of ABI 5 (0: defaults; no allocation reservations).
     return s + struct.pack("=IIIIIIIIIII", 0, 1000, 0, 0, 0, 0, 1, 2, 3, 0, 0) + \
-        struct.pack("=II", 0, 0) + b"\0" * 12
+        struct.pack("=II", 0, 0) + b"\0" * 12 + b"\0" * 24
 
 
 def login_resp(handle, account=b"tester", uid=4242, hash_sz=16, ngroups=1):
