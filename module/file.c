@@ -59,6 +59,8 @@ struct ksmbd_inode {
 	u64 set_change_time;
 	struct timespec64 change_base;	/* the ctime set_change_time stands for */
 	struct list_head timed_node;	/* on timed_inodes while a time is set */
+	/* byte-range locks: the file's entry's serve its streams too */
+	struct ksmbd_lock_file brl;
 };
 
 static DEFINE_XARRAY_ALLOC1(files);
@@ -131,6 +133,7 @@ struct ksmbd_file *ksmbd_file_alloc(struct ksmbd_smb2_ctx *ctx,
 	spin_lock_init(&fp->name_lock);
 	spin_lock_init(&fp->lock_seq_lock);
 	INIT_LIST_HEAD(&fp->ino_node);
+	INIT_LIST_HEAD(&fp->brl_locks);
 	fp->tree_flags = tree_flags_of(ctx->tree);
 	ksmbd_live_inc(KSMBD_LIVE_FILES);
 	return fp;
@@ -254,6 +257,7 @@ static struct ksmbd_inode *entry_add(struct ksmbd_inode **fresh,
 	*fresh = NULL;
 	ino->inode = inode;
 	INIT_LIST_HEAD(&ino->opens);
+	ksmbd_lock_file_init(&ino->brl);
 	hash_add(inodes, &ino->node, (unsigned long)inode);
 	return ino;
 }
@@ -674,6 +678,16 @@ u32 ksmbd_file_inode_opens_with(struct ksmbd_file *fp, u32 rights)
 			n++;
 	mutex_unlock(&share_lock);
 	return n;
+}
+
+struct ksmbd_lock_file *ksmbd_file_lock_state(struct ksmbd_file *fp)
+{
+	struct ksmbd_inode *ino = fp->ino;
+
+	/* Set before the handle is published, cleared at its last put. */
+	if (!ino)
+		return NULL;
+	return ino->base ? &ino->base->brl : &ino->brl;
 }
 
 u32 ksmbd_file_inode_open_count(struct ksmbd_file *fp)

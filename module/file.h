@@ -37,6 +37,7 @@
 struct ksmbd_smb2_ctx;
 struct ksmbd_durable;
 struct ksmbd_inode;
+struct ksmbd_lock_file;
 struct ksmbd_oplock;
 struct ksmbd_tree;
 struct notify_watch;
@@ -124,7 +125,10 @@ struct ksmbd_file {
 	struct ksmbd_inode *ino;
 	struct list_head ino_node;
 	bool delete_on_close;		/* this handle asks for it (under file.c's lock) */
-	bool brl_closed;		/* lock.c: takes no more byte-range locks */
+	/* lock.c's, under the file's ksmbd_lock_file.sem */
+	bool brl_closed;		/* takes no more byte-range locks */
+	u32 nr_brl;
+	struct list_head brl_locks;	/* this open's locks, oldest first */
 	/* smb2_notify.c's CHANGE_NOTIFY watch, under dir_lock. */
 	struct notify_watch *notify;
 	bool notify_closed;
@@ -208,6 +212,12 @@ static inline bool ksmbd_mode_readonly(umode_t mode)
  */
 void ksmbd_file_stream_renamed(struct ksmbd_file *fp, const char *xname);
 bool ksmbd_file_stream_busy(struct ksmbd_file *fp, const char *xname);
+
+/*
+ * The byte-range lock state of fp's file (lock.h), NULL for a pipe or a
+ * handle that has not joined the share modes. Valid while fp is.
+ */
+struct ksmbd_lock_file *ksmbd_file_lock_state(struct ksmbd_file *fp);
 
 /* Number of open handles of the inode behind fp (for FILE_STANDARD_INFO). */
 u32 ksmbd_file_inode_open_count(struct ksmbd_file *fp);

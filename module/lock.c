@@ -2,99 +2,95 @@
 /*
  * Byte-range locks and blocking-lock waiters (see lock.h).
  *
- * Locks: one mutex (brl_mutex) guards the per-inode table, every lock list,
- * every waiter list and ksmbd_file.brl_closed. It is never held while a
- * response is sent: grants and failures found under it are collected on a
- * local list and completed after it is dropped. POSIX calls are made
- * under it (F_SETLK does not sleep on other lockers).
+ * Where they live: each file's locks are in an interval tree of that
+ * file's own state (struct ksmbd_lock_file, on file.c's share-mode entry
+ * of the file), keyed by the bytes they cover, so a lock, an unlock or a
+ * READ/WRITE check visits only the locks overlapping its range, and each
+ * open also lists its own locks, so a close drops them without a search.
+ * Files do not share a lock: a READ of one file never waits for a LOCK
+ * on another.
+ *
+ * Locking: the file's rw_semaphore guards its tree, its waiter list, the
+ * lock list and count of every open of the file and ksmbd_file.brl_closed.
+ * READ/WRITE checks take it shared, everything that changes locks
+ * exclusive. It is never held while a response is sent: grants and
+ * failures found under it are collected on a local list and completed
+ * after it is dropped. POSIX calls are made under it (F_SETLK does not
+ * sleep on other lockers).
  *
  * A lock does not count a reference on its open: ksmbd_lock_file_closed()
  * removes every lock of an open before the open can be freed, and no lock
  * is added once brl_closed is set. A waiter does hold one, released with
- * its async request.
+ * its async request; the open's reference keeps the file's state alive.
+ *
+ * Bounds: an open holds at most max_locks_per_handle locks, a file at
+ * most max_locks_per_file; a request that would pass either is refused
+ * whole, before any of its locks is taken.
  */
 #define pr_fmt(fmt) "ksmbd: " fmt
 
+#include <linux/err.h>
 #include <linux/fcntl.h>
 #include <linux/fs.h>
-#include <linux/hashtable.h>
+#include <linux/interval_tree_generic.h>
 #include <linux/slab.h>
 #include "async.h"
 #include "connection.h"
 #include "file.h"
 #include "ksmbd_trace.h"
 #include "lock.h"
+#include "server.h"
 #include "session.h"
 #include "smb2_dispatch.h"
+#include "stats.h"
 #include "tree.h"
 
-struct lock_inode {
-	struct hlist_node node;
-	struct inode *inode;		/* pinned by the owning opens' files */
-	struct list_head locks;		/* struct brl.node */
-	struct list_head waiters;	/* struct lock_waiter.node, FIFO */
-};
-
 struct brl {
-	struct list_head node;
+	struct rb_node rb;		/* in ksmbd_lock_file.locks */
+	u64 subtree_last;		/* the interval tree's */
+	struct list_head fp_node;	/* on fp->brl_locks, oldest first */
 	struct ksmbd_file *fp;		/* the owner; not counted (see above) */
 	u64 off, len;
 	bool excl;
 };
 
 struct lock_waiter {
-	struct list_head node;		/* on lock_inode.waiters, or a done list */
-	struct lock_inode *li;
+	struct list_head node;		/* on lf->waiters, or a done list */
+	struct ksmbd_lock_file *lf;
 	struct ksmbd_file *fp;		/* counted */
 	struct ksmbd_lock_range r;
 	struct ksmbd_async *async;	/* not counted: it owns us */
 	u32 status;			/* for a done list */
 };
 
-static DEFINE_MUTEX(brl_mutex);
-static DEFINE_HASHTABLE(brl_inodes, 7);
-/* Inodes with locks or waiters: READ/WRITE skip the mutex when zero. */
-static atomic_t nr_brl_inodes = ATOMIC_INIT(0);
-
-static struct inode *fp_inode(struct ksmbd_file *fp)
+/*
+ * The tree holds closed intervals; a zero-byte lock at off is [off, off].
+ * That finds a superset of what overlap() says touches (it also finds a
+ * zero-byte lock at a range's first byte), so every walk filters with it.
+ */
+static u64 range_last(u64 off, u64 len)
 {
-	return fp->filp ? file_inode(fp->filp) : NULL;
+	if (!len)
+		return off;
+	return len - 1 > U64_MAX - off ? U64_MAX : off + (len - 1);
 }
 
-static struct lock_inode *li_find(struct inode *inode)
+#define BRL_START(l)	((l)->off)
+#define BRL_LAST(l)	range_last((l)->off, (l)->len)
+
+INTERVAL_TREE_DEFINE(struct brl, rb, u64, subtree_last, BRL_START, BRL_LAST,
+		     static, brl_tree)
+
+#define for_each_brl_in(l, lf, s, e)					\
+	for (l = brl_tree_iter_first(&(lf)->locks, s, e); l;		\
+	     l = brl_tree_iter_next(l, s, e))
+
+void ksmbd_lock_file_init(struct ksmbd_lock_file *lf)
 {
-	struct lock_inode *li;
-
-	hash_for_each_possible(brl_inodes, li, node, (unsigned long)inode)
-		if (li->inode == inode)
-			return li;
-	return NULL;
-}
-
-static struct lock_inode *li_get(struct inode *inode)
-{
-	struct lock_inode *li = li_find(inode);
-
-	if (li)
-		return li;
-	li = kzalloc(sizeof(*li), GFP_KERNEL);
-	if (!li)
-		return NULL;
-	li->inode = inode;
-	INIT_LIST_HEAD(&li->locks);
-	INIT_LIST_HEAD(&li->waiters);
-	hash_add(brl_inodes, &li->node, (unsigned long)inode);
-	atomic_inc(&nr_brl_inodes);
-	return li;
-}
-
-static void li_put_if_idle(struct lock_inode *li)
-{
-	if (!li || !list_empty(&li->locks) || !list_empty(&li->waiters))
-		return;
-	hash_del(&li->node);
-	atomic_dec(&nr_brl_inodes);
-	kfree(li);
+	init_rwsem(&lf->sem);
+	lf->locks = RB_ROOT_CACHED;
+	INIT_LIST_HEAD(&lf->waiters);
+	lf->nr_locks = 0;
 }
 
 /* Do [a, a+al) and [b, b+bl) touch, with zero-byte ranges as in lock.h? */
@@ -103,10 +99,10 @@ static bool overlap(u64 a, u64 al, u64 b, u64 bl)
 	if (!al && !bl)
 		return false;
 	if (!al)
-		return b < a && a <= b + (bl - 1);
+		return b < a && a <= range_last(b, bl);
 	if (!bl)
-		return a < b && b <= a + (al - 1);
-	return a <= b + (bl - 1) && b <= a + (al - 1);
+		return a < b && b <= range_last(a, al);
+	return a <= range_last(b, bl) && b <= range_last(a, al);
 }
 
 static bool conflicts(const struct brl *l, const struct ksmbd_file *fp,
@@ -120,15 +116,32 @@ static bool conflicts(const struct brl *l, const struct ksmbd_file *fp,
 	return overlap(l->off, l->len, r->off, r->len);
 }
 
-static bool any_conflict(struct lock_inode *li, const struct ksmbd_file *fp,
+static bool any_conflict(struct ksmbd_lock_file *lf,
+			 const struct ksmbd_file *fp,
 			 const struct ksmbd_lock_range *r)
 {
 	struct brl *l;
 
-	list_for_each_entry(l, &li->locks, node)
+	for_each_brl_in(l, lf, r->off, range_last(r->off, r->len))
 		if (conflicts(l, fp, r))
 			return true;
 	return false;
+}
+
+/* Room for n more locks of fp? -ENOLCK, counted, when a bound says no. */
+static int brl_room(struct ksmbd_lock_file *lf, struct ksmbd_file *fp, u32 n)
+{
+	if ((u64)fp->nr_brl + n >
+	    READ_ONCE(ksmbd_server_conf.max_locks_per_handle)) {
+		ksmbd_total_add(KSMBD_TOTAL_LOCKS_REFUSED_HANDLE, 1);
+		return -ENOLCK;
+	}
+	if ((u64)lf->nr_locks + n >
+	    READ_ONCE(ksmbd_server_conf.max_locks_per_file)) {
+		ksmbd_total_add(KSMBD_TOTAL_LOCKS_REFUSED_FILE, 1);
+		return -ENOLCK;
+	}
+	return 0;
 }
 
 /*
@@ -149,7 +162,7 @@ static bool posix_span(const struct ksmbd_file *fp, u64 off, u64 len,
 	return true;
 }
 
-static void posix_rebuild(struct lock_inode *li, struct ksmbd_file *fp,
+static void posix_rebuild(struct ksmbd_lock_file *lf, struct ksmbd_file *fp,
 			  u64 s, u64 e)
 {
 	struct brl *l;
@@ -157,10 +170,9 @@ static void posix_rebuild(struct lock_inode *li, struct ksmbd_file *fp,
 	int pass;
 
 	for (pass = 0; pass < 2; pass++) {
-		list_for_each_entry(l, &li->locks, node) {
+		for_each_brl_in(l, lf, s, e) {
 			if (l->fp != fp || l->excl != (pass == 1) ||
-			    !posix_span(fp, l->off, l->len, &ls, &le) ||
-			    le < s || ls > e)
+			    !posix_span(fp, l->off, l->len, &ls, &le))
 				continue;
 			/* Held before the change: a local locker cannot have it. */
 			ksmbd_vfs_posix_lock(fp, fp, max(ls, s), min(le, e),
@@ -169,23 +181,30 @@ static void posix_rebuild(struct lock_inode *li, struct ksmbd_file *fp,
 	}
 }
 
-static void brl_free(struct lock_inode *li, struct brl *l, bool sync)
+static void brl_free(struct ksmbd_lock_file *lf, struct brl *l, bool sync)
 {
 	struct ksmbd_file *fp = l->fp;
 	u64 s, e;
 	bool mapped = posix_span(fp, l->off, l->len, &s, &e);
 
-	list_del(&l->node);
+	brl_tree_remove(l, &lf->locks);
+	list_del(&l->fp_node);
+	fp->nr_brl--;
+	WRITE_ONCE(lf->nr_locks, lf->nr_locks - 1);
+	ksmbd_live_dec(KSMBD_LIVE_LOCKS);
 	kfree(l);
 	if (!sync || !mapped)
 		return;
 	ksmbd_vfs_posix_lock(fp, fp, s, e, F_UNLCK);
-	posix_rebuild(li, fp, s, e);
+	posix_rebuild(lf, fp, s, e);
 }
 
-/* Add one lock known not to conflict with SMB locks; -EAGAIN from POSIX. */
-static int brl_add(struct lock_inode *li, struct ksmbd_file *fp,
-		   const struct ksmbd_lock_range *r)
+/*
+ * Add one lock known not to conflict with SMB locks and to fit the bounds;
+ * -EAGAIN from POSIX.
+ */
+static struct brl *brl_add(struct ksmbd_lock_file *lf, struct ksmbd_file *fp,
+			   const struct ksmbd_lock_range *r)
 {
 	struct brl *l;
 	u64 s, e;
@@ -193,7 +212,7 @@ static int brl_add(struct lock_inode *li, struct ksmbd_file *fp,
 
 	l = kzalloc(sizeof(*l), GFP_KERNEL);
 	if (!l)
-		return -ENOMEM;
+		return ERR_PTR(-ENOMEM);
 	l->fp = fp;
 	l->off = r->off;
 	l->len = r->len;
@@ -203,45 +222,53 @@ static int brl_add(struct lock_inode *li, struct ksmbd_file *fp,
 					   r->excl ? F_WRLCK : F_RDLCK);
 		if (ret) {
 			kfree(l);
-			return ret == -EAGAIN || ret == -EACCES ? -EAGAIN : ret;
+			if (ret == -EACCES)
+				ret = -EAGAIN;
+			return ERR_PTR(ret);
 		}
 		/* A shared lock must not downgrade the open's exclusive ones. */
 		if (!r->excl)
-			posix_rebuild(li, fp, s, e);
+			posix_rebuild(lf, fp, s, e);
 	}
-	list_add_tail(&l->node, &li->locks);
-	return 0;
+	brl_tree_insert(l, &lf->locks);
+	list_add_tail(&l->fp_node, &fp->brl_locks);
+	fp->nr_brl++;
+	WRITE_ONCE(lf->nr_locks, lf->nr_locks + 1);
+	ksmbd_live_inc(KSMBD_LIVE_LOCKS);
+	return l;
 }
 
-/* Under brl_mutex: the n locks, all or none. */
-static int acquire_locked(struct lock_inode *li, struct ksmbd_file *fp,
+/* Under lf->sem: the n locks, all or none. */
+static int acquire_locked(struct ksmbd_lock_file *lf, struct ksmbd_file *fp,
 			  const struct ksmbd_lock_range *r, u32 n)
 {
-	struct brl *l, *tmp;
+	struct brl *l;
 	u32 i;
-	int ret = 0;
+	int ret;
 
+	ret = brl_room(lf, fp, n);
+	if (ret)
+		return ret;
 	for (i = 0; i < n; i++) {
-		if (any_conflict(li, fp, &r[i])) {
+		if (any_conflict(lf, fp, &r[i])) {
 			ret = -EAGAIN;
 			break;
 		}
-		ret = brl_add(li, fp, &r[i]);
-		if (ret)
+		l = brl_add(lf, fp, &r[i]);
+		if (IS_ERR(l)) {
+			ret = PTR_ERR(l);
 			break;
+		}
 	}
 	if (!ret)
 		return 0;
-	/* MS-SMB2 3.3.5.14.2: undo what this request took, newest first. */
-	while (i--) {
-		list_for_each_entry_safe_reverse(l, tmp, &li->locks, node) {
-			if (l->fp == fp && l->off == r[i].off &&
-			    l->len == r[i].len && l->excl == r[i].excl) {
-				brl_free(li, l, true);
-				break;
-			}
-		}
-	}
+	/*
+	 * MS-SMB2 3.3.5.14.2: undo what this request took, newest first;
+	 * they are the last i of the open's list.
+	 */
+	while (i--)
+		brl_free(lf, list_last_entry(&fp->brl_locks, struct brl,
+					     fp_node), true);
 	return ret;
 }
 
@@ -259,52 +286,50 @@ static void trace_lock(struct ksmbd_file *fp, const char *what, int err)
 	kfree(name);
 }
 
-/* Under brl_mutex: the lock state of fp's inode, unless fp is closing. */
-static int li_of_open_file(struct ksmbd_file *fp, struct inode *inode,
-			   struct lock_inode **li)
-{
-	lockdep_assert_held(&brl_mutex);
-	if (fp->brl_closed)
-		return -EBADF;
-	*li = li_get(inode);
-	return *li ? 0 : -ENOMEM;
-}
-
 int ksmbd_lock_acquire(struct ksmbd_file *fp, const struct ksmbd_lock_range *r,
 		       u32 n)
 {
-	struct inode *inode = fp_inode(fp);
-	struct lock_inode *li;
-	int ret;
+	struct ksmbd_lock_file *lf = ksmbd_file_lock_state(fp);
+	int ret = -EBADF;
 
-	if (!inode)
+	if (!lf)
 		return -EBADF;
-	mutex_lock(&brl_mutex);
-	ret = li_of_open_file(fp, inode, &li);
-	if (!ret) {
-		ret = acquire_locked(li, fp, r, n);
-		li_put_if_idle(li);
-	}
-	mutex_unlock(&brl_mutex);
+	down_write(&lf->sem);
+	if (!fp->brl_closed)
+		ret = acquire_locked(lf, fp, r, n);
+	up_write(&lf->sem);
 	trace_lock(fp, "lock", ret);
 	return ret;
 }
 
-/* Under brl_mutex: grant every waiter that can go now, onto done. */
-static void retry_waiters(struct lock_inode *li, struct list_head *done)
+/*
+ * Under lf->sem: grant every waiter that can go now, onto done; fail
+ * those whose grant a bound forbids (their open or file filled up while
+ * they waited).
+ */
+static void retry_waiters(struct ksmbd_lock_file *lf, struct list_head *done)
 {
 	struct lock_waiter *w, *tmp;
 	struct brl *l;
 
-	list_for_each_entry_safe(w, tmp, &li->waiters, node) {
-		if (any_conflict(li, w->fp, &w->r))
+	list_for_each_entry_safe(w, tmp, &lf->waiters, node) {
+		if (any_conflict(lf, w->fp, &w->r))
 			continue;
-		if (brl_add(li, w->fp, &w->r))
+		if (brl_room(lf, w->fp, 1)) {
+			list_del_init(&w->node);
+			/* Else being cancelled: its cancel callback answers. */
+			if (ksmbd_async_claim(w->async)) {
+				w->status = STATUS_INSUFFICIENT_RESOURCES;
+				list_add_tail(&w->node, done);
+			}
+			continue;
+		}
+		l = brl_add(lf, w->fp, &w->r);
+		if (IS_ERR(l))
 			continue;	/* a local lock, or no memory: keep waiting */
 		if (!ksmbd_async_claim(w->async)) {
 			/* Being cancelled: its cancel callback unhooks it. */
-			l = list_last_entry(&li->locks, struct brl, node);
-			brl_free(li, l, true);
+			brl_free(lf, l, true);
 			list_del_init(&w->node);
 			continue;
 		}
@@ -337,12 +362,9 @@ static u32 waiter_cancel(struct ksmbd_async *a)
 {
 	struct lock_waiter *w = a->priv;
 
-	mutex_lock(&brl_mutex);
-	if (!list_empty(&w->node)) {
-		list_del_init(&w->node);
-		li_put_if_idle(w->li);
-	}
-	mutex_unlock(&brl_mutex);
+	down_write(&w->lf->sem);
+	list_del_init(&w->node);
+	up_write(&w->lf->sem);
 	return STATUS_CANCELLED;
 }
 
@@ -361,51 +383,59 @@ static const struct ksmbd_async_ops waiter_ops = {
 	.release = waiter_release,
 };
 
+static struct lock_waiter *waiter_alloc(struct ksmbd_smb2_ctx *ctx,
+					struct ksmbd_lock_file *lf,
+					struct ksmbd_file *fp,
+					const struct ksmbd_lock_range *r)
+{
+	struct lock_waiter *w;
+
+	w = kzalloc(sizeof(*w), GFP_KERNEL);
+	if (!w)
+		return NULL;
+	INIT_LIST_HEAD(&w->node);
+	ksmbd_file_get(fp);
+	w->lf = lf;
+	w->fp = fp;
+	w->r = *r;
+	w->async = ksmbd_async_alloc(ctx, &waiter_ops, w);
+	if (!w->async) {
+		ksmbd_file_put(fp);
+		kfree(w);
+		return NULL;
+	}
+	return w;
+}
+
 int ksmbd_lock_acquire_wait(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
 			    const struct ksmbd_lock_range *r,
 			    struct ksmbd_async **async)
 {
-	struct inode *inode = fp_inode(fp);
+	struct ksmbd_lock_file *lf = ksmbd_file_lock_state(fp);
 	struct lock_waiter *w;
-	struct lock_inode *li;
 	struct ksmbd_async *a;
-	int ret;
+	int ret = -EBADF;
 
-	if (!inode)
+	if (!lf)
 		return -EBADF;
-	w = kzalloc(sizeof(*w), GFP_KERNEL);
+	w = waiter_alloc(ctx, lf, fp, r);
 	if (!w)
 		return -ENOMEM;
-	INIT_LIST_HEAD(&w->node);
-	ksmbd_file_get(fp);
-	w->fp = fp;
-	w->r = *r;
-	a = ksmbd_async_alloc(ctx, &waiter_ops, w);
-	if (!a) {
-		ksmbd_file_put(fp);
-		kfree(w);
-		return -ENOMEM;
-	}
-	w->async = a;
+	a = w->async;	/* w is a's from here on: gone with it */
 
-	mutex_lock(&brl_mutex);
-	ret = li_of_open_file(fp, inode, &li);
-	if (ret)
-		goto out_unlock;
-	ret = acquire_locked(li, fp, r, 1);
+	down_write(&lf->sem);
+	if (!fp->brl_closed)
+		ret = acquire_locked(lf, fp, r, 1);
 	if (ret == -EAGAIN) {
 		ret = ksmbd_async_publish(a);
 		if (!ret) {
-			w->li = li;
-			list_add_tail(&w->node, &li->waiters);
+			list_add_tail(&w->node, &lf->waiters);
 			ret = -EINPROGRESS;
 		} else if (ret == -EAGAIN) {
 			ret = -ENOMEM;	/* too many pending: no resources */
 		}
 	}
-	li_put_if_idle(li);
-out_unlock:
-	mutex_unlock(&brl_mutex);
+	up_write(&lf->sem);
 	trace_lock(fp, ret == -EINPROGRESS ? "lock pending" : "lock", ret);
 	if (ret == -EINPROGRESS)
 		*async = a;
@@ -416,30 +446,25 @@ out_unlock:
 
 int ksmbd_lock_release(struct ksmbd_file *fp, u64 off, u64 len)
 {
-	struct inode *inode = fp_inode(fp);
+	struct ksmbd_lock_file *lf = ksmbd_file_lock_state(fp);
 	struct brl *l, *found = NULL;
-	struct lock_inode *li;
 	LIST_HEAD(done);
 
-	if (!inode)
+	if (!lf)
 		return -ENOENT;
-	mutex_lock(&brl_mutex);
-	li = li_find(inode);
-	if (li) {
-		/* An exclusive lock goes before a shared one on the same range. */
-		list_for_each_entry(l, &li->locks, node) {
-			if (l->fp != fp || l->off != off || l->len != len)
-				continue;
-			if (!found || (l->excl && !found->excl))
-				found = l;
-		}
+	down_write(&lf->sem);
+	/* An exclusive lock goes before a shared one on the same range. */
+	for_each_brl_in(l, lf, off, range_last(off, len)) {
+		if (l->fp != fp || l->off != off || l->len != len)
+			continue;
+		if (!found || (l->excl && !found->excl))
+			found = l;
 	}
 	if (found) {
-		brl_free(li, found, true);
-		retry_waiters(li, &done);
-		li_put_if_idle(li);
+		brl_free(lf, found, true);
+		retry_waiters(lf, &done);
 	}
-	mutex_unlock(&brl_mutex);
+	up_write(&lf->sem);
 	complete_done(&done);
 	trace_lock(fp, "unlock", found ? 0 : -ENOENT);
 	return found ? 0 : -ENOENT;
@@ -447,60 +472,59 @@ int ksmbd_lock_release(struct ksmbd_file *fp, u64 off, u64 len)
 
 int ksmbd_lock_check_io(struct ksmbd_file *fp, u64 off, u64 len, bool write)
 {
-	struct inode *inode = fp_inode(fp);
-	struct lock_inode *li;
+	struct ksmbd_lock_file *lf;
 	struct brl *l;
+	u64 last;
 	int ret = 0;
 
-	if (!len || !inode || !atomic_read(&nr_brl_inodes))
+	if (!len)
 		return 0;
-	mutex_lock(&brl_mutex);
-	li = li_find(inode);
-	if (li) {
-		list_for_each_entry(l, &li->locks, node) {
-			if (!l->len || !overlap(l->off, l->len, off, len))
-				continue;
-			if ((l->excl && l->fp != fp) || (write && !l->excl)) {
-				ret = -EAGAIN;
-				break;
-			}
+	lf = ksmbd_file_lock_state(fp);
+	/* Unlocked files, the common case, pass without the semaphore. */
+	if (!lf || !READ_ONCE(lf->nr_locks))
+		return 0;
+	last = range_last(off, len);
+	down_read(&lf->sem);
+	for_each_brl_in(l, lf, off, last) {
+		/* Zero-byte locks stop no I/O. */
+		if (!l->len)
+			continue;
+		if ((l->excl && l->fp != fp) || (write && !l->excl)) {
+			ret = -EAGAIN;
+			break;
 		}
 	}
-	mutex_unlock(&brl_mutex);
+	up_read(&lf->sem);
 	return ret;
 }
 
 void ksmbd_lock_file_closed(struct ksmbd_file *fp)
 {
-	struct inode *inode = fp_inode(fp);
+	struct ksmbd_lock_file *lf = ksmbd_file_lock_state(fp);
 	struct lock_waiter *w, *wtmp;
 	struct brl *l, *ltmp;
-	struct lock_inode *li;
+	bool had_locks;
 	LIST_HEAD(done);
 
-	if (!inode)
+	if (!lf)
 		return;
-	mutex_lock(&brl_mutex);
+	down_write(&lf->sem);
 	fp->brl_closed = true;
-	li = li_find(inode);
-	if (!li)
-		goto out_unlock;
 	/* MS-SMB2 3.3.5.10 via smbtorture: a pending lock on a closed handle. */
-	list_for_each_entry_safe(w, wtmp, &li->waiters, node) {
+	list_for_each_entry_safe(w, wtmp, &lf->waiters, node) {
 		if (w->fp != fp || !ksmbd_async_claim(w->async))
 			continue;
 		w->status = STATUS_RANGE_NOT_LOCKED;
 		list_move_tail(&w->node, &done);
 	}
-	list_for_each_entry_safe(l, ltmp, &li->locks, node)
-		if (l->fp == fp)
-			brl_free(li, l, false);
-	/* Every POSIX lock of this open, in one go. */
-	if (fp->filp && !(fp->filp->f_mode & FMODE_PATH))
+	had_locks = fp->nr_brl;
+	list_for_each_entry_safe(l, ltmp, &fp->brl_locks, fp_node)
+		brl_free(lf, l, false);
+	/* Every POSIX lock of this open (all mirrors of its locks), at once. */
+	if (had_locks && fp->filp && !(fp->filp->f_mode & FMODE_PATH))
 		ksmbd_vfs_posix_lock(fp, fp, 0, OFFSET_MAX, F_UNLCK);
-	retry_waiters(li, &done);
-	li_put_if_idle(li);
-out_unlock:
-	mutex_unlock(&brl_mutex);
+	if (had_locks)
+		retry_waiters(lf, &done);
+	up_write(&lf->sem);
 	complete_done(&done);
 }

@@ -23,17 +23,45 @@
  *
  * Every lock and every waiter goes when its open closes
  * (ksmbd_lock_file_closed(), called from the file table on CLOSE, tree
- * disconnect, logoff and connection loss); waiters on other opens are
- * retried whenever a lock goes away.
+ * disconnect, logoff, connection loss and the expiry of a disconnected
+ * durable handle); waiters on other opens are retried whenever a lock
+ * goes away.
+ *
+ * Bounds (ksmbd.conf): an open holds at most max_locks_per_handle locks,
+ * all opens of a file together max_locks_per_file. A request that would
+ * pass either takes none of its locks (-ENOLCK, answered
+ * STATUS_INSUFFICIENT_RESOURCES); so is a waiting lock whose open or file
+ * filled up meanwhile, once nothing conflicts with it any more. Counted
+ * in locks_refused_per_handle and _file; the locks held in
+ * byte_range_locks.
  */
 #ifndef KSMBD_LOCK_H
 #define KSMBD_LOCK_H
 
+#include <linux/list.h>
+#include <linux/rbtree.h>
+#include <linux/rwsem.h>
 #include <linux/types.h>
 
 struct ksmbd_async;
 struct ksmbd_file;
 struct ksmbd_smb2_ctx;
+
+/*
+ * One file's locks (lock.c), kept on file.c's share-mode entry of the
+ * file (a stream's opens use their file's: locks are per inode) and
+ * reached with ksmbd_file_lock_state(); guarded by its own sem.
+ */
+struct ksmbd_lock_file {
+	/* READ/WRITE checks take it shared, changes exclusive */
+	struct rw_semaphore sem;
+	struct rb_root_cached locks;	/* interval tree of lock.c's brl */
+	struct list_head waiters;	/* blocking locks, FIFO */
+	/* written under sem; READ/WRITE skip sem while it is 0 */
+	u32 nr_locks;
+};
+
+void ksmbd_lock_file_init(struct ksmbd_lock_file *lf);
 
 struct ksmbd_lock_range {
 	u64 off;
@@ -49,7 +77,8 @@ static inline bool ksmbd_lock_range_valid(u64 off, u64 len)
 
 /*
  * Take all n locks or none: 0, -EAGAIN on a conflict (with an SMB lock or
- * a local POSIX lock), -EBADF when fp was closed meanwhile, -ENOMEM.
+ * a local POSIX lock), -ENOLCK past a bound, -EBADF when fp was closed
+ * meanwhile, -ENOMEM.
  */
 int ksmbd_lock_acquire(struct ksmbd_file *fp, const struct ksmbd_lock_range *r,
 		       u32 n);

@@ -67,6 +67,7 @@ static u32 status_of(int err)
 	case -ENOENT:
 		return STATUS_RANGE_NOT_LOCKED;
 	case -ENOMEM:
+	case -ENOLCK:		/* a bound of lock.h */
 		return STATUS_INSUFFICIENT_RESOURCES;
 	default:
 		return ksmbd_ntstatus_from_errno(err);

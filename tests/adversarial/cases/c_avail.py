@@ -10,7 +10,7 @@ import threading
 import time
 
 import advlib
-from advlib import (Client, expect, sname, is_error, SUCCESS,
+from advlib import (Client, expect, expect_status, sname, is_error, SUCCESS,
                     MORE_PROCESSING_REQUIRED, SESSION_SETUP, ECHO,
                     body_session_setup, body_simple, spnego_init)
 from suite import case, live_counts, read_stats, host_path
@@ -411,3 +411,232 @@ def connections_per_peer(env):
            % (served, cut))
     expect(refused == 12, "connections_refused_per_peer went up by %d"
            % refused)
+
+
+# ---- item 10: byte-range locks per handle and per file ----
+
+LOCK_PEER = "127.0.0.8"
+FILE_LOCK_CONFLICT = 0xC0000054
+LX = advlib.LOCK_EXCLUSIVE | advlib.LOCK_FAIL_IMMEDIATELY
+PER_HANDLE, PER_FILE = 4096, 16384  # the defaults of ksmbd.conf
+ELEMENTS = 1024  # the server's elements per LOCK
+INSUFFICIENT = advlib.INSUFFICIENT_RESOURCES
+
+
+def lock_file(env, name, size=65536):
+    p = host_path(env, name)
+    with open(p, "wb") as f:
+        f.write(b"L" * size)
+    os.chmod(p, 0o666)
+
+
+def lock_client(env, source=None):
+    c = env.client("tree", source=source)
+    # thousands of locks held make each LOCK slow under emulation
+    c.sock.settimeout(120)
+    return c
+
+
+def open_fid(c, name):
+    r = c.create(name, disposition=advlib.FILE_OPEN)
+    expect(r.status == SUCCESS, "open %s: %s" % (name, sname(r.status)))
+    return r.fid
+
+
+def slots(first, n, flags=LX):
+    """Slot i is the byte 2i: one-byte locks with a free byte between."""
+    return [(2 * i, 1, flags) for i in range(first, first + n)]
+
+
+def lock_slots(c, fid, first, n, flags=LX):
+    return c.call(advlib.LOCK, advlib.body_lock(fid, slots(first, n, flags)))
+
+
+def unlock_slot(c, fid, i):
+    return c.call(advlib.LOCK, advlib.body_lock(
+        fid, [(2 * i, 1, advlib.LOCK_UNLOCK)]))
+
+
+def lock_many(c, fid, first, n):
+    """n locks from slot first, in LOCK requests of up to 1024 elements."""
+    done = 0
+    while done < n:
+        k = min(ELEMENTS, n - done)
+        r = lock_slots(c, fid, first + done, k)
+        expect(r.status == SUCCESS, "locking slots %d..%d: %s" %
+               (first + done, first + done + k - 1, sname(r.status)))
+        done += k
+
+
+def held(base):
+    return stat("byte_range_locks") - base
+
+
+def io(c, cmd, fid, off, n):
+    if cmd == advlib.READ:
+        return c.call(cmd, advlib.body_read(fid, n, offset=off))
+    return c.call(cmd, advlib.body_write(fid, b"w" * n, offset=off))
+
+
+def send_blocking_lock(c, fid, i):
+    """A LOCK of slot i that may wait; returns its interim answer."""
+    c.send_frame(c.element(advlib.LOCK, advlib.body_lock(
+        fid, [(2 * i, 1, advlib.LOCK_EXCLUSIVE)])))
+    return advlib.Response(c.recv_frame())
+
+
+def wait_held(base, want, what):
+    deadline = time.time() + 10
+    while held(base) != want and time.time() < deadline:
+        time.sleep(0.2)
+    expect(held(base) == want, "%s: byte_range_locks %d, expected %d" %
+           (what, held(base), want))
+
+
+@case("avail", "one handle takes 4096 one-byte locks (max locks per handle) "
+      "in LOCK requests of up to 1024 elements; 8 more in one request and "
+      "then a 4097th are INSUFFICIENT_RESOURCES, counted in "
+      "locks_refused_per_handle, the refused request leaving none of its "
+      "locks (byte_range_locks exact); with the 4096 held another client's "
+      "READ and WRITE of a locked byte get FILE_LOCK_CONFLICT and of the "
+      "bytes between them SUCCESS; an unlock makes room; a waiting lock "
+      "whose handle filled up meanwhile is answered INSUFFICIENT_RESOURCES "
+      "when its range comes free; byte_range_locks back after the close",
+      timeout=600)
+def case_locks_per_handle(env):
+    env.need("file")
+    name = "adv_locks_handle.txt"
+    lock_file(env, name)
+    refused0 = stat("locks_refused_per_handle")
+    base = stat("byte_range_locks")
+    c = lock_client(env)
+    o = lock_client(env, source=LOCK_PEER)
+    try:
+        locks_per_handle(c, o, open_fid(c, name), open_fid(o, name), base)
+    finally:
+        c.close()
+        o.close()
+    expect(stat("locks_refused_per_handle") - refused0 == 3,
+           "locks_refused_per_handle went up by %d, expected 3" %
+           (stat("locks_refused_per_handle") - refused0))
+    wait_held(base, 0, "both clients gone")
+
+
+def locks_per_handle(c, o, fid, ofid, base):
+    lock_many(c, fid, 0, PER_HANDLE - 4)
+    expect(held(base) == PER_HANDLE - 4, "%d locks held, expected %d" %
+           (held(base), PER_HANDLE - 4))
+    expect_status(lock_slots(c, fid, PER_HANDLE - 4, 8), INSUFFICIENT,
+                  "8 locks in one request past the handle's 4096")
+    expect(held(base) == PER_HANDLE - 4, "the refused request left %d of "
+           "its locks" % (held(base) - PER_HANDLE + 4))
+    expect_status(lock_slots(c, fid, PER_HANDLE - 4, 4), SUCCESS,
+                  "the last 4 locks under the bound")
+    expect_status(lock_slots(c, fid, PER_HANDLE, 1), INSUFFICIENT,
+                  "lock 4097 of the handle")
+    expect(held(base) == PER_HANDLE, "%d locks held, expected %d" %
+           (held(base), PER_HANDLE))
+    # The conflict rules still hold with thousands of locks on the file.
+    for cmd in (advlib.READ, advlib.WRITE):
+        what = "READ" if cmd == advlib.READ else "WRITE"
+        for i in (0, 1000, PER_HANDLE - 1):
+            expect_status(io(o, cmd, ofid, 2 * i, 1), FILE_LOCK_CONFLICT,
+                          "%s of locked byte %d" % (what, 2 * i))
+            expect_status(io(o, cmd, ofid, 2 * i + 1, 1), SUCCESS,
+                          "%s of free byte %d" % (what, 2 * i + 1))
+        expect_status(io(o, cmd, ofid, 2 * 3000 - 1, 4), FILE_LOCK_CONFLICT,
+                      "%s over two locked bytes" % what)
+        expect_status(io(o, cmd, ofid, 2 * PER_HANDLE, 4096), SUCCESS,
+                      "%s past the last lock" % what)
+    expect_status(lock_slots(o, ofid, 2000, 1), advlib.LOCK_NOT_GRANTED,
+                  "another handle's lock over a locked byte")
+    # An unlock makes room, and frees its byte for the others.
+    expect_status(unlock_slot(c, fid, 5), SUCCESS, "unlock of slot 5")
+    expect_status(io(o, advlib.READ, ofid, 10, 1), SUCCESS,
+                  "READ of the unlocked byte")
+    expect_status(lock_slots(c, fid, PER_HANDLE, 1), SUCCESS,
+                  "a lock once an unlock made room")
+    # A lock that waits while its handle fills up is refused at its grant.
+    expect_status(unlock_slot(c, fid, 6), SUCCESS, "unlock of slot 6")
+    expect_status(lock_slots(o, ofid, 6, 1), SUCCESS, "the other's lock")
+    interim = send_blocking_lock(c, fid, 6)
+    expect(interim.status == advlib.PENDING, "blocking lock answered %s" %
+           sname(interim.status))
+    expect_status(lock_slots(c, fid, PER_HANDLE + 1, 1), SUCCESS,
+                  "lock 4096 beside the waiting one")
+    expect_status(unlock_slot(o, ofid, 6), SUCCESS, "the other's unlock")
+    expect_status(advlib.Response(c.recv_frame()), INSUFFICIENT,
+                  "the waiting lock granted on a full handle")
+    expect(held(base) == PER_HANDLE, "%d locks held, expected %d" %
+           (held(base), PER_HANDLE))
+    expect_status(c.close_file(fid), SUCCESS, "close with 4096 locks")
+    wait_held(base, 0, "after the close")
+
+
+@case("avail", "5 handles of one file on two connections: four take 4096 "
+      "locks each (max locks per file 16384), the fifth's lock is "
+      "INSUFFICIENT_RESOURCES, counted in locks_refused_per_file; after "
+      "an unlock a 2-element request still is (nothing of it kept), one "
+      "lock is granted; a blocking lock on the full file is refused at "
+      "once, one queued below the bound is granted by the unlock it "
+      "waited for, one dropped with its connection leaves nothing; "
+      "byte_range_locks back after the closes", timeout=900)
+def case_locks_per_file(env):
+    env.need("file")
+    name = "adv_locks_file.txt"
+    lock_file(env, name)
+    refused0 = stat("locks_refused_per_file")
+    base = stat("byte_range_locks")
+    a = lock_client(env)
+    b = lock_client(env, source=LOCK_PEER)
+    try:
+        fids = [open_fid(a, name) for _ in range(3)]
+        fids += [open_fid(b, name) for _ in range(2)]
+        locks_per_file(a, b, fids, base)
+    finally:
+        a.close()
+        b.rst()
+    expect(stat("locks_refused_per_file") - refused0 == 3,
+           "locks_refused_per_file went up by %d, expected 3" %
+           (stat("locks_refused_per_file") - refused0))
+    wait_held(base, 0, "both clients gone")
+
+
+def locks_per_file(a, b, fids, base):
+    conn = [a, a, a, b, b]
+    for h in range(4):
+        lock_many(conn[h], fids[h], h * PER_HANDLE, PER_HANDLE)
+    expect(held(base) == PER_FILE, "%d locks held, expected %d" %
+           (held(base), PER_FILE))
+    first = 4 * PER_HANDLE  # the fifth handle's slots
+    expect_status(lock_slots(b, fids[4], first, 1), INSUFFICIENT,
+                  "lock 16385 of the file")
+    expect_status(unlock_slot(a, fids[0], 0), SUCCESS, "unlock of slot 0")
+    expect_status(lock_slots(b, fids[4], first, 2), INSUFFICIENT,
+                  "2 locks in one request with room for 1")
+    expect(held(base) == PER_FILE - 1, "the refused request left %d of "
+           "its locks" % (held(base) - PER_FILE + 1))
+    expect_status(lock_slots(b, fids[4], first, 1), SUCCESS,
+                  "lock 16384 once an unlock made room")
+    interim = send_blocking_lock(b, fids[4], 1)
+    expect_status(interim, INSUFFICIENT, "a blocking lock on a full file")
+    # Below the bound, a waiting lock is granted when its range frees.
+    expect_status(unlock_slot(b, fids[4], first), SUCCESS, "unlock")
+    interim = send_blocking_lock(b, fids[4], 1)
+    expect(interim.status == advlib.PENDING, "blocking lock answered %s" %
+           sname(interim.status))
+    expect_status(unlock_slot(a, fids[0], 1), SUCCESS, "unlock of slot 1")
+    expect_status(advlib.Response(b.recv_frame()), SUCCESS,
+                  "the waiting lock, granted")
+    expect(held(base) == PER_FILE - 1, "%d locks held, expected %d" %
+           (held(base), PER_FILE - 1))
+    # One that is still waiting when its connection goes.
+    interim = send_blocking_lock(b, fids[4], 2)
+    expect(interim.status == advlib.PENDING, "blocking lock answered %s" %
+           sname(interim.status))
+    b.rst()
+    wait_held(base, PER_FILE - 1 - PER_HANDLE - 1, "the second connection "
+              "gone")
+    for fid in fids[:3]:
+        expect_status(a.close_file(fid), SUCCESS, "close")
+    wait_held(base, 0, "every handle closed")
