@@ -128,6 +128,9 @@ struct ksmbd_conn {
 	atomic64_t bytes_in;
 	atomic64_t bytes_out;
 
+	/* Handles of the sessions set up on it (file_limit.c). */
+	atomic_t nr_files;
+
 	/* Asynchronous requests (async.c): count, and CANCELs seen too early. */
 	atomic_t nr_async;
 	spinlock_t cancel_lock;

@@ -234,6 +234,13 @@ u32 ksmbd_durable_reconnect(struct ksmbd_smb2_ctx *ctx,
 		return STATUS_OBJECT_NAME_NOT_FOUND;
 	}
 	status = reconnect_check(ctx, rq, fp);
+	/*
+	 * A disconnected handle belongs to no session: it joins this one
+	 * only within this session's and connection's open-file bounds,
+	 * and stays reclaimable when it does not fit.
+	 */
+	if (status == STATUS_SUCCESS && ksmbd_file_charge_session(fp, ctx))
+		status = STATUS_TOO_MANY_OPENED_FILES;
 	if (status == STATUS_SUCCESS) {
 		ret = ksmbd_oplock_durable_reclaim(ctx, fp, op,
 						   same_name(fp, name), og);
@@ -244,6 +251,7 @@ u32 ksmbd_durable_reconnect(struct ksmbd_smb2_ctx *ctx,
 	trace_ksmbd_durable_reconnect(ctx->conn, ctx->session_id,
 				      rq->persistent_id, status);
 	if (status != STATUS_SUCCESS) {
+		ksmbd_file_uncharge_session(fp);
 		ksmbd_file_durable_unclaim(fp);
 		return status;
 	}

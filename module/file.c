@@ -37,9 +37,6 @@
 #include "vfs.h"
 #include "vfs_name.h"
 
-/* Without a configured "max open files": this many handles server-wide. */
-#define KSMBD_FILE_DEFAULT_MAX	65536
-
 struct ksmbd_inode {
 	struct hlist_node node;
 	struct inode *inode;		/* key; pinned by the opens' files */
@@ -65,7 +62,6 @@ struct ksmbd_inode {
 
 static DEFINE_XARRAY_ALLOC1(files);
 static u32 next_volatile;		/* cyclic hint, under the xa_lock */
-static atomic_t nr_files;
 
 static DEFINE_MUTEX(share_lock);
 static DEFINE_HASHTABLE(inodes, 8);
@@ -94,13 +90,6 @@ static struct ksmbd_inode *inode_find(struct inode *inode)
 	return stream_find(inode, NULL);
 }
 
-static u32 file_max(void)
-{
-	u32 max = READ_ONCE(ksmbd_server_conf.file_max);
-
-	return max ? max : KSMBD_FILE_DEFAULT_MAX;
-}
-
 static u32 tree_flags_of(struct ksmbd_tree *tree)
 {
 	u32 flags = 0;
@@ -116,10 +105,16 @@ struct ksmbd_file *ksmbd_file_alloc(struct ksmbd_smb2_ctx *ctx,
 				    enum ksmbd_file_kind kind)
 {
 	struct ksmbd_file *fp;
+	int ret;
 
 	fp = kzalloc(sizeof(*fp), GFP_KERNEL);
 	if (!fp)
-		return NULL;
+		return ERR_PTR(-ENOMEM);
+	ret = ksmbd_file_charge(fp, ctx);
+	if (ret) {
+		kfree(fp);
+		return ERR_PTR(ret);
+	}
 	refcount_set(&fp->refs, 1);
 	fp->kind = kind;
 	fp->session_id = ctx->sess->id;
@@ -204,6 +199,12 @@ static void file_release(struct ksmbd_file *fp)
 	bool pending;
 	int remove, err = 0;
 
+	/*
+	 * A handle never published still holds its slots (a published one
+	 * gave them back when it left the table): give them back before
+	 * the tree, which holds the charged session, is put.
+	 */
+	ksmbd_file_uncharge(fp);
 	if (fp->kind == KSMBD_FILE_PIPE && fp->pipe_id) {
 		struct ksmbd_rpc_command *r;
 
@@ -371,6 +372,17 @@ static bool owner_alive(const struct ksmbd_file *fp)
 	       ksmbd_session_valid(fp->tree->sess);
 }
 
+/*
+ * Out of the table (by whoever erased it): its slots go back, and what
+ * waits on the handle (blocking locks, a CHANGE_NOTIFY) ends.
+ */
+static void unlisted(struct ksmbd_file *fp)
+{
+	ksmbd_file_uncharge(fp);
+	ksmbd_lock_file_closed(fp);
+	ksmbd_notify_file_closed(fp);
+}
+
 /* The entry is ours again unless a sweep took it first (true: it was). */
 static bool take_back(struct ksmbd_file *fp, u32 id)
 {
@@ -383,7 +395,7 @@ static bool take_back(struct ksmbd_file *fp, u32 id)
 	xa_unlock(&files);
 	if (!ours)
 		return false;
-	atomic_dec(&nr_files);
+	ksmbd_file_uncharge(fp);
 	return true;
 }
 
@@ -409,18 +421,12 @@ int ksmbd_file_publish(struct ksmbd_file *fp)
 	u32 id;
 	int ret;
 
-	if (atomic_inc_return(&nr_files) > file_max()) {
-		atomic_dec(&nr_files);
-		return -EMFILE;
-	}
 	/* Set before the handle becomes visible: lookups compare it. */
 	fp->persistent_id = new_persistent_id();
 	ret = xa_alloc_cyclic(&files, &id, fp, XA_LIMIT(1, U32_MAX - 1),
 			      &next_volatile, GFP_KERNEL);
-	if (ret < 0) {
-		atomic_dec(&nr_files);
+	if (ret < 0)
 		return ret == -EBUSY ? -EMFILE : ret;
-	}
 	WRITE_ONCE(fp->volatile_id, id);
 	smp_mb();	/* the insert before the look at the mark */
 	if (owner_alive(fp))
@@ -488,11 +494,8 @@ struct ksmbd_file *ksmbd_file_unpublish(struct ksmbd_smb2_ctx *ctx,
 	else
 		fp = NULL;
 	xa_unlock(&files);
-	if (fp) {
-		atomic_dec(&nr_files);
-		ksmbd_lock_file_closed(fp);
-		ksmbd_notify_file_closed(fp);
-	}
+	if (fp)
+		unlisted(fp);
 	return fp;
 }
 
@@ -531,6 +534,11 @@ static bool keep_durable(struct ksmbd_file *fp)
 	/* No lookup matches a handle without session and tree. */
 	fp->session_id = 0;
 	fp->tree_id = 0;
+	/*
+	 * It belongs to no session now: only the server's max open files
+	 * holds it until a reconnect charges the session it joins.
+	 */
+	ksmbd_file_uncharge_session(fp);
 	return true;
 }
 
@@ -557,9 +565,7 @@ static void close_by_key(const struct close_key *k)
 		xa_unlock(&files);
 		if (!fp)
 			return;
-		atomic_dec(&nr_files);
-		ksmbd_lock_file_closed(fp);
-		ksmbd_notify_file_closed(fp);
+		unlisted(fp);
 		ksmbd_file_put(fp);
 		index++;
 	}
@@ -888,9 +894,7 @@ static void durable_close(struct ksmbd_file *fp, unsigned long index)
 		__xa_erase(&files, index);
 	xa_unlock(&files);
 	if (ours) {
-		atomic_dec(&nr_files);
-		ksmbd_lock_file_closed(fp);
-		ksmbd_notify_file_closed(fp);
+		unlisted(fp);
 		ksmbd_file_put(fp);	/* the table's */
 	}
 	ksmbd_file_put(fp);		/* the claim's */
@@ -1060,9 +1064,7 @@ void ksmbd_file_close_app_instance(const u8 *app_id, const u8 *client_guid,
 		}
 		__xa_erase(&files, index);
 		xa_unlock(&files);
-		atomic_dec(&nr_files);
-		ksmbd_lock_file_closed(fp);
-		ksmbd_notify_file_closed(fp);
+		unlisted(fp);
 		ksmbd_file_put(fp);	/* the table's */
 	}
 }

@@ -61,6 +61,13 @@ struct ksmbd_file {
 	u64 session_id;			/* owner: only these may look it up */
 	u32 tree_id;
 	enum ksmbd_file_kind kind;
+	/*
+	 * Its slots under the open-file bounds (file_limit.c): the session
+	 * whose count (and its connection's) holds it, not counted, NULL
+	 * while it is disconnected; the server's slot in slots.
+	 */
+	struct ksmbd_session *charged;
+	unsigned long slots;
 
 	/*
 	 * The opened file; NULL for pipes. Opened O_PATH when no data
@@ -255,9 +262,34 @@ static inline u64 ksmbd_file_alloc_size(const struct kstat *st)
 
 /* ---- Used by smb2_create.c and the teardown hooks ---- */
 
-/* A new handle owned by the session/tree of ctx; not in the table yet. */
+/*
+ * A new handle owned by the session/tree of ctx; not in the table yet.
+ * It already holds its slots under the open-file bounds (below):
+ * ERR_PTR(-EMFILE) over one of them, -ENOMEM without memory. Made before
+ * anything is created on disk, so a refusal changes nothing.
+ */
 struct ksmbd_file *ksmbd_file_alloc(struct ksmbd_smb2_ctx *ctx,
 				    enum ksmbd_file_kind kind);
+
+/*
+ * Bounds (file_limit.c): open handles per session ("max open files per
+ * session"), per connection ("max open files per connection": every
+ * session set up on it, whichever channel a handle was opened through)
+ * and on the server ("max open files"). Pipes count like files. A handle
+ * holds its slots from ksmbd_file_alloc() until it leaves the table (or
+ * its last put, unpublished). A disconnected durable handle belongs to no
+ * session: it gives back its session's and connection's slots when it is
+ * disconnected and keeps only the server's; a reconnect charges the
+ * reconnecting session (and its connection) first and is refused over
+ * their bounds. Over a bound: -EMFILE, counted in stats
+ * (open_files_refused_per_session / _per_connection) and traced.
+ */
+int ksmbd_file_charge(struct ksmbd_file *fp, struct ksmbd_smb2_ctx *ctx);
+int ksmbd_file_charge_session(struct ksmbd_file *fp,
+			      struct ksmbd_smb2_ctx *ctx);
+/* Give back what fp holds; safe to repeat, and under the table's lock. */
+void ksmbd_file_uncharge(struct ksmbd_file *fp);
+void ksmbd_file_uncharge_session(struct ksmbd_file *fp);
 /*
  * Join the inode's share-mode entry, checking the open against the
  * others there: -EBUSY for a sharing violation, -EPERM when a delete is
@@ -268,7 +300,7 @@ int ksmbd_file_share_join(struct ksmbd_file *fp);
 /*
  * Enter the table under fresh ids (fp->persistent_id / volatile_id). The
  * table takes over the caller's reference: take another one first if the
- * handle is still needed. -EMFILE over the server's open-file limit;
+ * handle is still needed. -EMFILE when the table has no free id;
  * -ESHUTDOWN when the tree or session was torn down meanwhile (its sweep
  * of the table may already have run, so the handle is not left in it).
  * On failure the caller's reference is left with the caller.

@@ -134,6 +134,8 @@ struct ksmbd_session {
 	struct xarray trees;
 	u32 next_tree_id;		/* cyclic allocation hint */
 	u32 nr_trees;			/* under lock */
+	/* Handles charged to it, and to conn (file_limit.c) */
+	atomic_t nr_files;
 };
 
 /* Module exit: every connection, so every session, is gone by then. */

@@ -418,17 +418,20 @@ static int decide(struct create_state *cs, struct create_result *out)
 	return grant_checked(rq, out->maximal, &cs->granted);
 }
 
-static struct ksmbd_file *open_handle(struct create_state *cs,
-				      const char *name)
+/*
+ * The handle, before anything is created: it takes its slots under the
+ * open-file bounds, so a refused open leaves no file behind.
+ */
+static struct ksmbd_file *new_handle(struct create_state *cs,
+				     const char *name)
 {
 	const struct create_req *rq = cs->rq;
 	struct ksmbd_file *fp;
-	struct file *filp;
 
 	fp = ksmbd_file_alloc(cs->ctx, cs->dir ? KSMBD_FILE_DIRECTORY :
 					       KSMBD_FILE_REGULAR);
-	if (!fp)
-		return ERR_PTR(-ENOMEM);
+	if (IS_ERR(fp))
+		return fp;
 	fp->name = kstrdup(name, GFP_KERNEL);
 	if (!fp->name)
 		goto err_put;
@@ -443,19 +446,24 @@ static struct ksmbd_file *open_handle(struct create_state *cs,
 			goto err_put;
 		strscpy(fp->stream, cs->sn->xname, XATTR_NAME_MAX + 1);
 	}
-	/* A stream's data is in the base's attributes: no data open. */
-	filp = ksmbd_vfs_open(&cs->scope, &cs->res,
-			      cs->sn ? O_PATH : open_flags(cs->granted, cs->dir));
-	if (IS_ERR(filp)) {
-		ksmbd_file_put(fp);
-		return ERR_CAST(filp);
-	}
-	fp->filp = filp;
 	return fp;
 
 err_put:
 	ksmbd_file_put(fp);
 	return ERR_PTR(-ENOMEM);
+}
+
+static int open_filp(struct create_state *cs, struct ksmbd_file *fp)
+{
+	struct file *filp;
+
+	/* A stream's data is in the base's attributes: no data open. */
+	filp = ksmbd_vfs_open(&cs->scope, &cs->res,
+			      cs->sn ? O_PATH : open_flags(cs->granted, cs->dir));
+	if (IS_ERR(filp))
+		return PTR_ERR(filp);
+	fp->filp = filp;
+	return 0;
 }
 
 /*
@@ -536,6 +544,9 @@ static int act(struct create_state *cs, const char *name,
 				       d_inode(cs->res.dentry) : NULL);
 	if (ret)
 		return ret;
+	fp = new_handle(cs, name);
+	if (IS_ERR(fp))
+		return PTR_ERR(fp);
 	/*
 	 * 3.3.5.9.13: the open of this application instance by another
 	 * client goes, so its share modes do not stand in our way. Only
@@ -553,11 +564,11 @@ static int act(struct create_state *cs, const char *name,
 		if (cs->dir)
 			trace_ksmbd_vfs_mkdir(cs->ctx->conn, NULL, name, ret);
 		if (ret)
-			return ret;
+			goto err_put;
 	}
-	fp = open_handle(cs, name);
-	if (IS_ERR(fp))
-		return PTR_ERR(fp);
+	ret = open_filp(cs, fp);
+	if (ret)
+		goto err_put;
 	/*
 	 * Disconnected durable handles are closed, not broken (3.3.4.6);
 	 * when that ran their delete-on-close, the name is gone: look again.

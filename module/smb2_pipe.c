@@ -80,10 +80,14 @@ struct ksmbd_file *ksmbd_smb2_pipe_open(struct ksmbd_smb2_ctx *ctx,
 	    (SMB2_SESSION_FLAG_IS_GUEST | SMB2_SESSION_FLAG_IS_NULL))
 		flags |= KSMBD_RPC_RESTRICTED_CONTEXT;
 
-	*status = STATUS_INSUFFICIENT_RESOURCES;
+	/* Counted like a file, before the daemon is asked for anything. */
 	fp = ksmbd_file_alloc(ctx, KSMBD_FILE_PIPE);
-	if (!fp)
+	if (IS_ERR(fp)) {
+		*status = PTR_ERR(fp) == -EMFILE ? STATUS_TOO_MANY_OPENED_FILES :
+						   STATUS_INSUFFICIENT_RESOURCES;
 		return NULL;
+	}
+	*status = STATUS_INSUFFICIENT_RESOURCES;
 	fp->name = kstrdup(pipe, GFP_KERNEL);
 	id = ksmbd_ipc_pipe_id_alloc();
 	if (!fp->name || id < 0)

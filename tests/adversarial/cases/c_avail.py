@@ -640,3 +640,256 @@ def locks_per_file(a, b, fids, base):
     for fid in fids[:3]:
         expect_status(a.close_file(fid), SUCCESS, "close")
     wait_held(base, 0, "every handle closed")
+
+
+# ---- item 10: open files per session and per connection ----
+
+FILES_PEER = "127.0.0.9"
+FILES_OTHER_PEER = "127.0.0.10"
+# The defaults of "max open files per session" / "... per connection".
+FILES_PER_SESSION = 2048
+FILES_PER_CONN = 4096
+READ_ATTRIBUTES = 0x80
+TOO_MANY = advlib.TOO_MANY_OPENED_FILES
+BULK = "avail_files.txt"
+
+
+def open_many(c, n, name=BULK):
+    """n attribute-only opens of name on c's current session and tree:
+    compounds of 16 unrelated CREATEs (their answers fit the compound's
+    4 KiB of room), 16 compounds in flight at a time (the client needs 256
+    credits). Every one must succeed; the FileIds."""
+    body = advlib.body_create(name, access=READ_ATTRIBUTES,
+                              disposition=advlib.FILE_OPEN)
+    fids, left = [], n
+    while left:
+        sizes = []
+        while left and len(sizes) < 16:
+            sizes.append(min(16, left))
+            left -= sizes[-1]
+        frames = [c.compound([(advlib.CREATE, body, {})] * k, related=False)
+                  for k in sizes]
+        c.send_raw(b"".join(struct.pack(">I", len(f)) + f for f in frames))
+        # Compounds run side by side: their answers come in any order.
+        parts = [p for _ in sizes for p in c.recv().parts]
+        expect(len(parts) == sum(sizes), "%d answers to %d CREATEs"
+               % (len(parts), sum(sizes)))
+        for p in parts:
+            expect(p.status == SUCCESS, "open %d of %d: %s" % (
+                len(fids) + 1, n, sname(p.status)))
+            fids.append(p.body[64:80])
+    return fids
+
+
+def refused(c, name, disposition, what):
+    """One CREATE that must be refused for the bound, leaving no file."""
+    existed = os.path.exists(host_path(c.env, name))
+    r = c.create(name, access=READ_ATTRIBUTES, disposition=disposition)
+    if r.status == SUCCESS:
+        c.close_file(r.fid)
+    expect(r.status == TOO_MANY, "%s: %s, not TOO_MANY_OPENED_FILES"
+           % (what, sname(r.status)))
+    expect(existed or not os.path.exists(host_path(c.env, name)),
+           "%s: the refused CREATE made %s" % (what, name))
+
+
+class Sessions:
+    """Several sessions (each with its own tree) on one connection."""
+
+    def __init__(self, c):
+        self.c = c
+        self.ids = []
+
+    def login(self):
+        c = self.c
+        c.sess, c.key, c.tree = 0, None, 0
+        expect(c.login().status == SUCCESS, "login %d" % len(self.ids))
+        expect(c.tree_connect().status == SUCCESS, "tree %d" % len(self.ids))
+        self.ids.append((c.sess, c.key, c.tree))
+        return len(self.ids) - 1
+
+    def use(self, i):
+        self.c.sess, self.c.key, self.c.tree = self.ids[i]
+
+
+def other_opens(env):
+    """The same user on another connection opens (and closes) a file."""
+    o = env.client("tree", source=FILES_OTHER_PEER)
+    try:
+        r = o.create(BULK, access=READ_ATTRIBUTES,
+                     disposition=advlib.FILE_OPEN)
+        expect(r.status == SUCCESS, "the same user on another connection:"
+               " %s" % sname(r.status))
+        o.close_file(r.fid)
+    finally:
+        o.close()
+
+
+def files_client(env, source=FILES_PEER):
+    c = env.client("tree", source=source)
+    more_credits(c, 1024)
+    return c
+
+
+def unlink(env, *names):
+    for n in names:
+        try:
+            os.unlink(host_path(env, n))
+        except OSError:
+            pass
+
+
+def dh2q_open(env, name, cguid):
+    """A durable open (DH2Q, batch oplock) from another peer, whose
+    connection then drops: (fid, create guid) of the orphaned handle."""
+    ctx = advlib.create_context(b"DH2Q", struct.pack("<IIQ16s", 0, 0, 0,
+                                                     cguid))
+    o = env.client("tree", source=FILES_OTHER_PEER)
+    r = o.create(name, access=GENERIC_READ, disposition=advlib.FILE_OPEN,
+                 oplock=OPLOCK_BATCH, contexts=ctx)
+    expect(r.status == SUCCESS, "durable open: %s" % sname(r.status))
+    expect(b"DH2Q" in r.raw, "not made durable")
+    o.rst()
+    return r.fid
+
+
+def dh2c(c, name, fid, cguid):
+    """DH2C of fid, until the server has seen its connection go (it answers
+    OBJECT_NAME_NOT_FOUND while the handle is attached)."""
+    ctx = advlib.create_context(b"DH2C", fid + cguid + struct.pack("<I", 0))
+    end = time.monotonic() + 10
+    while True:
+        r = c.create(name, disposition=advlib.FILE_OPEN, oplock=OPLOCK_BATCH,
+                     contexts=ctx)
+        if r.status != advlib.OBJECT_NAME_NOT_FOUND or \
+                time.monotonic() > end:
+            return r
+        time.sleep(0.2)
+
+
+@case("avail", "one session opens 2048 handles (max open files per "
+      "session): FILE_CREATE, OPEN_IF and a related CREATE+CLOSE compound "
+      "then get TOO_MANY_OPENED_FILES and create nothing, and so does a "
+      "durable reconnect (DH2C) into that session; "
+      "open_files_refused_per_session counts exactly those refusals; a "
+      "session of the same user on another connection, and another "
+      "session on the same one, still open files; closing one handle "
+      "makes room for exactly one open", timeout=300)
+def case_open_files_per_session(env):
+    env.need("file")
+    plant(env, BULK, 16)
+    plant(env, "avail_dh.txt", 16)
+    new_c, new_oi = "avail_new_create.txt", "avail_new_openif.txt"
+    unlink(env, new_c, new_oi)
+    sess0 = stat("open_files_refused_per_session")
+    conn0 = stat("open_files_refused_per_connection")
+    c = files_client(env)
+    try:
+        fids = open_many(c, FILES_PER_SESSION)
+        refused(c, new_c, advlib.FILE_CREATE, "FILE_CREATE over the bound")
+        refused(c, new_oi, advlib.FILE_OPEN_IF, "OPEN_IF over the bound")
+        parts = c.call_compound([
+            (advlib.CREATE, advlib.body_create(
+                BULK, access=READ_ATTRIBUTES,
+                disposition=advlib.FILE_OPEN), {}),
+            (advlib.CLOSE, advlib.body_close(advlib.RELATED_FID), {})])
+        expect(parts[0].status == TOO_MANY, "related CREATE over the "
+               "bound: %s" % sname(parts[0].status))
+        expect(is_error(parts[1].status), "its related CLOSE: %s"
+               % sname(parts[1].status))
+        # The same user elsewhere is not locked out; its durable handle,
+        # orphaned, may not come back into the full session.
+        other_opens(env)
+        cguid = os.urandom(16)
+        dfid = dh2q_open(env, "avail_dh.txt", cguid)
+        r = dh2c(c, "avail_dh.txt", dfid, cguid)
+        expect(r.status == TOO_MANY, "durable reconnect into the full "
+               "session: %s" % sname(r.status))
+        # One closed: room for exactly one.
+        expect(c.close_file(fids.pop()).status == SUCCESS, "close")
+        r = c.create(new_oi, access=READ_ATTRIBUTES,
+                     disposition=advlib.FILE_OPEN_IF)
+        expect(r.status == SUCCESS, "open after a close: %s"
+               % sname(r.status))
+        fids.append(r.fid)
+        refused(c, new_c, advlib.FILE_CREATE, "FILE_CREATE at the bound "
+                "again")
+        # Room for the durable handle: it comes back and counts.
+        expect(c.close_file(fids.pop()).status == SUCCESS, "close")
+        r = dh2c(c, "avail_dh.txt", dfid, cguid)
+        expect(r.status == SUCCESS, "durable reconnect with room: %s"
+               % sname(r.status))
+        refused(c, new_c, advlib.FILE_CREATE, "FILE_CREATE after the "
+                "reconnect")
+        # Closed, not left durable for the drop at the end.
+        expect(c.close_file(r.fid).status == SUCCESS, "close the durable "
+               "handle")
+        # Another session of the same connection has a bound of its own.
+        s = Sessions(c)
+        s.ids.append((c.sess, c.key, c.tree))
+        s.login()
+        r = c.create(BULK, access=READ_ATTRIBUTES,
+                     disposition=advlib.FILE_OPEN)
+        expect(r.status == SUCCESS, "second session's open: %s"
+               % sname(r.status))
+        sess_n = stat("open_files_refused_per_session") - sess0
+        conn_n = stat("open_files_refused_per_connection") - conn0
+        expect(sess_n == 6, "open_files_refused_per_session went up by %d,"
+               " not 6" % sess_n)
+        expect(conn_n == 0, "open_files_refused_per_connection went up by "
+               "%d" % conn_n)
+        print("# open-files-per-session: %d handles held, 6 refusals "
+              "counted" % FILES_PER_SESSION, flush=True)
+    finally:
+        c.rst()
+        unlink(env, new_c, new_oi)
+
+
+@case("avail", "three sessions on one connection open 1400 + 1400 + 1296 "
+      "handles (max open files per connection 4096), each under its own "
+      "bound: the next open of any of them is TOO_MANY_OPENED_FILES and "
+      "creates nothing (open_files_refused_per_connection, not per "
+      "session); another connection of the same user still opens; a tree "
+      "disconnect and a logoff each give back exactly their handles",
+      timeout=420)
+def case_open_files_per_connection(env):
+    env.need("file")
+    plant(env, BULK, 16)
+    new_c = "avail_new_conn.txt"
+    unlink(env, new_c)
+    sess0 = stat("open_files_refused_per_session")
+    conn0 = stat("open_files_refused_per_connection")
+    c = files_client(env)
+    s = Sessions(c)
+    try:
+        split = [1400, 1400, FILES_PER_CONN - 2800]
+        for n in split:
+            s.use(s.login())
+            open_many(c, n)
+        refused(c, new_c, advlib.FILE_CREATE, "third session, conn full")
+        s.use(0)
+        refused(c, BULK, advlib.FILE_OPEN, "first session, conn full")
+        other_opens(env)
+        # A tree disconnect gives back exactly its 1400.
+        expect(c.call(advlib.TREE_DISCONNECT, body_simple()).status ==
+               SUCCESS, "tree disconnect")
+        expect(c.tree_connect().status == SUCCESS, "tree again")
+        s.ids[0] = (c.sess, c.key, c.tree)
+        open_many(c, 1400)
+        refused(c, BULK, advlib.FILE_OPEN, "after the tree came back")
+        # A logoff gives back exactly its 1400.
+        s.use(1)
+        expect(c.call(advlib.LOGOFF, body_simple()).status == SUCCESS,
+               "logoff")
+        s.use(s.login())
+        open_many(c, 1400)
+        refused(c, new_c, advlib.FILE_CREATE, "after the logoff")
+        sess_n = stat("open_files_refused_per_session") - sess0
+        conn_n = stat("open_files_refused_per_connection") - conn0
+        expect(conn_n == 4, "open_files_refused_per_connection went up by "
+               "%d, not 4" % conn_n)
+        expect(sess_n == 0, "open_files_refused_per_session went up by %d"
+               % sess_n)
+    finally:
+        c.rst()
+        unlink(env, new_c)
