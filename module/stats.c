@@ -8,6 +8,7 @@
 #include "listener.h"
 #include "stats.h"
 #include "connection.h"
+#include "file.h"
 #include "ipc.h"
 #include "server.h"
 #include "session.h"
@@ -71,5 +72,7 @@ int ksmbd_stats_show(char *buf, size_t size)
 		       ksmbd_session_nr_pending());
 	n += scnprintf(buf + n, size - n, "tx_queued_bytes %lld\n",
 		       (long long)ksmbd_conn_tx_queued_all());
+	n += scnprintf(buf + n, size - n, "alloc_reserved_bytes %lld\n",
+		       (long long)ksmbd_file_reserved_all());
 	return n;
 }
