@@ -137,6 +137,8 @@ struct ksmbd_conn {
 
 	/* Bytes reserved past end of file through its handles (file_alloc.c). */
 	atomic64_t alloc_reserved;
+	/* Bytes of response buffers its works hold now (smb2_dispatch.c). */
+	atomic64_t rsp_bytes;
 
 	struct ksmbd_conn_neg neg;	/* valid once NEGOTIATED is set */
 	/* AEAD buffers, made when a session first gets a key (smb2_transform.h). */

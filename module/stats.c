@@ -13,6 +13,7 @@
 #include "server.h"
 #include "session.h"
 #include "signing.h"
+#include "smb2_dispatch.h"
 #include "smb2_transform.h"
 #include "transport_tcp.h"
 #include "work.h"
@@ -74,5 +75,7 @@ int ksmbd_stats_show(char *buf, size_t size)
 		       (long long)ksmbd_conn_tx_queued_all());
 	n += scnprintf(buf + n, size - n, "alloc_reserved_bytes %lld\n",
 		       (long long)ksmbd_file_reserved_all());
+	n += scnprintf(buf + n, size - n, "response_bytes %lld\n",
+		       (long long)ksmbd_smb2_rsp_bytes());
 	return n;
 }

@@ -13,7 +13,8 @@ import advlib
 from advlib import (Client, expect, sname, is_error, SUCCESS,
                     MORE_PROCESSING_REQUIRED, SESSION_SETUP, ECHO,
                     body_session_setup, body_simple, spnego_init)
-from suite import case, live_counts, read_stats, host_path
+from suite import (case, live_counts, read_stats, host_path,
+                   mem_available_kb)
 from c_floods import raise_nofile
 
 OPLOCK_BATCH = 0x09
@@ -552,3 +553,130 @@ def reserve_then_reset(env, each, name, path):
     expect(b == 0, "%d KiB still allocated beyond EOF after the reset"
            % (b >> 10))
 
+
+# ---- item 10: response buffers sized from the answer ----
+
+FILE_STANDARD_INFORMATION = 0x05
+FSCTL_QUERY_ALLOCATED_RANGES = 0x000940CF
+
+
+def rsp_compounds(c, name, out, nr):
+    """nr compounds per kind: an open of name (which waits for the
+    holder's oplock break), then a request asking for out bytes of answer
+    with a tiny one to give, then a close."""
+    rel = advlib.RELATED_FID
+    tail = [
+        (advlib.QUERY_INFO, advlib.body_query_info(
+            rel, advlib.INFO_FILE, FILE_STANDARD_INFORMATION, out_len=out)),
+        (advlib.IOCTL, advlib.body_ioctl(
+            rel, FSCTL_QUERY_ALLOCATED_RANGES, struct.pack("<QQ", 0, 5000),
+            max_out=out)),
+        (advlib.READ, advlib.body_read(rel, c.max_read, offset=4990)),
+    ]
+    frames = []
+    for cmd, body in tail:
+        for _ in range(nr):
+            # Answers come in any order: the CREATE's MessageId names them.
+            frames.append((c.mid, cmd, c.compound([
+                (advlib.CREATE, advlib.body_create(
+                    name, access=GENERIC_READ,
+                    disposition=advlib.FILE_OPEN), {}),
+                (cmd, body, {}),
+                (advlib.CLOSE, advlib.body_close(rel), {})])))
+    return frames
+
+
+def check_rsp_answer(cmd, parts, data):
+    expect(len(parts) == 3, "%d answers in a compound" % len(parts))
+    expect(all(p.status == SUCCESS for p in parts),
+           "compound answered %s" % [sname(p.status) for p in parts])
+    body = parts[1].body
+    if cmd == advlib.QUERY_INFO:
+        off, ln = struct.unpack_from("<HI", body, 2)
+        expect(ln == 24, "FileStandardInformation of %d bytes" % ln)
+        eof = struct.unpack_from("<Q", parts[1].raw, off + 8)[0]
+        expect(eof == len(data), "EndOfFile %d" % eof)
+    elif cmd == advlib.IOCTL:
+        out_len = struct.unpack_from("<I", body, 36)[0]
+        expect(out_len % 16 == 0 and out_len <= 16,
+               "allocated ranges of %d bytes" % out_len)
+    else:
+        off, _, ln = struct.unpack_from("<BBI", body, 2)
+        expect(parts[1].raw[off:off + ln] == data[4990:],
+               "READ at EOF-10 gave %d bytes" % ln)
+
+
+@case("avail", "a client that does not read pipelines 24 compounds (CREATE "
+      "of a file whose batch oplock another client holds, then QUERY_INFO, "
+      "IOCTL or READ asking for the negotiated maximum with a few bytes to "
+      "answer, then CLOSE) that wait for the oplock break (item 10): "
+      "response_bytes stays under 1 MiB meanwhile (the answers' size, not "
+      "24 x 4 MiB); once the holder closes, every answer is correct",
+      timeout=180)
+def case_response_buffers_sized_from_answer(env):
+    env.need("file")
+    with Params(**RELAXED):
+        response_buffers(env)
+
+
+def response_buffers(env):
+    name = "avail_rsp.bin"
+    with open(plant(env, name, 5000), "rb") as f:
+        data = f.read()
+    holder = env.client("tree")
+    c = None
+    try:
+        r = holder.create(name, oplock=OPLOCK_BATCH, access=GENERIC_READ,
+                          disposition=advlib.FILE_OPEN)
+        expect(r.status == SUCCESS, "holder open: %s" % sname(r.status))
+        expect(r.body[2] == OPLOCK_BATCH, "no batch oplock granted (%d)"
+               % r.body[2])
+        held_fid = r.fid
+        c = env.client("tree")
+        more_credits(c, 4096)
+        frames = rsp_compounds(c, name, c.max_trans, 8)
+        works0, bufs0 = stat("works"), stat("buffers")
+        mem0 = mem_available_kb()
+        parked0 = stat("works_parked")
+        for _, _, raw in frames:
+            c.send_frame(raw)
+        # Every frame received (a work each), and the works that run hold
+        # their response buffer while their CREATE waits for the break.
+        n = len(frames)
+        started = advlib.wait_until(
+            lambda: stat("works") - works0 >= n and
+            stat("buffers") - bufs0 > n, 30)
+        stats = read_stats() or {}
+        mem_drop = mem0 - mem_available_kb()
+        held = int(stats.get("response_bytes", "-1"))
+        print("# response-buffers: %d compounds waiting (max trans %d, "
+              "max read %d), %d running, %d parked: response_bytes %d, "
+              "tx_queued_bytes %s, MemAvailable down %d KiB"
+              % (n, c.max_trans, c.max_read, stat("buffers") - bufs0 - n,
+                 stat("works_parked") - parked0, held,
+                 stats.get("tx_queued_bytes"), mem_drop), flush=True)
+        expect(started, "%d works, %d buffers for %d compounds" % (
+            stat("works") - works0, stat("buffers") - bufs0, n))
+        expect("response_bytes" in stats, "no response_bytes in stats")
+        expect(0 < held <= MiB, "response_bytes %d for %d waiting compounds"
+               % (held, n))
+        r = holder.close_file(held_fid)
+        expect(r.status == SUCCESS, "holder close: %s" % sname(r.status))
+        c.sock.settimeout(60)
+        cmds = {mid: cmd for mid, cmd, _ in frames}
+        for _ in frames:
+            parts = c.recv().parts
+            cmd = cmds.pop(parts[0].mid, None)
+            expect(cmd is not None, "answer to MessageId %d" % parts[0].mid)
+            check_rsp_answer(cmd, parts, data)
+        expect(advlib.wait_until(lambda: stat("response_bytes") == 0, 10),
+               "response_bytes %d with nothing in flight"
+               % stat("response_bytes"))
+    finally:
+        if c:
+            c.close()
+        holder.close()
+        try:
+            os.unlink(host_path(env, name))
+        except OSError:
+            pass
