@@ -133,7 +133,7 @@ const struct cfg_key_doc cfg_key_docs[] = {
 	  "it has no such key." },
 	{ "max locks per file", 'G', "Byte-range locks all handles of one file may hold together; over it LOCK fails with STATUS_INSUFFICIENT_RESOURCES (counted in locks_refused_per_file). Every READ and WRITE of a locked file is checked against them.", NULL, NULL,
 	  "it has no such key." },
-	{ "max allocation reservation", 'G', "Bytes beyond end of file one connection may hold reserved on disk through AllocationSize (CREATE or FileAllocationInformation); a larger request still succeeds but reserves no more (counted in allocation_reservations_capped), as Samba does without strict allocate. A handle's reservation is released when it is closed. 0 reserves nothing.", NULL, "1G",
+	{ "max allocation reservation", 'G', "Bytes beyond end of file one connection may hold reserved on disk through AllocationSize (CREATE or FileAllocationInformation); a request over what is left still succeeds and reserves only what fits, only past end of file (counted in allocation_reservations_capped; Samba without strict allocate reserves nothing). What a handle reserved is released when it is closed (any way: CLOSE, logoff, tree disconnect, connection drop, durable handle expiry); alloc_reserved_bytes in the module's stats is what is held. 0 reserves nothing.", NULL, "1G",
 	  "it has no such key; Samba reserves only with strict allocate = yes." },
 	{ "smb2 max credits", 'G', "The credits a connection may hold.", NULL, NULL, NULL },
 	{ "smbd max io size", 'G', "The SMB Direct (RDMA) read and write size.", NULL, NULL, NULL },

@@ -138,6 +138,11 @@ struct ksmbd_conn {
 	u64 early_cancel_sess[KSMBD_CONN_EARLY_CANCELS];	/* its SessionId */
 	u32 early_pos;
 
+	/* Bytes reserved past end of file through its handles (file_alloc.c). */
+	atomic64_t alloc_reserved;
+	/* Bytes of response buffers its works hold now (smb2_dispatch.c). */
+	atomic64_t rsp_bytes;
+
 	struct ksmbd_conn_neg neg;	/* valid once NEGOTIATED is set */
 	/* AEAD buffers, made when a session first gets a key (smb2_transform.h). */
 	struct ksmbd_conn_crypto *crypto;

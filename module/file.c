@@ -125,6 +125,7 @@ struct ksmbd_file *ksmbd_file_alloc(struct ksmbd_smb2_ctx *ctx,
 	path_get(&fp->root);	/* a disconnected durable handle has no tree */
 	fp->cred = get_cred(ctx->tree->cred ?: ctx->sess->cred);
 	mutex_init(&fp->dir_lock);
+	mutex_init(&fp->alloc_lock);
 	spin_lock_init(&fp->name_lock);
 	spin_lock_init(&fp->lock_seq_lock);
 	INIT_LIST_HEAD(&fp->ino_node);
@@ -222,6 +223,7 @@ static void file_release(struct ksmbd_file *fp)
 	    fp->filp)
 		ksmbd_notify_dir_deleted(file_inode(fp->filp));
 	ksmbd_oplock_release(fp);
+	ksmbd_file_unreserve(fp);
 	/* The file takes its streams with it. */
 	if (remove & LEAVE_REMOVE_FILE)
 		err = ksmbd_vfs_remove_file(fp);
@@ -867,6 +869,8 @@ void ksmbd_file_durable_attach(struct ksmbd_file *fp,
 {
 	struct ksmbd_tree *old = fp->tree;
 
+	/* An orphan reclaimed before it was detached: as detach does. */
+	ksmbd_file_unreserve(fp);
 	/* Claimed: nothing else reads fp->tree of a disconnected handle. */
 	ksmbd_tree_get(ctx->tree);
 	fp->tree = ctx->tree;
@@ -906,6 +910,8 @@ static void durable_detach(struct ksmbd_file *fp)
 	struct ksmbd_tree *old = fp->tree;
 
 	ksmbd_oplock_durable_move(fp, ksmbd_durable_nowhere(), 0);
+	/* Its reservation was its connection's: given back with it. */
+	ksmbd_file_unreserve(fp);
 	fp->tree = NULL;
 	if (old)
 		ksmbd_tree_put(old);

@@ -158,6 +158,16 @@ struct ksmbd_file {
 	bool has_app_instance;
 	u8 app_instance_id[16];
 	u8 app_client_guid[16];
+
+	/*
+	 * AllocationSize reserved past end of file through this handle
+	 * (file_alloc.c): up to alloc_end, alloc_charge bytes charged to
+	 * alloc_conn (counted; NULL when nothing is). Under alloc_lock.
+	 */
+	struct mutex alloc_lock;
+	struct ksmbd_conn *alloc_conn;
+	u64 alloc_charge;
+	loff_t alloc_end;
 };
 
 /* ksmbd_file.tree_flags */
@@ -259,6 +269,25 @@ static inline u64 ksmbd_file_alloc_size(const struct kstat *st)
 {
 	return (u64)st->blocks << 9;
 }
+
+/*
+ * AllocationSize size (CREATE's context, FileAllocationInformation) at
+ * or past end of file: reserve the blocks past it, as far as conn's
+ * "max allocation reservation" has room (a request over it reserves what
+ * fits and still succeeds: allocation is a hint). An error of the
+ * reservation itself (-ENOSPC, -EOPNOTSUPP) is returned.
+ */
+struct ksmbd_conn;
+int ksmbd_file_reserve(struct ksmbd_file *fp, struct ksmbd_conn *conn,
+		       u64 size);
+/*
+ * Give back what fp reserved that is still past end of file, and its
+ * connection's charge: when the handle closes (its last put), and when a
+ * durable handle leaves its connection.
+ */
+void ksmbd_file_unreserve(struct ksmbd_file *fp);
+/* Bytes held reserved past end of file on the server (stats). */
+s64 ksmbd_file_reserved_all(void);
 
 /* ---- Used by smb2_create.c and the teardown hooks ---- */
 

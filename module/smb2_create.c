@@ -18,7 +18,6 @@
 #define pr_fmt(fmt) "ksmbd: " fmt
 
 #include <linux/fs.h>
-#include <linux/falloc.h>
 #include <linux/slab.h>
 #include "create_rules.h"
 #include "dosattr.h"
@@ -282,7 +281,8 @@ static int check_found(const struct create_req *rq, struct dentry *d,
 
 /* Best effort: the file exists either way; EAs and allocation are hints. */
 static void apply_new_file_hints(struct ksmbd_file *fp,
-				 const struct create_req *rq)
+				 const struct create_req *rq,
+				 struct ksmbd_conn *conn)
 {
 	struct ksmbd_ea_entry e;
 	char xname[XATTR_NAME_MAX + 1];
@@ -293,9 +293,8 @@ static void apply_new_file_hints(struct ksmbd_file *fp,
 					 FILE_ATTRIBUTE_ARCHIVE |
 					 FILE_ATTRIBUTE_DIRECTORY))
 		ksmbd_create_set_attrs(fp, rq->args.file_attributes);
-	if (rq->alloc_size && fp->kind == KSMBD_FILE_REGULAR &&
-	    (fp->filp->f_mode & FMODE_WRITE) && rq->alloc_size <= LLONG_MAX)
-		ksmbd_vfs_fallocate(fp, FALLOC_FL_KEEP_SIZE, 0, rq->alloc_size);
+	if (rq->alloc_size)
+		ksmbd_file_reserve(fp, conn, rq->alloc_size);
 	while (rq->ea.len && ksmbd_ea_next(&rq->ea, &pos, &e) > 0) {
 		if (e.name.len + 6 > XATTR_NAME_MAX)
 			continue;
@@ -601,7 +600,7 @@ static int act(struct create_state *cs, const char *name,
 	if (ret)
 		goto err_put;
 	if (cs->step != KSMBD_STEP_OPEN && !cs->sn)
-		apply_new_file_hints(fp, rq);
+		apply_new_file_hints(fp, rq, cs->ctx->conn);
 	fp->delete_on_close = (rq->args.options & FILE_DELETE_ON_CLOSE) &&
 			      doc_allowed(fp);
 	ret = ksmbd_vfs_getattr(fp, &out->st);

@@ -68,7 +68,8 @@ static const ksmbd_smb2_handler_t handlers[SMB2_COMMAND_COUNT] = {
 /* The response being assembled for one frame. */
 struct frame_rsp {
 	u8 *buf;
-	u32 size;	/* of buf: see rsp_buf_size() */
+	u32 size;	/* of buf: see rsp_buf_size(), fr_grow() */
+	u32 cap;	/* the most it may grow to */
 	struct ksmbd_compound_fid cfid;
 	u32 len;
 	u32 prev;	/* offset of the previous element's header */
@@ -560,61 +561,119 @@ static u32 lone_read_size(const struct ksmbd_work *work, u32 want)
 }
 
 /*
- * Size the response buffer from the requests, so that READ data and other
- * large outputs are written in place instead of copied: 4 KiB for headers
- * and error responses, plus each element's asked-for output, each bounded
- * by the negotiated maximum (the gate refuses larger ones anyway), and the
- * whole bounded by the largest maximum plus headroom. Fields are read
- * unvalidated here, so they only ever size, never index.
+ * The output an element asks for (READ data and other large outputs are
+ * written in place, not copied), bounded by the negotiated maximum (the
+ * gate refuses larger ones anyway); 0 for commands without one. Fields
+ * are read unvalidated here, so they only ever size, never index.
  */
-static u32 rsp_buf_size(const struct ksmbd_work *work,
-			const struct ksmbd_elem *elems, u32 n)
+static u32 elem_want(const struct ksmbd_work *work, const struct ksmbd_elem *el)
 {
 	const struct ksmbd_conn *conn = work->conn;
-	const u8 *frame = work->frame;
-	u64 total = KSMBD_RSP_BUF_SIZE, cap;
-	u32 i, at, want, limit;
+	const u8 *p = work->frame + el->off;
+	u32 at, want, limit;
 	u16 cmd;
 
+	cmd = get_unaligned_le16(p + offsetof(struct smb2_hdr, command));
+	at = output_len_at(cmd);
+	if (!at || el->len < SMB2_HEADER_SIZE + at + 4)
+		return 0;
+	want = get_unaligned_le32(p + SMB2_HEADER_SIZE + at);
+	limit = cmd == SMB2_READ ? conn->neg.max_read : conn->neg.max_trans;
+	return min(want, limit) + SMB2_HEADER_SIZE + 64;
+}
+
+static bool is_lone_read(const struct ksmbd_work *work,
+			 const struct ksmbd_elem *elems, u32 n)
+{
+	const u8 *el = work->frame + elems[0].off;
+
+	return n == 1 && elems[0].len >= SMB2_HEADER_SIZE + 8 &&
+	       get_unaligned_le16(el + offsetof(struct smb2_hdr, command)) ==
+	       SMB2_READ;
+}
+
+/*
+ * The buffer a frame's answer starts in: 4 KiB for headers and error
+ * responses; fr_grow() makes room for each element's output just before
+ * it runs. Sizing it for every element up front pinned each one's
+ * asked-for output (up to the negotiated maximum, megabytes) for the
+ * whole frame, also while an earlier element waited (a CREATE for an
+ * oplock break), for answers of a few hundred bytes.
+ */
+static u32 rsp_buf_size(const struct ksmbd_work *work,
+			const struct ksmbd_elem *elems, u32 n, u32 *cap)
+{
+	const struct ksmbd_conn *conn = work->conn;
+
+	*cap = KSMBD_RSP_BUF_SIZE;
 	if (!ksmbd_conn_negotiated(conn))
 		return KSMBD_RSP_BUF_SIZE;
-	cap = KSMBD_RSP_BUF_SIZE + KSMBD_FRAME_HEADROOM +
-	      max(conn->neg.max_read, conn->neg.max_trans);
-	for (i = 0; i < n; i++) {
-		const u8 *el = frame + elems[i].off;
+	*cap += KSMBD_FRAME_HEADROOM + max(conn->neg.max_read,
+					   conn->neg.max_trans);
+	if (is_lone_read(work, elems, n))
+		return lone_read_size(work, get_unaligned_le32(work->frame +
+					elems[0].off + SMB2_HEADER_SIZE + 4));
+	return KSMBD_RSP_BUF_SIZE;
+}
 
-		cmd = get_unaligned_le16(el + offsetof(struct smb2_hdr, command));
-		at = output_len_at(cmd);
-		if (!at || elems[i].len < SMB2_HEADER_SIZE + at + 4)
-			continue;
-		want = get_unaligned_le32(el + SMB2_HEADER_SIZE + at);
-		if (cmd == SMB2_READ && n == 1)
-			return lone_read_size(work, want);
-		limit = cmd == SMB2_READ ? conn->neg.max_read : conn->neg.max_trans;
-		total += min(want, limit) + SMB2_HEADER_SIZE + 64;
+static atomic64_t rsp_bytes_all;
+
+s64 ksmbd_smb2_rsp_bytes(void)
+{
+	return atomic64_read(&rsp_bytes_all);
+}
+
+/* A frame's response buffer, counted on its connection and in stats. */
+static u8 *fr_buf_alloc(struct ksmbd_conn *conn, u32 size)
+{
+	u8 *buf = ksmbd_rsp_buf_alloc(size);
+
+	if (buf) {
+		atomic64_add(size, &conn->rsp_bytes);
+		atomic64_add(size, &rsp_bytes_all);
 	}
-	return min(total, cap);
+	return buf;
+}
+
+static void fr_buf_free(struct ksmbd_conn *conn, u8 *buf, u32 size)
+{
+	if (!buf)
+		return;
+	ksmbd_rsp_buf_free(buf, size);
+	atomic64_sub(size, &conn->rsp_bytes);
+	atomic64_sub(size, &rsp_bytes_all);
+}
+
+/* At least size bytes (at most fr->cap), what is written kept. */
+static bool fr_grow(struct ksmbd_conn *conn, struct frame_rsp *fr, u64 size)
+{
+	u8 *buf;
+
+	size = min_t(u64, size, fr->cap);
+	if (size <= fr->size)
+		return true;
+	buf = fr_buf_alloc(conn, size);
+	if (!buf)
+		return false;
+	memcpy(buf, fr->buf, fr->len);
+	fr_buf_free(conn, fr->buf, fr->size);
+	fr->buf = buf;
+	fr->size = size;
+	return true;
 }
 
 /*
  * A signed answer covers the data: copy the READ's pages in after the body,
  * into a larger buffer when they do not fit. False: no memory.
  */
-static bool pages_inline(struct frame_rsp *fr)
+static bool pages_inline(struct ksmbd_conn *conn, struct frame_rsp *fr)
 {
 	struct ksmbd_pagevec *pv = &fr->pages;
 	unsigned int i;
-	u8 *buf;
 
-	if (fr->size - fr->len < pv->len) {
-		buf = ksmbd_rsp_buf_alloc(fr->len + pv->len);
-		if (!buf)
-			return false;
-		memcpy(buf, fr->buf, fr->len);
-		ksmbd_rsp_buf_free(fr->buf, fr->size);
-		fr->buf = buf;
-		fr->size = fr->len + pv->len;
-	}
+	fr->cap = max(fr->cap, fr->len + pv->len);
+	if (!fr_grow(conn, fr, fr->len + pv->len))
+		return false;
 	for (i = 0; i < pv->nr; i++) {
 		memcpy_from_page(fr->buf + fr->len, pv->bv[i].bv_page,
 				 pv->bv[i].bv_offset, pv->bv[i].bv_len);
@@ -631,6 +690,7 @@ static void process_smb2(struct ksmbd_work *work)
 	struct frame_rsp fr = { };
 	enum ksmbd_valid v;
 	struct kvec iov;
+	bool lone_read;
 	u32 n, i;
 
 	v = ksmbd_compound_walk(work->frame, work->frame_len, elems,
@@ -649,16 +709,28 @@ static void process_smb2(struct ksmbd_work *work)
 		return;
 	}
 
-	fr.size = rsp_buf_size(work, elems, n);
-	fr.buf = ksmbd_rsp_buf_alloc(fr.size);
+	fr.size = rsp_buf_size(work, elems, n, &fr.cap);
+	fr.buf = fr_buf_alloc(conn, fr.size);
 	if (!fr.buf) {
 		ksmbd_conn_drop(conn, "out of memory");
 		return;
 	}
-	for (i = 0; i < n; i++)
+	lone_read = is_lone_read(work, elems, n);
+	for (i = 0; i < n; i++) {
+		/*
+		 * Its output, its header, the headers and errors after it (a
+		 * lone READ's buffer is already sized: lone_read_size()).
+		 */
+		if (!lone_read &&
+		    !fr_grow(conn, &fr, (u64)ALIGN(fr.len, 8) +
+			     elem_want(work, &elems[i]) + KSMBD_RSP_BUF_SIZE)) {
+			ksmbd_conn_drop(conn, "out of memory");
+			goto out_free;
+		}
 		if (!process_element(work, &fr, &elems[i], i, n))
 			goto out_free;
-	if (fr.pages.nr && fr.sign_sess && !pages_inline(&fr)) {
+	}
+	if (fr.pages.nr && fr.sign_sess && !pages_inline(conn, &fr)) {
 		ksmbd_conn_drop(conn, "out of memory");
 		goto out_free;
 	}
@@ -684,7 +756,7 @@ out_free:
 	arm_asyncs(&fr);
 	if (fr.sign_sess)
 		ksmbd_session_put(fr.sign_sess);
-	ksmbd_rsp_buf_free(fr.buf, fr.size);
+	fr_buf_free(conn, fr.buf, fr.size);
 }
 
 void ksmbd_smb2_process(struct ksmbd_work *work)

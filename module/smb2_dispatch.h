@@ -185,4 +185,7 @@ enum ksmbd_smb2_verdict ksmbd_smb2_write(struct ksmbd_smb2_ctx *ctx);
 enum ksmbd_smb2_verdict ksmbd_smb2_flush(struct ksmbd_smb2_ctx *ctx);
 enum ksmbd_smb2_verdict ksmbd_smb2_ioctl(struct ksmbd_smb2_ctx *ctx);
 
+/* Bytes of frame response buffers held now, all connections (stats). */
+s64 ksmbd_smb2_rsp_bytes(void);
+
 #endif

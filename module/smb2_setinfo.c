@@ -16,7 +16,6 @@
 #include <linux/slab.h>
 #include <linux/uidgid.h>
 #include <linux/xattr.h>
-#include <linux/falloc.h>
 #include "dosattr.h"
 #include "file.h"
 #include "fileinfo.h"
@@ -219,14 +218,17 @@ static int set_eof(struct ksmbd_file *fp, const struct ksmbd_buf *b)
 	return ksmbd_vfs_truncate(fp, (loff_t)size);
 }
 
-/* Smaller than the data: cut (Windows does); larger: reserve if we can. */
-static int set_allocation(struct ksmbd_file *fp, const struct ksmbd_buf *b)
+/*
+ * Smaller than the data: cut (Windows does); larger: reserve what the
+ * connection's budget allows (file_alloc.c).
+ */
+static int set_allocation(struct ksmbd_file *fp, const struct sinfo_req *s)
 {
 	struct kstat st;
 	u64 size;
 	int ret;
 
-	if (!ksmbd_buf_get_le64(b, 0, &size))
+	if (!ksmbd_buf_get_le64(&s->buf, 0, &size))
 		return -EMSGSIZE;
 	if (!has_access(fp, FILE_WRITE_DATA))
 		return -EACCES;
@@ -237,9 +239,7 @@ static int set_allocation(struct ksmbd_file *fp, const struct ksmbd_buf *b)
 		return ret;
 	if (size < (u64)st.size)
 		return ksmbd_vfs_truncate(fp, (loff_t)size);
-	if (size <= (u64)st.blocks << 9)
-		return 0;
-	ret = ksmbd_vfs_fallocate(fp, FALLOC_FL_KEEP_SIZE, 0, (loff_t)size);
+	ret = ksmbd_file_reserve(fp, s->ctx->conn, size);
 	/* An allocation size is a hint; file systems without fallocate ignore it. */
 	return ret == -EOPNOTSUPP ? 0 : ret;
 }
@@ -551,7 +551,7 @@ static int set_file(struct ksmbd_file *fp, const struct sinfo_req *s)
 	case FILE_MODE_INFORMATION:
 		return set_mode(fp, b);
 	case FILE_ALLOCATION_INFORMATION:
-		return traced_setattr(fp, s, set_allocation(fp, b));
+		return traced_setattr(fp, s, set_allocation(fp, s));
 	case FILE_END_OF_FILE_INFORMATION:
 		return traced_setattr(fp, s, set_eof(fp, b));
 	}

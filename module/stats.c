@@ -8,10 +8,12 @@
 #include "listener.h"
 #include "stats.h"
 #include "connection.h"
+#include "file.h"
 #include "ipc.h"
 #include "server.h"
 #include "session.h"
 #include "signing.h"
+#include "smb2_dispatch.h"
 #include "smb2_transform.h"
 #include "transport_tcp.h"
 #include "work.h"
@@ -71,5 +73,9 @@ int ksmbd_stats_show(char *buf, size_t size)
 		       ksmbd_session_nr_pending());
 	n += scnprintf(buf + n, size - n, "tx_queued_bytes %lld\n",
 		       (long long)ksmbd_conn_tx_queued_all());
+	n += scnprintf(buf + n, size - n, "alloc_reserved_bytes %lld\n",
+		       (long long)ksmbd_file_reserved_all());
+	n += scnprintf(buf + n, size - n, "response_bytes %lld\n",
+		       (long long)ksmbd_smb2_rsp_bytes());
 	return n;
 }

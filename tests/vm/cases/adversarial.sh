@@ -31,6 +31,35 @@ chown root:root $share/adv_rootfile
 chmod 0644 $share/adv_rootfile
 modprobe cifs 2>/dev/null
 
+# max allocation reservation small enough that what the code before the
+# bound reserved in full (5 x 3/4 of it) fits the guest's tmpfs share
+# (allocation-reservation). [global] applies at the daemon's start: a
+# restarted daemon takes the running server over with it.
+alloc_budget_mib=64
+restart_daemon() {
+	local old new i
+	old=$(cat /run/ksmbd.mountd.pid)
+	kill "$old"
+	for i in $(seq 1 50); do
+		kill -0 "$old" 2>/dev/null || break
+		sleep 0.1
+	done
+	"$VM_TOP/build/daemon/ksmbd.mountd" -n >> /var/log/ksmbd.mountd.log 2>&1 &
+	new=$!
+	echo $new > /run/ksmbd.mountd.pid
+	for i in $(seq 1 100); do
+		[ "$(stat_value daemon_pid)" = "$new" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+if [ -s /run/ksmbd.mountd.pid ]; then
+	sed -i "/^\[global\]/a\\	max allocation reservation = ${alloc_budget_mib}M" \
+		/etc/ksmbd/ksmbd.conf
+	check daemon-restarted restart_daemon
+	export ADV_ALLOC_BUDGET=$((alloc_budget_mib << 20))
+fi
+
 # Arguments (case or group names) narrow the run.
 python3 "$adv/run.py" --cifs --flood 500 --race-seconds 8 "$@" || CHECK_FAILED=1
 
