@@ -215,6 +215,56 @@ static bool same_name(struct ksmbd_file *fp, const char *name)
 	return same;
 }
 
+/*
+ * The handle's owner is going away but has not let go of it yet: its
+ * session is no longer valid (a logoff or a PreviousSessionId teardown
+ * still closing its handles) or its connection is closing. A client
+ * reconnects as soon as it dropped its old connection, often before the
+ * server has seen the drop or finished the teardown.
+ */
+static bool owner_leaving(u64 owner)
+{
+	struct ksmbd_session *sess;
+	bool leaving;
+
+	if (!owner)
+		return true;
+	sess = ksmbd_session_lookup_global(owner);
+	if (!sess)
+		return true;
+	leaving = READ_ONCE(sess->conn_gone) || ksmbd_conn_exiting(sess->conn);
+	ksmbd_session_put(sess);
+	return leaving;
+}
+
+/*
+ * Claims the handle, waiting (at most KSMBD_DURABLE_SETTLE_MS) while only
+ * its old owner's teardown is in the way: a reconnect that raced the
+ * teardown would otherwise get OBJECT_NAME_NOT_FOUND for a handle the
+ * server is about to keep for it (smb2.durable-open.read-only under load).
+ */
+#define KSMBD_DURABLE_SETTLE_MS	5000
+
+static struct ksmbd_file *claim_settled(const struct ksmbd_durable_req *rq)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(KSMBD_DURABLE_SETTLE_MS);
+	struct ksmbd_file *fp;
+	u64 owner;
+
+	for (;;) {
+		fp = ksmbd_file_durable_claim(rq->persistent_id,
+					      rq->volatile_id, &owner);
+		if (!IS_ERR(fp))
+			return fp;
+		if (PTR_ERR(fp) == -ENOENT ||
+		    (PTR_ERR(fp) == -EISCONN && !owner_leaving(owner)) ||
+		    time_after(jiffies, end))
+			return NULL;
+		/* Teardowns take no lock we could wait on here; they are short. */
+		msleep(20);
+	}
+}
+
 u32 ksmbd_durable_reconnect(struct ksmbd_smb2_ctx *ctx,
 			    const struct ksmbd_durable_req *rq,
 			    const struct ksmbd_oplock_req *op,
@@ -226,7 +276,7 @@ u32 ksmbd_durable_reconnect(struct ksmbd_smb2_ctx *ctx,
 	int ret;
 
 	*out = NULL;
-	fp = ksmbd_file_durable_claim(rq->persistent_id, rq->volatile_id);
+	fp = claim_settled(rq);
 	if (!fp) {
 		trace_ksmbd_durable_reconnect(ctx->conn, ctx->session_id,
 					      rq->persistent_id,

@@ -826,16 +826,26 @@ static bool claim_locked(struct ksmbd_file *fp, bool busy_ok)
 }
 
 struct ksmbd_file *ksmbd_file_durable_claim(u64 persistent_id,
-					    u64 volatile_id)
+					    u64 volatile_id, u64 *owner)
 {
 	struct ksmbd_file *fp;
 
+	*owner = 0;
 	if (!volatile_id || volatile_id >= U32_MAX)
-		return NULL;
+		return ERR_PTR(-ENOENT);
 	xa_lock(&files);
 	fp = xa_load(&files, (unsigned long)volatile_id);
-	if (!fp || fp->persistent_id != persistent_id || !claim_locked(fp, false))
-		fp = NULL;
+	if (!fp || fp->persistent_id != persistent_id || !fp->durable) {
+		fp = ERR_PTR(-ENOENT);
+	} else if (!claim_locked(fp, false)) {
+		if (fp->durable->state == KSMBD_DH_S_ATTACHED) {
+			*owner = fp->session_id;
+			fp = ERR_PTR(-EISCONN);
+		} else {
+			fp = ERR_PTR(fp->durable->state == KSMBD_DH_S_ORPHAN ?
+				     -EBUSY : -ENOENT);
+		}
+	}
 	xa_unlock(&files);
 	return fp;
 }

@@ -345,12 +345,14 @@ struct ksmbd_file *ksmbd_file_unpublish(struct ksmbd_smb2_ctx *ctx,
 bool ksmbd_file_durable_set(struct ksmbd_file *fp, struct ksmbd_durable *d);
 /*
  * Take a disconnected durable handle out of reach of the scavenger and
- * of other reconnects: the handle with these ids, with a reference, or
- * NULL when there is none (or it is connected, or busy). Undo with
- * ksmbd_file_durable_unclaim() or finish with ksmbd_file_durable_attach().
+ * of other reconnects: the handle with these ids, with a reference. Undo
+ * with ksmbd_file_durable_unclaim() or finish with
+ * ksmbd_file_durable_attach(). Otherwise an ERR_PTR: -ENOENT (no such
+ * durable handle), -EISCONN (still attached to session *owner), -EBUSY
+ * (disconnected, but a request of its dead connection still uses it).
  */
 struct ksmbd_file *ksmbd_file_durable_claim(u64 persistent_id,
-					    u64 volatile_id);
+					    u64 volatile_id, u64 *owner);
 void ksmbd_file_durable_unclaim(struct ksmbd_file *fp);
 /* A claimed handle now belongs to the request's session and tree. */
 void ksmbd_file_durable_attach(struct ksmbd_file *fp,
