@@ -41,6 +41,7 @@
 #include "ksmbd_trace.h"
 #include "proto/utf16.h"
 #include "smb2_dispatch.h"
+#include "stats.h"
 #include "smb2_notify.h"
 #include "work.h"
 
@@ -292,6 +293,8 @@ static void mark_event(struct notify_mark *m, u32 mask, const void *data,
 	bool snapped = false;
 	u32 action, filter;
 
+	/* Each call is one watch looked at for one event. */
+	ksmbd_total_add(KSMBD_TOTAL_NOTIFY_CHECKS, 1);
 	map_event(mask, &action, &filter);
 	if (!action || !(filter & READ_ONCE(w->filter)))
 		return;
