@@ -134,6 +134,9 @@ struct ksmbd_session {
 	struct xarray trees;
 	u32 next_tree_id;		/* cyclic allocation hint */
 	u32 nr_trees;			/* under lock */
+
+	/* smb2_notify.c's CHANGE_NOTIFY watches held by the session. */
+	atomic_t nr_notify;
 };
 
 /* Module exit: every connection, so every session, is gone by then. */

@@ -415,7 +415,7 @@ def connections_per_peer(env):
 
 # ---- item 10: CHANGE_NOTIFY watches ----
 
-NOTIFY_CLEANUP = 0x0000010C
+NOTIFY_CLEANUP = 0x0000010B
 CANCELLED = 0xC0000120
 DIR_ACCESS = 0x00100081		# LIST_DIRECTORY, READ_ATTRIBUTES, SYNCHRONIZE
 
@@ -528,6 +528,8 @@ def case_notify_unrelated_watches(env):
     w.close_file(f.fid)
     w.close()
     per_write = 2 * (depth_of(env.share_path) + 2)
+    print("# notify-unrelated-watches: notify_watch_checks +%d for %d "
+          "writes, %d watches" % (checks, 2 * writes, nw), flush=True)
     ok_checks = checks <= 2 * writes * per_write
     # The watch whose tree the change is in still hears of it.
     hit = 123
