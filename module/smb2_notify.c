@@ -220,6 +220,13 @@ static struct notify_watch *watch_new(struct ksmbd_session *sess,
 		ksmbd_notify_watch_put(w);
 		return ERR_PTR(ret);
 	}
+	/*
+	 * A handle that closed delete-pending before the watch was in the
+	 * index did not find it (smb2.notify.rmdir4 sends the CHANGE_NOTIFY
+	 * and the rmdir at once); one closing from now on will.
+	 */
+	if (ksmbd_file_delete_pending(fp))
+		ksmbd_notify_watch_gone(w);
 	return w;
 }
 

@@ -102,6 +102,8 @@ void ksmbd_notify_watch_put(struct notify_watch *w);
 void ksmbd_notify_drop_changes(struct notify_watch *w);
 /* Under w->lock: queue the watch's work if a request waits. */
 void ksmbd_notify_wake_locked(struct notify_watch *w);
+/* The watched directory was deleted: requests answer DELETE_PENDING. */
+void ksmbd_notify_watch_gone(struct notify_watch *w);
 /* The watch's mark and index entry (w->tree, w->dir, w->inode set). */
 int ksmbd_notify_hook(struct notify_watch *w);
 /* The handle closed (w->dead set): undo ksmbd_notify_hook. */

@@ -168,7 +168,7 @@ static void record(struct notify_watch *w, struct notify_change *c)
 }
 
 /* The watched directory was deleted: requests answer DELETE_PENDING. */
-static void watch_gone(struct notify_watch *w)
+void ksmbd_notify_watch_gone(struct notify_watch *w)
 {
 	spin_lock(&w->lock);
 	if (!w->dead && !w->gone) {
@@ -388,7 +388,7 @@ static void tree_dir_removed(u32 mask, const void *data, int data_type)
 	rcu_read_lock();
 	list = rhltable_lookup(&tree_index, &inode, index_params);
 	rhl_for_each_entry_rcu(w, pos, list, index_node)
-		watch_gone(w);
+		ksmbd_notify_watch_gone(w);
 	rcu_read_unlock();
 }
 
@@ -605,7 +605,7 @@ void ksmbd_notify_dir_deleted(struct inode *inode)
 	for (i = 0; i < ARRAY_SIZE(tables); i++) {
 		list = rhltable_lookup(tables[i], &inode, index_params);
 		rhl_for_each_entry_rcu(w, pos, list, index_node)
-			watch_gone(w);
+			ksmbd_notify_watch_gone(w);
 	}
 	rcu_read_unlock();
 }
