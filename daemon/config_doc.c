@@ -127,7 +127,7 @@ const struct cfg_key_doc cfg_key_docs[] = {
 	  "it has no such key." },
 	{ "max open files per connection", 'G', "Open files all sessions set up on one connection may hold at once, named pipes included (a multichannel session's files count on the connection that set it up); over it CREATE fails with STATUS_TOO_MANY_OPENED_FILES (counted in open_files_refused_per_connection) before anything is created. A terminal server's users share one connection: raise it there.", NULL, NULL,
 	  "it has no such key." },
-	{ "max notify watches per session", 'G', "CHANGE_NOTIFY requests one session may have waiting at once; over it CHANGE_NOTIFY fails with STATUS_INSUFFICIENT_RESOURCES (counted in notify_watches_refused). One window of a file manager is one watch.", NULL, NULL,
+	{ "max notify watches per session", 'G', "CHANGE_NOTIFY watches one session may hold at once: a directory handle's watch lives from its first CHANGE_NOTIFY until the handle closes, whether or not a request is waiting on it; over it CHANGE_NOTIFY on another handle fails with STATUS_INSUFFICIENT_RESOURCES (counted in notify_watches_refused). One window of a file manager is one watch.", NULL, NULL,
 	  "it has no such key." },
 	{ "max locks per handle", 'G', "Byte-range locks one open handle may hold; over it LOCK fails with STATUS_INSUFFICIENT_RESOURCES (counted in locks_refused_per_handle).", NULL, NULL,
 	  "it has no such key." },

@@ -68,12 +68,15 @@ static int __init ksmbd_init(void)
 	ret = ksmbd_work_init();
 	if (ret)
 		return ret;
+	ret = ksmbd_notify_init();
+	if (ret)
+		goto err_work_exit;
 	ret = ksmbd_smb2_negotiate_init();
 	if (ret)
-		goto err_work_exit;
+		goto err_notify_exit;
 	ret = ksmbd_server_init();
 	if (ret)
-		goto err_work_exit;
+		goto err_notify_exit;
 	ret = ksmbd_control_init();
 	if (ret)
 		goto err_server_exit;
@@ -97,6 +100,8 @@ err_control_exit:
 	ksmbd_control_exit();
 err_server_exit:
 	ksmbd_server_exit();
+err_notify_exit:
+	ksmbd_notify_exit();
 err_work_exit:
 	ksmbd_work_exit();
 	return ret;

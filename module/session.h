@@ -136,6 +136,9 @@ struct ksmbd_session {
 	u32 nr_trees;			/* under lock */
 	/* Handles charged to it, and to conn (file_limit.c) */
 	atomic_t nr_files;
+
+	/* smb2_notify.c's CHANGE_NOTIFY watches held by the session. */
+	atomic_t nr_notify;
 };
 
 /* Module exit: every connection, so every session, is gone by then. */

@@ -16,6 +16,7 @@ struct ksmbd_file;
 void ksmbd_notify_file_closed(struct ksmbd_file *fp);
 /* A handle of delete-pending directory inode closed. */
 void ksmbd_notify_dir_deleted(struct inode *inode);
+int ksmbd_notify_init(void);
 /* Module exit, after every connection is gone. */
 void ksmbd_notify_exit(void);
 

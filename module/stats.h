@@ -51,7 +51,8 @@ enum ksmbd_live_object {
 	X(NOTIFY_REFUSED, "notify_watches_refused") \
 	X(LOCKS_REFUSED_HANDLE, "locks_refused_per_handle") \
 	X(LOCKS_REFUSED_FILE, "locks_refused_per_file") \
-	X(ALLOC_CAPPED, "allocation_reservations_capped")
+	X(ALLOC_CAPPED, "allocation_reservations_capped") \
+	X(NOTIFY_CHECKS, "notify_watch_checks")
 
 enum ksmbd_total {
 #define X(id, name) KSMBD_TOTAL_##id,

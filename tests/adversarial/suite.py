@@ -34,7 +34,7 @@ def case(group, expected, timeout=60):
 
 STATS = "/sys/class/ksmbd-control/stats"
 LIVE_KEYS = ("connections", "sessions", "trees", "open_files", "works",
-             "buffers", "byte_range_locks")
+             "buffers", "byte_range_locks", "notify_watches")
 BAD_LOG = re.compile(r"BUG:|BUG [^ ]+ \(|WARNING:|Oops|general protection|"
                      r"Kernel panic|list_add corruption|list_del corruption|"
                      r"[Ss]lab corruption|Redzone overwritten|"

@@ -440,6 +440,24 @@ def lock_client(env, source=None):
 
 def open_fid(c, name):
     r = c.create(name, disposition=advlib.FILE_OPEN)
+
+
+# ---- item 10: CHANGE_NOTIFY watches ----
+
+NOTIFY_CLEANUP = 0x0000010B
+CANCELLED = 0xC0000120
+DIR_ACCESS = 0x00100081		# LIST_DIRECTORY, READ_ATTRIBUTES, SYNCHRONIZE
+
+
+def notify_body(fid, tree=True, filt=0x19, out_len=4096):
+    """CHANGE_NOTIFY (MS-SMB2 2.2.35); 0x19: file names, size, last write."""
+    return struct.pack("<HHI16sII", 32, 1 if tree else 0, out_len, fid,
+                       filt, 0)
+
+
+def open_dir(c, name):
+    r = c.create(name, disposition=advlib.FILE_OPEN_IF,
+                 options=advlib.OPT_DIRECTORY, access=DIR_ACCESS, attrs=0x10)
     expect(r.status == SUCCESS, "open %s: %s" % (name, sname(r.status)))
     return r.fid
 
@@ -1162,3 +1180,181 @@ def response_buffers(env):
             os.unlink(host_path(env, name))
         except OSError:
             pass
+
+
+def arm(c, fid, tree=True):
+    """Send a CHANGE_NOTIFY: (its MessageId, the first answer)."""
+    mid = c.mid
+    c.send_frame(c.element(advlib.CHANGE_NOTIFY, notify_body(fid, tree)))
+    return mid, advlib.Response(c.recv_frame())
+
+
+def arm_pending(c, fid, what):
+    mid, r = arm(c, fid)
+    expect(r.status == advlib.PENDING and r.flags & advlib.FLAG_ASYNC,
+           "%s: CHANGE_NOTIFY answered %s" % (what, sname(r.status)))
+    return mid, struct.unpack_from("<Q", r.raw, 32)[0]
+
+
+def notify_names(r):
+    """The (action, name) pairs of a CHANGE_NOTIFY answer."""
+    out = []
+    if len(r.body) < 8:
+        return out
+    off, length = struct.unpack_from("<HI", r.body, 2)
+    buf = r.raw[off:off + length]
+    at = 0
+    while at + 12 <= len(buf):
+        nxt, action, n = struct.unpack_from("<III", buf, at)
+        out.append((action, buf[at + 12:at + 12 + n].decode("utf-16-le")))
+        if not nxt:
+            break
+        at += nxt
+    return out
+
+
+def close_all(c, fids, pending):
+    """CLOSE every handle; pending: MessageIds of CHANGE_NOTIFYs still
+    waiting. The statuses those end with, by MessageId."""
+    for fid in fids:
+        c.send_frame(c.element(advlib.CLOSE, advlib.body_close(fid)))
+    ended, closes = {}, 0
+    while closes < len(fids) or len(ended) < len(pending):
+        r = advlib.Response(c.recv_frame())
+        if r.command == advlib.CLOSE:
+            expect(r.status == SUCCESS, "CLOSE: %s" % sname(r.status))
+            closes += 1
+        elif r.mid in pending:
+            ended[r.mid] = r.status
+    return ended
+
+
+def depth_of(path):
+    return len([p for p in os.path.realpath(path).split("/") if p])
+
+
+@case("avail", "200 handles of one session hold WATCH_TREE CHANGE_NOTIFYs "
+      "on 200 directories; 500 WRITEs through the share and 500 local "
+      "writes to a file outside all of them: notify_watch_checks grows by "
+      "at most 2 x (depth + 2) per write, not by the number of watches; "
+      "a file created beneath one watched directory completes that "
+      "watch's request (ADDED 'sub\\f.txt'), the other 199 end with "
+      "NOTIFY_CLEANUP at close", timeout=600)
+def case_notify_unrelated_watches(env):
+    env.need("tree")
+    nw, writes = 200, 500
+    top = host_path(env, "adv_nw")
+    os.makedirs(top, exist_ok=True)
+    for i in range(nw):
+        os.makedirs(os.path.join(top, "d%03d" % i, "sub"), exist_ok=True)
+    os.chmod(top, 0o777)
+    for i in range(nw):
+        for p in ("d%03d" % i, "d%03d/sub" % i):
+            os.chmod(os.path.join(top, p), 0o777)
+    c = env.client("tree")
+    fids, mids = [], {}
+    for i in range(nw):
+        fid = open_dir(c, "adv_nw\\d%03d" % i)
+        mid, _ = arm_pending(c, fid, "watch %d" % i)
+        fids.append(fid)
+        mids[mid] = i
+    w = env.client("tree")
+    f = w.create("adv_nw_out.txt", disposition=advlib.FILE_OVERWRITE_IF)
+    expect(f.status == SUCCESS, "create: %s" % sname(f.status))
+    outside = host_path(env, "adv_nw_out.txt")
+    checks0 = stat("notify_watch_checks")
+    for n in range(writes):
+        r = w.call(advlib.WRITE, advlib.body_write(f.fid, b"x" * 64,
+                                                   offset=64 * n))
+        expect(r.status == SUCCESS, "WRITE: %s" % sname(r.status))
+    fd = os.open(outside, os.O_WRONLY)
+    try:
+        for n in range(writes):
+            os.pwrite(fd, b"y" * 64, 64 * n)
+    finally:
+        os.close(fd)
+    checks = stat("notify_watch_checks") - checks0
+    w.close_file(f.fid)
+    w.close()
+    per_write = 2 * (depth_of(env.share_path) + 2)
+    print("# notify-unrelated-watches: notify_watch_checks +%d for %d "
+          "writes, %d watches" % (checks, 2 * writes, nw), flush=True)
+    ok_checks = checks <= 2 * writes * per_write
+    # The watch whose tree the change is in still hears of it.
+    hit = 123
+    with open(os.path.join(top, "d%03d" % hit, "sub", "f.txt"), "w") as fh:
+        fh.write("z")
+    r = advlib.Response(c.recv_frame())
+    got = notify_names(r) if r.status == SUCCESS else []
+    heard = (r.mid in mids and mids[r.mid] == hit and
+             (1, "sub\\f.txt") in got)
+    pending = set(m for m, i in mids.items() if i != hit)
+    ended = close_all(c, fids, pending)
+    c.close()
+    expect(ok_checks, "notify_watch_checks grew by %d for %d writes "
+           "(at most %d allowed; %d watches)" %
+           (checks, 2 * writes, 2 * writes * per_write, nw))
+    expect(heard, "the change beneath watch %d: %s from watch %s, %s" %
+           (hit, sname(r.status), mids.get(r.mid), got))
+    wrong = [m for m in pending if ended.get(m) != NOTIFY_CLEANUP]
+    expect(not wrong, "%d unrelated watches did not end with "
+           "NOTIFY_CLEANUP (e.g. %s)" %
+           (len(wrong), [sname(ended.get(m, 0)) for m in wrong[:3]]))
+
+
+@case("avail", "one session arms CHANGE_NOTIFY on 256 handles (max "
+      "notify watches per session): each PENDING, the 257th handle's "
+      "INSUFFICIENT_RESOURCES (notify_watches_refused + 1, notify_watches "
+      "+ 256); another session's watch PENDING meanwhile; the 256 "
+      "cancelled (CANCELLED) still hold their watches (the 257th still "
+      "refused); one handle closed, the 257th PENDING; all closed, "
+      "notify_watches back where it was", timeout=600)
+def case_notify_watches_per_session(env):
+    env.need("tree")
+    import smb2raw
+    limit = 256
+    name = "adv_nps"
+    os.makedirs(host_path(env, name), exist_ok=True)
+    os.chmod(host_path(env, name), 0o777)
+    live0 = stat("notify_watches")
+    refused0 = stat("notify_watches_refused")
+    c = env.client("tree")
+    fids = [open_dir(c, name) for _ in range(limit + 1)]
+    armed = [arm_pending(c, fid, "watch %d" % i)
+             for i, fid in enumerate(fids[:limit])]
+    _, r = arm(c, fids[limit])
+    expect(r.status == advlib.INSUFFICIENT_RESOURCES,
+           "watch %d: %s" % (limit + 1, sname(r.status)))
+    refused = stat("notify_watches_refused") - refused0
+    live = stat("notify_watches") - live0
+    expect(refused == 1, "notify_watches_refused went up by %d" % refused)
+    expect(live == limit, "notify_watches went up by %d" % live)
+    o = env.client("tree")
+    ofid = open_dir(o, name)
+    omid, _ = arm_pending(o, ofid, "the other session's watch")
+    ended = close_all(o, [ofid], {omid})
+    o.close()
+    expect(ended.get(omid) == NOTIFY_CLEANUP, "the other session's watch "
+           "ended with %s" % sname(ended.get(omid, 0)))
+    # Cancelled requests leave their handles' watches armed.
+    for mid, aid in armed:
+        c.send_frame(smb2raw.cancel_frame(mid, c.tree, c.sess, aid))
+    for _ in armed:
+        r = advlib.Response(c.recv_frame())
+        expect(r.status == CANCELLED, "cancel: %s" % sname(r.status))
+    _, r = arm(c, fids[limit])
+    expect(r.status == advlib.INSUFFICIENT_RESOURCES, "after the cancels, "
+           "watch %d: %s" % (limit + 1, sname(r.status)))
+    live = stat("notify_watches") - live0
+    expect(live == limit, "after the cancels notify_watches is +%d" % live)
+    close_all(c, fids[:1], set())
+    mid, aid = arm_pending(c, fids[limit], "watch %d after a close"
+                           % (limit + 1))
+    ended = close_all(c, fids[1:], {mid})
+    c.close()
+    expect(ended.get(mid) == NOTIFY_CLEANUP, "the last watch ended with %s"
+           % sname(ended.get(mid, 0)))
+    live = stat("notify_watches") - live0
+    expect(live == 0, "notify_watches +%d after every handle closed" % live)
+    refused = stat("notify_watches_refused") - refused0
+    expect(refused == 2, "notify_watches_refused went up by %d" % refused)

@@ -65,13 +65,13 @@ python3 "$adv/run.py" --cifs --flood 500 --race-seconds 8 "$@" || CHECK_FAILED=1
 
 live_zero() {
 	for k in connections sessions trees open_files works buffers \
-		byte_range_locks; do
+		byte_range_locks notify_watches; do
 		[ "$(stat_value $k)" = 0 ] || return 1
 	done
 }
 check final-live-zero wait_for 10 live_zero
 stat_line=$(grep -E \
-	'^(connections|sessions|trees|open_files|works|buffers|byte_range_locks) ' \
+	'^(connections|sessions|trees|open_files|works|buffers|byte_range_locks|notify_watches) ' \
 	/sys/class/ksmbd-control/stats | tr '\n' ' ')
 echo "# adversarial: live objects at the end: $stat_line"
 
