@@ -440,24 +440,6 @@ def lock_client(env, source=None):
 
 def open_fid(c, name):
     r = c.create(name, disposition=advlib.FILE_OPEN)
-
-
-# ---- item 10: CHANGE_NOTIFY watches ----
-
-NOTIFY_CLEANUP = 0x0000010B
-CANCELLED = 0xC0000120
-DIR_ACCESS = 0x00100081		# LIST_DIRECTORY, READ_ATTRIBUTES, SYNCHRONIZE
-
-
-def notify_body(fid, tree=True, filt=0x19, out_len=4096):
-    """CHANGE_NOTIFY (MS-SMB2 2.2.35); 0x19: file names, size, last write."""
-    return struct.pack("<HHI16sII", 32, 1 if tree else 0, out_len, fid,
-                       filt, 0)
-
-
-def open_dir(c, name):
-    r = c.create(name, disposition=advlib.FILE_OPEN_IF,
-                 options=advlib.OPT_DIRECTORY, access=DIR_ACCESS, attrs=0x10)
     expect(r.status == SUCCESS, "open %s: %s" % (name, sname(r.status)))
     return r.fid
 
@@ -1180,6 +1162,26 @@ def response_buffers(env):
             os.unlink(host_path(env, name))
         except OSError:
             pass
+
+
+# ---- item 10: CHANGE_NOTIFY watches ----
+
+NOTIFY_CLEANUP = 0x0000010B
+CANCELLED = 0xC0000120
+DIR_ACCESS = 0x00100081		# LIST_DIRECTORY, READ_ATTRIBUTES, SYNCHRONIZE
+
+
+def notify_body(fid, tree=True, filt=0x19, out_len=4096):
+    """CHANGE_NOTIFY (MS-SMB2 2.2.35); 0x19: file names, size, last write."""
+    return struct.pack("<HHI16sII", 32, 1 if tree else 0, out_len, fid,
+                       filt, 0)
+
+
+def open_dir(c, name):
+    r = c.create(name, disposition=advlib.FILE_OPEN_IF,
+                 options=advlib.OPT_DIRECTORY, access=DIR_ACCESS, attrs=0x10)
+    expect(r.status == SUCCESS, "open %s: %s" % (name, sname(r.status)))
+    return r.fid
 
 
 def arm(c, fid, tree=True):
