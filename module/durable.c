@@ -239,9 +239,12 @@ static bool owner_leaving(u64 owner)
 
 /*
  * Claims the handle, waiting (at most KSMBD_DURABLE_SETTLE_MS) while only
- * its old owner's teardown is in the way: a reconnect that raced the
- * teardown would otherwise get OBJECT_NAME_NOT_FOUND for a handle the
- * server is about to keep for it (smb2.durable-open.read-only under load).
+ * its old owner's teardown, the scavenger or another reconnect holds it:
+ * a reconnect that raced them would otherwise get OBJECT_NAME_NOT_FOUND
+ * for a handle the server keeps for it (smb2.durable-open.read-only under
+ * load met the scavenger detaching the orphan). Every holder letting go
+ * wakes us (ksmbd_file_durable_wait()); the bound is for a teardown that
+ * never comes.
  */
 #define KSMBD_DURABLE_SETTLE_MS	5000
 
@@ -249,19 +252,22 @@ static struct ksmbd_file *claim_settled(const struct ksmbd_durable_req *rq)
 {
 	unsigned long end = jiffies + msecs_to_jiffies(KSMBD_DURABLE_SETTLE_MS);
 	struct ksmbd_file *fp;
+	unsigned int seen;
+	long left;
 	u64 owner;
 
 	for (;;) {
+		seen = ksmbd_file_durable_seq();
 		fp = ksmbd_file_durable_claim(rq->persistent_id,
 					      rq->volatile_id, &owner);
 		if (!IS_ERR(fp))
 			return fp;
 		if (PTR_ERR(fp) == -ENOENT ||
-		    (PTR_ERR(fp) == -EISCONN && !owner_leaving(owner)) ||
-		    time_after(jiffies, end))
+		    (PTR_ERR(fp) == -EISCONN && !owner_leaving(owner)))
 			return NULL;
-		/* Teardowns take no lock we could wait on here; they are short. */
-		msleep(20);
+		left = (long)(end - jiffies);
+		if (left <= 0 || !ksmbd_file_durable_wait(seen, left))
+			return NULL;
 	}
 }
 

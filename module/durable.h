@@ -19,7 +19,9 @@
  *               last one (nobody can take another without the table's
  *               lock), dropping the tree and pointing the oplock owner at
  *               an always-exiting placeholder connection;
- *   BUSY      - claimed by a reconnect that is checking it.
+ *   BUSY      - claimed: by a reconnect that is checking it, or by the
+ *               scavenger detaching or closing it. A reconnect that meets
+ *               it waits for the claim to end (durable.c claim_settled()).
  * The scavenger (a delayed work, armed while any handle is disconnected)
  * closes disconnected handles whose timeout passed, like a CLOSE: locks,
  * share modes, delete-on-close and the owner go with the last put. A

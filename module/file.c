@@ -16,6 +16,7 @@
 #include <linux/hashtable.h>
 #include <linux/random.h>
 #include <linux/slab.h>
+#include <linux/wait.h>
 #include <linux/xarray.h>
 #include <linux/xattr.h>
 #include "connection.h"
@@ -62,6 +63,23 @@ struct ksmbd_inode {
 
 static DEFINE_XARRAY_ALLOC1(files);
 static u32 next_volatile;		/* cyclic hint, under the xa_lock */
+
+/*
+ * A reconnect that met a durable handle its old owner's teardown, the
+ * scavenger or another reconnect still holds waits here for the holder
+ * to let go (ksmbd_file_durable_wait()). durable_seq moves on every such
+ * release, so a change after the reconnect looked is never missed.
+ */
+static DECLARE_WAIT_QUEUE_HEAD(durable_wq);
+static atomic_t durable_seq = ATOMIC_INIT(0);
+
+static void durable_changed(void)
+{
+	atomic_inc(&durable_seq);
+	/* Its barrier pairs with the one in wait_event()'s set_current_state. */
+	if (wq_has_sleeper(&durable_wq))
+		wake_up_all(&durable_wq);
+}
 
 static DEFINE_MUTEX(share_lock);
 static DEFINE_HASHTABLE(inodes, 8);
@@ -248,8 +266,16 @@ static void file_release(struct ksmbd_file *fp)
 
 void ksmbd_file_put(struct ksmbd_file *fp)
 {
-	if (fp && refcount_dec_and_test(&fp->refs))
+	bool durable;
+
+	if (!fp)
+		return;
+	/* Read before the put: fp may be gone right after it. */
+	durable = READ_ONCE(fp->durable);
+	if (refcount_dec_and_test(&fp->refs))
 		file_release(fp);
+	else if (durable)
+		durable_changed();	/* an orphan's last user may be done */
 }
 
 static struct ksmbd_inode *entry_add(struct ksmbd_inode **fresh,
@@ -383,6 +409,8 @@ static void unlisted(struct ksmbd_file *fp)
 	ksmbd_file_uncharge(fp);
 	ksmbd_lock_file_closed(fp);
 	ksmbd_notify_file_closed(fp);
+	if (fp->durable)
+		durable_changed();	/* a reconnect waiting for it gives up */
 }
 
 /* The entry is ours again unless a sweep took it first (true: it was). */
@@ -559,6 +587,7 @@ static void close_by_key(const struct close_key *k)
 		if (fp && k->keep_durable && keep_durable(fp)) {
 			ksmbd_durable_disconnected(fp);
 			xa_unlock(&files);
+			durable_changed();
 			index++;
 			continue;
 		}
@@ -842,12 +871,28 @@ struct ksmbd_file *ksmbd_file_durable_claim(u64 persistent_id,
 			*owner = fp->session_id;
 			fp = ERR_PTR(-EISCONN);
 		} else {
-			fp = ERR_PTR(fp->durable->state == KSMBD_DH_S_ORPHAN ?
-				     -EBUSY : -ENOENT);
+			/*
+			 * An orphan a request of its dead connection still
+			 * uses, or a handle claimed (BUSY) by the scavenger
+			 * detaching it or by another reconnect: both let go
+			 * soon, and the handle is still there to reclaim.
+			 */
+			fp = ERR_PTR(-EBUSY);
 		}
 	}
 	xa_unlock(&files);
 	return fp;
+}
+
+unsigned int ksmbd_file_durable_seq(void)
+{
+	return atomic_read(&durable_seq);
+}
+
+long ksmbd_file_durable_wait(unsigned int seen, long timeout)
+{
+	return wait_event_timeout(durable_wq,
+				  atomic_read(&durable_seq) != seen, timeout);
 }
 
 void ksmbd_file_durable_unclaim(struct ksmbd_file *fp)
@@ -855,6 +900,7 @@ void ksmbd_file_durable_unclaim(struct ksmbd_file *fp)
 	xa_lock(&files);
 	fp->durable->state = fp->durable->claimed_from;
 	xa_unlock(&files);
+	durable_changed();
 	ksmbd_file_put(fp);
 }
 
@@ -890,6 +936,7 @@ void ksmbd_file_durable_attach(struct ksmbd_file *fp,
 	fp->tree_id = ctx->tree->id;
 	fp->durable->state = KSMBD_DH_S_ATTACHED;
 	xa_unlock(&files);
+	durable_changed();
 	if (old)
 		ksmbd_tree_put(old);
 	/* Torn down while we worked: its sweep may have missed fp. */
@@ -928,6 +975,7 @@ static void durable_detach(struct ksmbd_file *fp)
 	xa_lock(&files);
 	fp->durable->state = KSMBD_DH_S_DETACHED;
 	xa_unlock(&files);
+	durable_changed();
 	ksmbd_file_put(fp);
 }
 

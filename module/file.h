@@ -349,10 +349,18 @@ bool ksmbd_file_durable_set(struct ksmbd_file *fp, struct ksmbd_durable *d);
  * with ksmbd_file_durable_unclaim() or finish with
  * ksmbd_file_durable_attach(). Otherwise an ERR_PTR: -ENOENT (no such
  * durable handle), -EISCONN (still attached to session *owner), -EBUSY
- * (disconnected, but a request of its dead connection still uses it).
+ * (disconnected, but a request of its dead connection still uses it, or
+ * the scavenger or another reconnect has it claimed).
  */
 struct ksmbd_file *ksmbd_file_durable_claim(u64 persistent_id,
 					    u64 volatile_id, u64 *owner);
+/*
+ * Waiting for a durable handle's holder to let go: take the sequence
+ * before ksmbd_file_durable_claim(), then wait (at most timeout jiffies;
+ * 0 when it ran out) until a durable handle changed hands since.
+ */
+unsigned int ksmbd_file_durable_seq(void);
+long ksmbd_file_durable_wait(unsigned int seen, long timeout);
 void ksmbd_file_durable_unclaim(struct ksmbd_file *fp);
 /* A claimed handle now belongs to the request's session and tree. */
 void ksmbd_file_durable_attach(struct ksmbd_file *fp,
