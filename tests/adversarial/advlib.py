@@ -576,9 +576,10 @@ class Client:
         raw = self.recv_frame()
         return req, raw, Response(raw)
 
-    def login(self, user=None, password=None):
+    def login(self, user=None, password=None, prev=0):
         """NTLMv2 through SPNEGO. Returns the final response; the session
-        id and signing key are set on success."""
+        id and signing key are set on success. prev: the PreviousSessionId
+        the last leg names (the server ends that session of the user)."""
         from impacket import ntlm
         user = self.env.user if user is None else user
         password = self.env.password if password is None else password
@@ -593,7 +594,8 @@ class Client:
         off, ln = struct.unpack_from("<HH", r.body, 4)
         challenge = spnego_token(raw[off:off + ln])
         t3, key = ntlm.getNTLMSSPType3(t1, challenge, user, password, "")
-        req, raw, r = self.session_setup_raw(spnego_resp(t3.getData()))
+        req, raw, r = self.session_setup_raw(spnego_resp(t3.getData()),
+                                             prev=prev)
         hash_ = hashlib.sha512(hash_ + req).digest()
         if r.status != SUCCESS:
             return r

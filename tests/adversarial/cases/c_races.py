@@ -9,7 +9,7 @@ import struct
 import time
 
 import advlib
-from advlib import (expect, sname, SUCCESS, MORE_PROCESSING_REQUIRED,
+from advlib import (Client, expect, sname, SUCCESS, MORE_PROCESSING_REQUIRED,
                     USER_SESSION_DELETED, NETWORK_NAME_DELETED, FILE_CLOSED,
                     INVALID_HANDLE, NOT_IMPLEMENTED, Dropped,
                     ECHO, LOGOFF, TREE_CONNECT, TREE_DISCONNECT,
@@ -218,3 +218,58 @@ def case_race_rst_during_session_setup(env):
         c = env.client("negotiate")
         c.send_frame(c.element(SESSION_SETUP, body_session_setup(t1)))
         c.rst()
+
+
+@case("races", "a durable handle (DHnQ, batch oplock) whose old connection "
+      "stays open while the same user's new connection ends the old "
+      "session (PreviousSessionId) and reconnects it with DHnC, as a second "
+      "connection of that user fires DH2C with a wrong CreateGuid at the "
+      "same handle (each claims it for a moment, then gives it back): the "
+      "DHnC is SUCCESS every round, the bogus ones OBJECT_NAME_NOT_FOUND, "
+      "and the old connection's own teardown afterwards leaves the "
+      "reconnected handle alone", timeout=180)
+def case_race_durable_reconnect_claimed(env):
+    env.need("file")
+    name = "adv_rdur.txt"
+    x = env.client("tree")
+    try:
+        for i in rounds(env):
+            old = env.client("tree")
+            dhnq = advlib.create_context(b"DHnQ", b"\0" * 16)
+            r = old.create(name, disposition=advlib.FILE_OPEN_IF, oplock=9,
+                           contexts=dhnq)
+            expect(r.status == SUCCESS, "durable open: %s" % sname(r.status))
+            expect(b"DHnQ" in r.raw, "round %d: not made durable" % i)
+            fid = r.fid
+            new = Client(env)
+            expect(new.negotiate().status == SUCCESS, "negotiate")
+            expect(new.login(prev=old.sess).status == SUCCESS,
+                   "login with PreviousSessionId")
+            expect(new.tree_connect().status == SUCCESS, "tree connect")
+            # x claims the handle over and over; new's DHnC lands among.
+            bogus = advlib.create_context(b"DH2C", fid + bytes(range(16)) +
+                                          struct.pack("<I", 0))
+            frames = []
+            for _ in range(16):
+                el = x.element(CREATE, body_create(
+                    name, disposition=advlib.FILE_OPEN, oplock=9,
+                    contexts=bogus))
+                frames.append(struct.pack(">I", len(el)) + el)
+            x.send_raw(b"".join(frames))
+            r = new.create(name, disposition=advlib.FILE_OPEN, oplock=9,
+                           contexts=advlib.create_context(b"DHnC", fid))
+            for _ in frames:
+                b = x.recv()
+                expect(b.status == advlib.OBJECT_NAME_NOT_FOUND,
+                       "round %d: bogus DH2C answered %s" %
+                       (i, sname(b.status)))
+            expect(r.status == SUCCESS, "round %d: DHnC answered %s" %
+                   (i, sname(r.status)))
+            # The old connection's teardown must not take it back.
+            old.close()
+            time.sleep(0.3)
+            expect(new.close_file(r.fid).status == SUCCESS,
+                   "round %d: CLOSE of the reconnected handle" % i)
+            new.close()
+    finally:
+        x.close()
