@@ -1089,6 +1089,23 @@ def check_rsp_answer(cmd, parts, data):
                "READ at EOF-10 gave %d bytes" % ln)
 
 
+def release_and_check(holder, held_fid, c, frames, check, data):
+    """The holder closes its handle: every waiting compound is answered
+    and checked, and no response buffer is left."""
+    r = holder.close_file(held_fid)
+    expect(r.status == SUCCESS, "holder close: %s" % sname(r.status))
+    c.sock.settimeout(60)
+    cmds = {mid: cmd for mid, cmd, _ in frames}
+    for _ in frames:
+        parts = c.recv().parts
+        cmd = cmds.pop(parts[0].mid, None)
+        expect(cmd is not None, "answer to MessageId %d" % parts[0].mid)
+        check(cmd, parts, data)
+    expect(advlib.wait_until(lambda: stat("response_bytes") == 0, 10),
+           "response_bytes %d with nothing in flight"
+           % stat("response_bytes"))
+
+
 @case("avail", "a client that does not read pipelines 24 compounds (CREATE "
       "of a file whose batch oplock another client holds, then QUERY_INFO, "
       "IOCTL or READ asking for the negotiated maximum with a few bytes to "
@@ -1143,18 +1160,7 @@ def response_buffers(env):
         expect("response_bytes" in stats, "no response_bytes in stats")
         expect(0 < held <= MiB, "response_bytes %d for %d waiting compounds"
                % (held, n))
-        r = holder.close_file(held_fid)
-        expect(r.status == SUCCESS, "holder close: %s" % sname(r.status))
-        c.sock.settimeout(60)
-        cmds = {mid: cmd for mid, cmd, _ in frames}
-        for _ in frames:
-            parts = c.recv().parts
-            cmd = cmds.pop(parts[0].mid, None)
-            expect(cmd is not None, "answer to MessageId %d" % parts[0].mid)
-            check_rsp_answer(cmd, parts, data)
-        expect(advlib.wait_until(lambda: stat("response_bytes") == 0, 10),
-               "response_bytes %d with nothing in flight"
-               % stat("response_bytes"))
+        release_and_check(holder, held_fid, c, frames, check_rsp_answer, data)
     finally:
         if c:
             c.close()
@@ -1276,18 +1282,8 @@ def before_wait(env):
             stat("works") - works0, stat("buffers") - bufs0, n))
         expect(0 < held <= MiB, "response_bytes %d while %d compounds wait"
                % (held, n))
-        r = holder.close_file(held_fid)
-        expect(r.status == SUCCESS, "holder close: %s" % sname(r.status))
-        c.sock.settimeout(60)
-        cmds = {mid: cmd for mid, cmd, _ in frames}
-        for _ in frames:
-            parts = c.recv().parts
-            cmd = cmds.pop(parts[0].mid, None)
-            expect(cmd is not None, "answer to MessageId %d" % parts[0].mid)
-            check_before_wait(cmd, parts, data)
-        expect(advlib.wait_until(lambda: stat("response_bytes") == 0, 10),
-               "response_bytes %d with nothing in flight"
-               % stat("response_bytes"))
+        release_and_check(holder, held_fid, c, frames, check_before_wait,
+                          data)
     finally:
         if c:
             c.close()
