@@ -1089,6 +1089,16 @@ def check_rsp_answer(cmd, parts, data):
                "READ at EOF-10 gave %d bytes" % ln)
 
 
+def hold_batch(holder, name):
+    """holder opens name with a batch oplock; its FileId."""
+    r = holder.create(name, oplock=OPLOCK_BATCH, access=GENERIC_READ,
+                      disposition=advlib.FILE_OPEN)
+    expect(r.status == SUCCESS, "holder open: %s" % sname(r.status))
+    expect(r.body[2] == OPLOCK_BATCH, "no batch oplock granted (%d)"
+           % r.body[2])
+    return r.fid
+
+
 def release_and_check(holder, held_fid, c, frames, check, data):
     """The holder closes its handle: every waiting compound is answered
     and checked, and no response buffer is left."""
@@ -1126,12 +1136,7 @@ def response_buffers(env):
     holder = env.client("tree")
     c = None
     try:
-        r = holder.create(name, oplock=OPLOCK_BATCH, access=GENERIC_READ,
-                          disposition=advlib.FILE_OPEN)
-        expect(r.status == SUCCESS, "holder open: %s" % sname(r.status))
-        expect(r.body[2] == OPLOCK_BATCH, "no batch oplock granted (%d)"
-               % r.body[2])
-        held_fid = r.fid
+        held_fid = hold_batch(holder, name)
         c = env.client("tree")
         more_credits(c, 4096)
         frames = rsp_compounds(c, name, c.max_trans, 8)
@@ -1255,11 +1260,7 @@ def before_wait(env):
     holder = env.client("tree")
     c = None
     try:
-        r = holder.create(name, oplock=OPLOCK_BATCH, access=GENERIC_READ,
-                          disposition=advlib.FILE_OPEN)
-        expect(r.status == SUCCESS and r.body[2] == OPLOCK_BATCH,
-               "holder open: %s, oplock %d" % (sname(r.status), r.body[2]))
-        held_fid = r.fid
+        held_fid = hold_batch(holder, name)
         c = env.client("tree")
         more_credits(c, 4096)
         frames = rsp_before_wait(c, name, other, subdir, c.max_trans)
