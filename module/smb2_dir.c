@@ -65,7 +65,10 @@ struct qdir_req {
 
 /* What one request produces. */
 struct qdir_out {
-	struct ksmbd_wbuf w;
+	struct ksmbd_wbuf w;	/* a window over the body, from base on */
+	struct ksmbd_smb2_ctx *ctx;
+	u32 base;		/* where w starts in the body */
+	u32 limit;		/* the client's OutputBufferLength */
 	u32 last;		/* offset of the previous entry */
 	u32 count;
 	bool full;		/* the next entry did not fit */
@@ -244,13 +247,37 @@ static int dot_attrs(struct ksmbd_file *fp, bool dotdot, struct ksmbd_fattr *a)
 	return 0;
 }
 
+/*
+ * Room for end bytes of entries (at most the client's limit): the window
+ * starts small and doubles, so a short listing never holds the client's
+ * whole OutputBufferLength, and a long one copies what it has O(log n)
+ * times. False when the limit or the frame does not allow it.
+ */
+static bool room_for(struct qdir_out *o, u32 end)
+{
+	struct ksmbd_wbuf *body = &o->ctx->body;
+	u32 want;
+
+	if (end <= o->w.cap)
+		return true;
+	if (end > o->limit)
+		return false;
+	want = min(o->limit, max(end, 2 * o->w.cap));
+	if (!ksmbd_smb2_body_room(o->ctx, o->base + o->w.len,
+				  want - o->w.len))
+		return false;
+	o->w.p = body->p + o->base;
+	o->w.cap = min(o->limit, body->cap - o->base);
+	return end <= o->w.cap;
+}
+
 /* Append one entry, 8-aligned after the previous; false when it does not fit. */
 static bool put_entry(struct qdir_out *o, u8 cls, const struct ksmbd_fattr *a,
 		      const u8 *name16, u32 len16)
 {
 	u32 at = o->count ? ALIGN(o->w.len, 8) : 0;
 
-	if (!ksmbd_range_ok(o->w.cap, at, ksmbd_dirent_size(cls, len16))) {
+	if (!room_for(o, at + ksmbd_dirent_size(cls, len16))) {
 		o->full = true;
 		return false;
 	}
@@ -395,9 +422,9 @@ enum ksmbd_smb2_verdict ksmbd_smb2_query_dir(struct ksmbd_smb2_ctx *ctx)
 {
 	struct ksmbd_wbuf *body = &ctx->body;
 	struct ksmbd_file *fp;
-	struct qdir_out o = { };
+	struct qdir_out o = { .ctx = ctx };
 	struct qdir_req q;
-	u8 *hdr;
+	u32 hdr_at;
 
 	if (qdir_decode(ctx->req, &q)) {
 		ctx->status = STATUS_INVALID_PARAMETER;
@@ -411,13 +438,14 @@ enum ksmbd_smb2_verdict ksmbd_smb2_query_dir(struct ksmbd_smb2_ctx *ctx)
 	ctx->status = check_handle(fp, &q);
 	if (ctx->status != STATUS_SUCCESS)
 		goto out_put;
-	hdr = ksmbd_wbuf_reserve(body, SMB2_OUTPUT_BUFFER_RSP_SIZE - 1);
-	if (!hdr) {
+	hdr_at = body->len;
+	if (!ksmbd_wbuf_reserve(body, SMB2_OUTPUT_BUFFER_RSP_SIZE - 1)) {
 		ctx->status = STATUS_INSUFFICIENT_RESOURCES;
 		goto out_put;
 	}
-	o.w = ksmbd_wbuf_make(body->p + body->len,
-			      min(q.out_len, body->cap - body->len));
+	o.base = body->len;
+	o.limit = q.out_len;
+	o.w = ksmbd_wbuf_make(body->p + o.base, min(o.limit, body->cap - o.base));
 	mutex_lock(&fp->dir_lock);
 	ctx->status = query_dir(ctx, fp, &q, &o);
 	mutex_unlock(&fp->dir_lock);
@@ -428,9 +456,9 @@ enum ksmbd_smb2_verdict ksmbd_smb2_query_dir(struct ksmbd_smb2_ctx *ctx)
 	}
 	/* Raw: o.w wrote these bytes in place (its reserves zeroed them). */
 	ksmbd_wbuf_reserve_raw(body, o.w.len);
-	put_unaligned_le16(SMB2_OUTPUT_BUFFER_RSP_SIZE, hdr);
-	put_unaligned_le16(SMB2_HEADER_SIZE + 8, hdr + 2);
-	put_unaligned_le32(o.w.len, hdr + 4);
+	put_unaligned_le16(SMB2_OUTPUT_BUFFER_RSP_SIZE, body->p + hdr_at);
+	put_unaligned_le16(SMB2_HEADER_SIZE + 8, body->p + hdr_at + 2);
+	put_unaligned_le32(o.w.len, body->p + hdr_at + 4);
 out_put:
 	ksmbd_file_put(fp);
 	return KSMBD_SMB2_REPLY;

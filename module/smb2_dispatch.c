@@ -24,9 +24,10 @@
 /* Elements per compound; more is refused by the gate. */
 #define KSMBD_MAX_COMPOUND	32
 /*
- * Response buffer per frame. Enough for every element of a full compound
- * to get at least an error response; commands with large replies (READ,
- * QUERY_*) will size it from their request once they exist.
+ * Room each element starts with (and a frame's first buffer): small
+ * answers and an error response for every element of a full compound.
+ * Larger answers get room from their handler once their size is known
+ * (ksmbd_smb2_body_room()).
  */
 #define KSMBD_RSP_BUF_SIZE	4096
 /* An error response, padded for the next element. */
@@ -426,6 +427,9 @@ static bool process_element(struct ksmbd_work *work, struct frame_rsp *fr,
 	       (n - i - 1) * KSMBD_ERR_RSP_ROOM;
 	rsp = fr->buf + start;
 	ctx.body = ksmbd_wbuf_make(rsp + SMB2_HEADER_SIZE, room);
+	ctx.fr = fr;
+	ctx.rsp_start = start;
+	ctx.rsp_tail = (n - i - 1) * KSMBD_ERR_RSP_ROOM;
 	ctx.cfid = &fr->cfid;
 	ctx.status = STATUS_SUCCESS;
 	if (n == 1 && !work->enc_sess)
@@ -458,6 +462,8 @@ static bool process_element(struct ksmbd_work *work, struct frame_rsp *fr,
 			compound_carry_error(&ctx, &hdr, i);
 		if (ctx.unattached)
 			fr->next_status = STATUS_INVALID_PARAMETER;
+		/* The handler may have moved the buffer (body_room()). */
+		rsp = fr->buf + start;
 	}
 	if (ctx.held) {
 		finish_held(&ctx, verdict);
@@ -528,59 +534,21 @@ static bool process_element(struct ksmbd_work *work, struct frame_rsp *fr,
 	return !ksmbd_conn_exiting(conn);
 }
 
-/* Output a command may ask for: body offset of its u32 length field. */
-static u32 output_len_at(u16 command)
-{
-	switch (command) {
-	case SMB2_READ:
-	case SMB2_QUERY_INFO:
-	case SMB2_CHANGE_NOTIFY:
-		return 4;
-	case SMB2_QUERY_DIRECTORY:
-		return 28;
-	case SMB2_IOCTL:
-		return 44;
-	default:
-		return 0;
-	}
-}
-
 /*
- * A lone READ's buffer: its data is written in place when it is encrypted
- * or short; otherwise it goes as pages (ctx.pages), and only a pipe's
- * answer, at most KSMBD_RPC_MAX_PAYLOAD, is written into the buffer.
+ * A lone READ's buffer: room for its data when that is short (the usual
+ * 4 KiB read gets one buffer, no second allocation). Longer data goes as
+ * pages (ctx.pages) or, encrypted or from a pipe, gets its room once the
+ * handler knows how much there is (ksmbd_smb2_body_room()).
  */
 static u32 lone_read_size(const struct ksmbd_work *work, u32 want)
 {
-	const struct ksmbd_conn *conn = work->conn;
-	u32 room = min(want, conn->neg.max_read);
+	u32 room = min(want, work->conn->neg.max_read);
 
-	if (!work->enc_sess && room >= KSMBD_READ_PAGES_MIN)
-		room = min_t(u32, room, KSMBD_RPC_MAX_PAYLOAD);
+	if (room >= KSMBD_READ_PAGES_MIN)
+		room = 0;
 	return KSMBD_LONE_READ_ROOM + room;
 }
 
-/*
- * The output an element asks for (READ data and other large outputs are
- * written in place, not copied), bounded by the negotiated maximum (the
- * gate refuses larger ones anyway); 0 for commands without one. Fields
- * are read unvalidated here, so they only ever size, never index.
- */
-static u32 elem_want(const struct ksmbd_work *work, const struct ksmbd_elem *el)
-{
-	const struct ksmbd_conn *conn = work->conn;
-	const u8 *p = work->frame + el->off;
-	u32 at, want, limit;
-	u16 cmd;
-
-	cmd = get_unaligned_le16(p + offsetof(struct smb2_hdr, command));
-	at = output_len_at(cmd);
-	if (!at || el->len < SMB2_HEADER_SIZE + at + 4)
-		return 0;
-	want = get_unaligned_le32(p + SMB2_HEADER_SIZE + at);
-	limit = cmd == SMB2_READ ? conn->neg.max_read : conn->neg.max_trans;
-	return min(want, limit) + SMB2_HEADER_SIZE + 64;
-}
 
 static bool is_lone_read(const struct ksmbd_work *work,
 			 const struct ksmbd_elem *elems, u32 n)
@@ -644,8 +612,9 @@ static void fr_buf_free(struct ksmbd_conn *conn, u8 *buf, u32 size)
 	atomic64_sub(size, &rsp_bytes_all);
 }
 
-/* At least size bytes (at most fr->cap), what is written kept. */
-static bool fr_grow(struct ksmbd_conn *conn, struct frame_rsp *fr, u64 size)
+/* At least size bytes (at most fr->cap), the first keep bytes kept. */
+static bool fr_grow_keep(struct ksmbd_conn *conn, struct frame_rsp *fr,
+			 u64 size, u32 keep)
 {
 	u8 *buf;
 
@@ -655,10 +624,36 @@ static bool fr_grow(struct ksmbd_conn *conn, struct frame_rsp *fr, u64 size)
 	buf = fr_buf_alloc(conn, size);
 	if (!buf)
 		return false;
-	memcpy(buf, fr->buf, fr->len);
+	memcpy(buf, fr->buf, keep);
 	fr_buf_free(conn, fr->buf, fr->size);
 	fr->buf = buf;
 	fr->size = size;
+	return true;
+}
+
+static bool fr_grow(struct ksmbd_conn *conn, struct frame_rsp *fr, u64 size)
+{
+	return fr_grow_keep(conn, fr, size, fr->len);
+}
+
+bool ksmbd_smb2_body_room(struct ksmbd_smb2_ctx *ctx, u32 used, u32 more)
+{
+	struct frame_rsp *fr = ctx->fr;
+	u64 need = (u64)used + more;
+	u64 size;
+
+	if (need <= ctx->body.cap)
+		return true;
+	if (!fr || used < ctx->body.len || used > ctx->body.cap)
+		return false;
+	size = (u64)ctx->rsp_start + SMB2_HEADER_SIZE + need + ctx->rsp_tail;
+	if (size > fr->cap ||
+	    !fr_grow_keep(ctx->conn, fr, size,
+			  ctx->rsp_start + SMB2_HEADER_SIZE + used))
+		return false;
+	ctx->body.p = fr->buf + ctx->rsp_start + SMB2_HEADER_SIZE;
+	ctx->body.cap = fr->size - ctx->rsp_start - SMB2_HEADER_SIZE -
+			ctx->rsp_tail;
 	return true;
 }
 
@@ -723,7 +718,8 @@ static void process_smb2(struct ksmbd_work *work)
 		 */
 		if (!lone_read &&
 		    !fr_grow(conn, &fr, (u64)ALIGN(fr.len, 8) +
-			     elem_want(work, &elems[i]) + KSMBD_RSP_BUF_SIZE)) {
+			     KSMBD_RSP_BUF_SIZE +
+			     (n - i - 1) * KSMBD_ERR_RSP_ROOM)) {
 			ksmbd_conn_drop(conn, "out of memory");
 			goto out_free;
 		}

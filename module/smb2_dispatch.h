@@ -17,6 +17,7 @@ struct ksmbd_work;
 struct ksmbd_session;
 struct ksmbd_tree;
 struct ksmbd_async;
+struct frame_rsp;
 
 /*
  * MS-SMB2 3.3.5.2.7.2: the FileId of the last CREATE in a compound, which
@@ -108,6 +109,14 @@ struct ksmbd_smb2_ctx {
 	 */
 	struct ksmbd_async *held;
 	bool held_owned;
+	/*
+	 * Dispatcher: the frame's response buffer this body lives in, where
+	 * the element starts in it and the error room kept for the elements
+	 * after it (ksmbd_smb2_body_room()). fr is NULL outside a frame.
+	 */
+	struct frame_rsp *fr;
+	u32 rsp_start;
+	u32 rsp_tail;
 };
 
 typedef enum ksmbd_smb2_verdict (*ksmbd_smb2_handler_t)(struct ksmbd_smb2_ctx *ctx);
@@ -129,6 +138,18 @@ void ksmbd_smb2_put_hdr(u8 *rsp, const struct ksmbd_req_hdr *rq, u32 status,
  * could not be answered before it). False: carry on synchronously.
  */
 bool ksmbd_smb2_go_async(struct ksmbd_smb2_ctx *ctx, wait_queue_head_t *wq);
+
+/*
+ * An element's body starts with room for small answers (a few KiB); a
+ * handler whose answer is larger makes room for it once it knows its
+ * size, so that a buffer is sized from the answer and not from the
+ * client's OutputBufferLength. Keeps the first used bytes of the body
+ * (what was written, also through a window the handler made over it)
+ * and makes body.cap at least used + more. Moves the body: pointers into
+ * it taken before are stale, offsets stay valid. False when that is more
+ * than the frame may hold (the body is unchanged).
+ */
+bool ksmbd_smb2_body_room(struct ksmbd_smb2_ctx *ctx, u32 used, u32 more);
 /* While waiting: a CANCEL (or teardown) asks the handler to give up. */
 bool ksmbd_smb2_async_cancelled(const struct ksmbd_smb2_ctx *ctx);
 /*

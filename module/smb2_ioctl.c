@@ -84,6 +84,22 @@ static bool out_room(const struct ioctl_op *op, u32 n)
 	return op->out_len + n <= op->rq->max_out;
 }
 
+/*
+ * Room in the body for n more output bytes. Outputs that grow entry by
+ * entry (allocated ranges) double the room, up to what the client
+ * allows, so the body holds about the answer, not MaxOutputResponse.
+ */
+static bool out_reserve(struct ioctl_op *op, u32 n)
+{
+	struct ksmbd_wbuf *w = &op->ctx->body;
+	u32 more = max(n, min(w->cap, op->rq->max_out - op->out_len));
+
+	if (w->cap - w->len >= n)
+		return true;
+	return ksmbd_smb2_body_room(op->ctx, w->len, more) ||
+	       ksmbd_smb2_body_room(op->ctx, w->len, n);
+}
+
 static void out_le32(struct ioctl_op *op, u32 v)
 {
 	ksmbd_wbuf_put_le32(&op->ctx->body, v);
@@ -454,6 +470,8 @@ static u32 allocated_ranges(struct ioctl_op *op)
 		hole = min(hole, end);
 		if (!out_room(op, 16))
 			return STATUS_BUFFER_OVERFLOW;
+		if (!out_reserve(op, 16))
+			return STATUS_INSUFFICIENT_RESOURCES;
 		out_le64(op, data);
 		out_le64(op, hole - data);
 		off = hole;

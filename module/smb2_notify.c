@@ -384,8 +384,12 @@ enum ksmbd_smb2_verdict ksmbd_smb2_change_notify(struct ksmbd_smb2_ctx *ctx)
 	}
 	ctx->status = do_notify(ctx, fp, &in, &body, &len);
 	ksmbd_file_put(fp);
-	if (ctx->status == STATUS_SUCCESS && body)
-		ksmbd_wbuf_put(&ctx->body, body, len);
+	if (ctx->status == STATUS_SUCCESS && body) {
+		if (ksmbd_smb2_body_room(ctx, ctx->body.len, len))
+			ksmbd_wbuf_put(&ctx->body, body, len);
+		else
+			ctx->status = STATUS_INSUFFICIENT_RESOURCES;
+	}
 	kfree(body);
 	return KSMBD_SMB2_REPLY;
 }

@@ -130,7 +130,11 @@ static u32 take_answer(struct ksmbd_smb2_ctx *ctx, struct ksmbd_rpc_command *r,
 	if (status == STATUS_SUCCESS || status == STATUS_BUFFER_OVERFLOW) {
 		/* ipc.c bounds payload_sz by max_out; check again, cheaply. */
 		*got = min(r->payload_sz, max_out);
-		ksmbd_wbuf_put(&ctx->body, r->payload, *got);
+		/* Room for the answer now that its size is known. */
+		if (ksmbd_smb2_body_room(ctx, ctx->body.len, *got))
+			ksmbd_wbuf_put(&ctx->body, r->payload, *got);
+		else
+			status = STATUS_INSUFFICIENT_RESOURCES;
 	}
 	kvfree(r);
 	return status;

@@ -699,11 +699,55 @@ static u32 query_dispatch(struct qinfo *q)
 	}
 }
 
+/* The answer did not fit the room the body had, but the client allows more. */
+static bool wants_more_room(const struct qinfo *q, u32 status)
+{
+	if (q->w.cap >= q->rq->out_len)
+		return false;
+	switch (status) {
+	case STATUS_BUFFER_TOO_SMALL:
+		return q->need <= q->rq->out_len;
+	case STATUS_BUFFER_OVERFLOW:
+	case STATUS_INFO_LENGTH_MISMATCH:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/*
+ * Answer into the room the body has (a few KiB: most classes fit); an
+ * answer that needs more runs again in room made for it, up to the
+ * client's OutputBufferLength (queries change nothing, so running one
+ * twice is safe). The buffer is sized from the answer, not from what
+ * the client allows.
+ */
+static u32 query_sized(struct qinfo *q)
+{
+	struct ksmbd_wbuf *body = &q->ctx->body;
+	u32 base = body->len, want, status;
+
+	q->w = ksmbd_wbuf_make(body->p + base,
+			       min(q->rq->out_len, body->cap - base));
+	status = query_dispatch(q);
+	if (!wants_more_room(q, status))
+		return status;
+	want = q->need > q->w.cap ? min(q->need, q->rq->out_len) :
+				    q->rq->out_len;
+	if (!ksmbd_smb2_body_room(q->ctx, base, want))
+		return status;
+	q->need = 0;
+	q->w = ksmbd_wbuf_make(body->p + base,
+			       min(q->rq->out_len, body->cap - base));
+	return query_dispatch(q);
+}
+
 enum ksmbd_smb2_verdict ksmbd_smb2_query_info(struct ksmbd_smb2_ctx *ctx)
 {
 	struct ksmbd_wbuf *body = &ctx->body;
 	struct qinfo_req rq;
 	struct qinfo q = { .ctx = ctx, .rq = &rq };
+	u32 hdr_at;
 	u8 *hdr;
 
 	if (qinfo_decode(ctx->req, &rq)) {
@@ -715,14 +759,13 @@ enum ksmbd_smb2_verdict ksmbd_smb2_query_info(struct ksmbd_smb2_ctx *ctx)
 		ctx->status = STATUS_FILE_CLOSED;
 		return KSMBD_SMB2_REPLY;
 	}
-	hdr = ksmbd_wbuf_reserve(body, SMB2_OUTPUT_BUFFER_RSP_SIZE - 1);
-	if (!hdr) {
+	hdr_at = body->len;
+	if (!ksmbd_wbuf_reserve(body, SMB2_OUTPUT_BUFFER_RSP_SIZE - 1)) {
 		ctx->status = STATUS_INSUFFICIENT_RESOURCES;
 		goto out_put;
 	}
-	q.w = ksmbd_wbuf_make(body->p + body->len,
-			      min(rq.out_len, body->cap - body->len));
-	ctx->status = query_dispatch(&q);
+	ctx->status = query_sized(&q);
+	hdr = body->p + hdr_at;
 	if (ctx->status == STATUS_BUFFER_TOO_SMALL) {
 		put_need_error(ctx, q.need);
 		goto out_put;

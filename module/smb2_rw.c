@@ -77,6 +77,23 @@ static struct ksmbd_file *lookup(struct ksmbd_smb2_ctx *ctx, u64 pid, u64 vid)
 }
 
 /*
+ * What a read into the body can return: the bytes from the offset to the
+ * end of the file as it is now, never more than asked. Room for that, not
+ * for the client's Length, is what the body gets (a file that grows
+ * meanwhile answers with what it had when the read began).
+ */
+static u32 read_room(struct ksmbd_file *fp, const struct rw_req *rq)
+{
+	loff_t size = ksmbd_vfs_size_hint(fp);
+
+	if (size < 0)
+		return rq->length;
+	if ((u64)size <= rq->offset)
+		return 0;
+	return min_t(u64, rq->length, size - rq->offset);
+}
+
+/*
  * The data: as page references when the dispatcher allows it (nothing
  * copied; the socket sends the page cache pages), else read into the body.
  * With pages allowed the dispatcher sized the body for small reads only.
@@ -86,18 +103,22 @@ static ssize_t read_data(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
 {
 	struct ksmbd_wbuf *w = &ctx->body;
 	ssize_t n;
+	u32 len;
 	u8 *dst;
 
 	if (ctx->pages && (rq->length >= KSMBD_READ_PAGES_MIN ||
 			   !ksmbd_range_ok(w->cap, w->len, rq->length)))
 		return ksmbd_vfs_read_pages(fp, rq->length, rq->offset,
 					    ctx->pages);
+	len = read_room(fp, rq);
+	if (!ksmbd_smb2_body_room(ctx, w->len, len))
+		return -ENOSPC;
 	/* Raw: what the read does not fill is taken back right after. */
-	dst = ksmbd_wbuf_reserve_raw(w, rq->length);
+	dst = ksmbd_wbuf_reserve_raw(w, len);
 	if (!dst)
 		return -ENOSPC;
-	n = ksmbd_vfs_read(fp, dst, rq->length, rq->offset);
-	w->len -= rq->length - (n > 0 ? n : 0);
+	n = ksmbd_vfs_read(fp, dst, len, rq->offset);
+	w->len -= len - (n > 0 ? n : 0);
 	return n;
 }
 

@@ -588,6 +588,15 @@ int ksmbd_vfs_fallocate(struct ksmbd_file *fp, int mode, loff_t off,
 	return AS_USER(fp, vfs_fallocate(fp->filp, mode, off, len));
 }
 
+loff_t ksmbd_vfs_size_hint(struct ksmbd_file *fp)
+{
+	struct kstat st;
+
+	if (fp->stream)
+		return ksmbd_stream_getattr(fp, &st) ? -1 : st.size;
+	return i_size_read(file_inode(fp->filp));
+}
+
 loff_t ksmbd_vfs_seek(struct ksmbd_file *fp, loff_t off, int whence)
 {
 	return AS_USER(fp, vfs_llseek(fp->filp, off, whence));

@@ -128,6 +128,8 @@ int ksmbd_vfs_overwrite(struct ksmbd_file *fp);
 int ksmbd_vfs_fallocate(struct ksmbd_file *fp, int mode, loff_t off,
 			loff_t len);
 /* SEEK_DATA / SEEK_HOLE; -ENXIO past the end as lseek(2). */
+/* The file's (or stream's) size now, for sizing buffers; -1 unknown. */
+loff_t ksmbd_vfs_size_hint(struct ksmbd_file *fp);
 loff_t ksmbd_vfs_seek(struct ksmbd_file *fp, loff_t off, int whence);
 ssize_t ksmbd_vfs_copy_range(struct ksmbd_file *src, loff_t src_off,
 			     struct ksmbd_file *dst, loff_t dst_off,

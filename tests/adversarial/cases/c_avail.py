@@ -3,6 +3,7 @@
 or stall them. Other loopback addresses (127.0.0.x) stand for other peers,
 so the legitimate client (127.0.0.1) is never the flooding peer."""
 import os
+import shutil
 import socket
 import struct
 import subprocess
@@ -1162,6 +1163,141 @@ def response_buffers(env):
             os.unlink(host_path(env, name))
         except OSError:
             pass
+
+
+def rsp_before_wait(c, name, other, subdir, out):
+    """Compounds whose large-asking element runs first and answers a few
+    bytes, on another file (or a directory of three entries), before an
+    open of name that waits for the holder's oplock break."""
+    rel = advlib.RELATED_FID
+    chained = {"flags": advlib.FLAG_RELATED, "sess": 0xFFFFFFFFFFFFFFFF,
+               "tree": 0xFFFFFFFF}
+    kinds = [
+        (advlib.QUERY_INFO, other, advlib.OPT_NON_DIRECTORY,
+         advlib.body_query_info(rel, advlib.INFO_FILE,
+                                FILE_STANDARD_INFORMATION, out_len=out)),
+        (advlib.IOCTL, other, advlib.OPT_NON_DIRECTORY,
+         advlib.body_ioctl(rel, FSCTL_QUERY_ALLOCATED_RANGES,
+                           struct.pack("<QQ", 0, 5000), max_out=out)),
+        (advlib.READ, other, advlib.OPT_NON_DIRECTORY,
+         advlib.body_read(rel, c.max_read, offset=4990)),
+        (advlib.QUERY_DIRECTORY, subdir, advlib.OPT_DIRECTORY,
+         advlib.body_query_directory(rel, out_len=out)),
+    ]
+    frames = []
+    for cmd, first, opts, body in kinds:
+        for _ in range(6):
+            frames.append((c.mid, cmd, c.compound([
+                (advlib.CREATE, advlib.body_create(
+                    first, access=GENERIC_READ, options=opts,
+                    disposition=advlib.FILE_OPEN, attrs=0), {}),
+                (cmd, body, chained),
+                (advlib.CLOSE, advlib.body_close(rel), chained),
+                (advlib.CREATE, advlib.body_create(
+                    name, access=GENERIC_READ,
+                    disposition=advlib.FILE_OPEN), {}),
+                (advlib.CLOSE, advlib.body_close(rel), chained)],
+                related=False)))
+    return frames
+
+
+def check_before_wait(cmd, parts, data):
+    expect(len(parts) == 5, "%d answers in a compound" % len(parts))
+    expect(all(p.status == SUCCESS for p in parts),
+           "compound answered %s" % [sname(p.status) for p in parts])
+    if cmd != advlib.QUERY_DIRECTORY:
+        check_rsp_answer(cmd, parts[:3], data)
+        return
+    off, ln = struct.unpack_from("<HI", parts[1].body, 2)
+    names, at = [], off
+    while True:
+        nxt, = struct.unpack_from("<I", parts[1].raw, at)
+        nlen, = struct.unpack_from("<I", parts[1].raw, at + 60)
+        names.append(parts[1].raw[at + 104:at + 104 + nlen]
+                     .decode("utf-16-le"))
+        if not nxt:
+            break
+        at += nxt
+    expect(sorted(names) == [".", "..", "a", "b", "c"],
+           "listing %s in %d bytes" % (names, ln))
+
+
+@case("avail", "compounds whose first request asks for the negotiated "
+      "maximum (QUERY_INFO, IOCTL, READ at EOF-10, QUERY_DIRECTORY of a "
+      "three-entry directory) and answers a few bytes, followed by an open "
+      "that waits for an oplock break (item 10): the buffer that waits "
+      "holds those answers, not 24 x 4 MiB of room; response_bytes stays "
+      "under 1 MiB; every answer is correct once the holder closes",
+      timeout=180)
+def case_response_buffers_sized_before_wait(env):
+    env.need("file")
+    with Params(**RELAXED):
+        before_wait(env)
+
+
+def before_wait(env):
+    name, other, subdir = ("avail_rspw.bin", "avail_rspw_other.bin",
+                           "avail_rspw_dir")
+    with open(plant(env, other, 5000), "rb") as f:
+        data = f.read()
+    plant(env, name, 100)
+    d = host_path(env, subdir)
+    os.makedirs(d, exist_ok=True)
+    for n in "abc":
+        open(os.path.join(d, n), "w").close()
+    os.chmod(d, 0o755)
+    holder = env.client("tree")
+    c = None
+    try:
+        r = holder.create(name, oplock=OPLOCK_BATCH, access=GENERIC_READ,
+                          disposition=advlib.FILE_OPEN)
+        expect(r.status == SUCCESS and r.body[2] == OPLOCK_BATCH,
+               "holder open: %s, oplock %d" % (sname(r.status), r.body[2]))
+        held_fid = r.fid
+        c = env.client("tree")
+        more_credits(c, 4096)
+        frames = rsp_before_wait(c, name, other, subdir, c.max_trans)
+        works0, bufs0 = stat("works"), stat("buffers")
+        mem0 = mem_available_kb()
+        for _, _, raw in frames:
+            c.send_frame(raw)
+        n = len(frames)
+        # The works that start run their first three elements, then wait.
+        started = advlib.wait_until(
+            lambda: stat("works") - works0 >= n and
+            stat("buffers") - bufs0 > n, 30)
+        time.sleep(1)
+        held = stat("response_bytes")
+        print("# before-wait: %d compounds, %d running: response_bytes %d, "
+              "MemAvailable down %d KiB"
+              % (n, stat("buffers") - bufs0 - n, held,
+                 mem0 - mem_available_kb()), flush=True)
+        expect(started, "%d works, %d buffers for %d compounds" % (
+            stat("works") - works0, stat("buffers") - bufs0, n))
+        expect(0 < held <= MiB, "response_bytes %d while %d compounds wait"
+               % (held, n))
+        r = holder.close_file(held_fid)
+        expect(r.status == SUCCESS, "holder close: %s" % sname(r.status))
+        c.sock.settimeout(60)
+        cmds = {mid: cmd for mid, cmd, _ in frames}
+        for _ in frames:
+            parts = c.recv().parts
+            cmd = cmds.pop(parts[0].mid, None)
+            expect(cmd is not None, "answer to MessageId %d" % parts[0].mid)
+            check_before_wait(cmd, parts, data)
+        expect(advlib.wait_until(lambda: stat("response_bytes") == 0, 10),
+               "response_bytes %d with nothing in flight"
+               % stat("response_bytes"))
+    finally:
+        if c:
+            c.close()
+        holder.close()
+        for n in (name, other):
+            try:
+                os.unlink(host_path(env, n))
+            except OSError:
+                pass
+        shutil.rmtree(host_path(env, subdir), ignore_errors=True)
 
 
 # ---- item 10: CHANGE_NOTIFY watches ----
