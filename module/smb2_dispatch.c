@@ -30,6 +30,8 @@
  * (ksmbd_smb2_body_room()).
  */
 #define KSMBD_RSP_BUF_SIZE	4096
+/* Below this room for its body an element gets a larger buffer first. */
+#define KSMBD_ELEM_MIN_ROOM	2048
 /* An error response, padded for the next element. */
 #define KSMBD_ERR_RSP_ROOM	ALIGN(SMB2_HEADER_SIZE + SMB2_ERROR_RSP_SIZE, 8)
 /*
@@ -658,6 +660,23 @@ bool ksmbd_smb2_body_room(struct ksmbd_smb2_ctx *ctx, u32 used, u32 more)
 }
 
 /*
+ * Room for the next element's small answer (its handler makes room for a
+ * larger one) and an error response for each of the `after` elements
+ * behind it. Most compounds (a stat's CREATE + QUERY_INFO + CLOSE) fit
+ * in the first buffer: growing it for every element copied it each time.
+ */
+static bool elem_room(struct ksmbd_conn *conn, struct frame_rsp *fr,
+		      u32 after)
+{
+	u64 start = fr->any ? ALIGN(fr->len, 8) : 0;
+	u64 tail = (u64)after * KSMBD_ERR_RSP_ROOM;
+
+	if (start + SMB2_HEADER_SIZE + KSMBD_ELEM_MIN_ROOM + tail <= fr->size)
+		return true;
+	return fr_grow(conn, fr, start + KSMBD_RSP_BUF_SIZE + tail);
+}
+
+/*
  * A signed answer covers the data: copy the READ's pages in after the body,
  * into a larger buffer when they do not fit. False: no memory.
  */
@@ -712,14 +731,8 @@ static void process_smb2(struct ksmbd_work *work)
 	}
 	lone_read = is_lone_read(work, elems, n);
 	for (i = 0; i < n; i++) {
-		/*
-		 * Its output, its header, the headers and errors after it (a
-		 * lone READ's buffer is already sized: lone_read_size()).
-		 */
-		if (!lone_read &&
-		    !fr_grow(conn, &fr, (u64)ALIGN(fr.len, 8) +
-			     KSMBD_RSP_BUF_SIZE +
-			     (n - i - 1) * KSMBD_ERR_RSP_ROOM)) {
+		/* A lone READ's buffer is already sized: lone_read_size(). */
+		if (!lone_read && !elem_room(conn, &fr, n - i - 1)) {
 			ksmbd_conn_drop(conn, "out of memory");
 			goto out_free;
 		}

@@ -46,8 +46,8 @@ void ksmbd_work_buf_free(void *buf)
  * Response buffers of metadata compounds and the path scratch buffers of
  * CREATE come from caches with a constructor, which the kernel does not
  * zero on allocation (init_on_alloc, on in Debian's kernels, zeroed every
- * ~12.5 KiB response of a stat's CREATE + QUERY_INFO + CLOSE: QUERY_INFO's
- * OutputBufferLength sizes it). A reused buffer still holds an earlier
+ * response buffer, the 4 KiB one of a stat's CREATE + QUERY_INFO + CLOSE
+ * too). A reused buffer still holds an earlier
  * response, so nothing may reach the wire unwritten: response bytes are
  * written through ksmbd_wbuf_reserve, which zeroes what it hands out, or
  * by the writers of the header (ksmbd_smb2_put_hdr clears all of it), the
