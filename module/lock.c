@@ -398,7 +398,7 @@ static struct lock_waiter *waiter_alloc(struct ksmbd_smb2_ctx *ctx,
 	w->lf = lf;
 	w->fp = fp;
 	w->r = *r;
-	w->async = ksmbd_async_alloc(ctx, &waiter_ops, w);
+	w->async = ksmbd_smb2_async_alloc(ctx, &waiter_ops, w);
 	if (!w->async) {
 		ksmbd_file_put(fp);
 		kfree(w);

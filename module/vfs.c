@@ -31,7 +31,6 @@
 #include "file.h"
 #include "ksmbd_trace.h"
 #include "streams.h"
-#include "work.h"
 #include "vfs.h"
 #include "vfs_name.h"
 
@@ -540,15 +539,15 @@ ssize_t ksmbd_vfs_write(struct ksmbd_file *fp, const void *buf, size_t len,
 	return AS_USER(fp, kernel_write(fp->filp, buf, len, &pos));
 }
 
-ssize_t ksmbd_vfs_write_from_socket(struct ksmbd_file *fp,
-				    struct ksmbd_work *work, u32 upto, loff_t pos)
+ssize_t ksmbd_vfs_write_from(struct ksmbd_file *fp, loff_t pos,
+			     ksmbd_vfs_source_t src, void *arg)
 {
 	struct file *filp = fp->filp;
 
 	if (fp->stream || !filp->f_op->write_iter ||
 	    (filp->f_flags & O_APPEND))
 		return -EOPNOTSUPP;
-	return AS_USER(fp, ksmbd_work_fill_file(work, upto, filp, pos));
+	return AS_USER(fp, src(arg, filp, pos));
 }
 
 int ksmbd_vfs_fsync(struct ksmbd_file *fp, loff_t start, loff_t end)
