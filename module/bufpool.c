@@ -11,7 +11,6 @@
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include "bufpool.h"
-#include "connection.h"
 #include "stats.h"
 
 static struct kmem_cache *rsp_cache;

@@ -8,6 +8,12 @@
 
 #include <linux/types.h>
 
+/*
+ * What a connection's largest frame may exceed its largest negotiated
+ * read/write/transact size by (headers, compound elements).
+ */
+#define KSMBD_FRAME_HEADROOM		(64 << 10)
+
 int ksmbd_bufpool_init(void);
 void ksmbd_bufpool_exit(void);
 

@@ -44,6 +44,7 @@
 #include "smb2_dispatch.h"
 #include "stats.h"
 #include "tree.h"
+#include "vfs.h"
 
 struct brl {
 	struct rb_node rb;		/* in ksmbd_lock_file.locks */
@@ -528,3 +529,7 @@ void ksmbd_lock_file_closed(struct ksmbd_file *fp)
 	up_write(&lf->sem);
 	complete_done(&done);
 }
+
+struct ksmbd_file_hooks ksmbd_lock_file_hooks = {
+	.unlisted = ksmbd_lock_file_closed,
+};

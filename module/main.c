@@ -14,7 +14,10 @@
 #include "clients.h"
 #include "control.h"
 #include "durable.h"
+#include "file.h"
 #include "ipc.h"
+#include "lock.h"
+#include "oplock.h"
 #include "server.h"
 #include "session.h"
 #include "share.h"
@@ -114,12 +117,25 @@ static void tables_exit(void)
 	ksmbd_share_exit();
 }
 
+/*
+ * What goes with a handle, in this order: its blocking locks, its
+ * CHANGE_NOTIFY requests (and a deleted directory's watches), its oplock
+ * or lease. Nothing to undo: the hooks are static.
+ */
+static void __init objects_init(void)
+{
+	ksmbd_file_hooks_register(&ksmbd_lock_file_hooks);
+	ksmbd_file_hooks_register(&ksmbd_notify_file_hooks);
+	ksmbd_file_hooks_register(&ksmbd_oplock_file_hooks);
+}
+
 /* Each step's exit is in ksmbd_exit() in the reverse order. */
 static int __init ksmbd_init(void)
 {
 	int ret;
 
 	ksmbd_crypto_preload();
+	objects_init();
 	ret = ksmbd_bufpool_init();
 	if (ret)
 		return ret;

@@ -20,6 +20,7 @@
 #include "smb2_transform.h"
 #include "stats.h"
 #include "uapi/ksmbd_netlink.h"
+#include "vfs.h"
 #include "work.h"
 
 /* Elements per compound; more is refused by the gate. */

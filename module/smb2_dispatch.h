@@ -9,7 +9,6 @@
 
 #include <linux/wait.h>
 #include "proto/buf.h"
-#include "vfs.h"
 #include "proto/validate.h"
 
 struct ksmbd_conn;
@@ -18,6 +17,7 @@ struct ksmbd_session;
 struct ksmbd_tree;
 struct ksmbd_async;
 struct frame_rsp;
+struct ksmbd_pagevec;
 
 /*
  * MS-SMB2 3.3.5.2.7.2: the FileId of the last CREATE in a compound, which

@@ -433,3 +433,15 @@ void ksmbd_notify_file_closed(struct ksmbd_file *fp)
 	ksmbd_notify_watch_put(w);
 }
 
+/* A delete-pending directory's last handle went: its watches end. */
+static void notify_released(struct ksmbd_file *fp, bool deleted)
+{
+	if (deleted && fp->kind == KSMBD_FILE_DIRECTORY && !fp->stream &&
+	    fp->filp)
+		ksmbd_notify_dir_deleted(file_inode(fp->filp));
+}
+
+struct ksmbd_file_hooks ksmbd_notify_file_hooks = {
+	.unlisted = ksmbd_notify_file_closed,
+	.released = notify_released,
+};
