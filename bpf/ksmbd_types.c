@@ -11,8 +11,11 @@
  * and the module's own BTF.
  *
  * The tracepoints are instantiated here too (as in module/trace.c) so that
- * their btf_trace_* prototypes, which name the argument types, are in it.
+ * their btf_trace_* prototypes, which name the argument types, are in it;
+ * the structures the events read come first, as there.
  */
+#include "connection.h"
+#include "file.h"
 #define CREATE_TRACE_POINTS
 #include "ksmbd_trace.h"
 

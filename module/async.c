@@ -14,24 +14,21 @@
 #include <linux/slab.h>
 #include <linux/xarray.h>
 #include "async.h"
+#include "bufpool.h"
 #include "connection.h"
 #include "debug.h"
 #include "ksmbd_trace.h"
 #include "session.h"
-#include "smb2_dispatch.h"
 #include "smb2_transform.h"
 #include "stats.h"
-#include "work.h"
 
 static DEFINE_XARRAY_ALLOC1(asyncs);
 static u32 next_index;
 
-struct ksmbd_async *ksmbd_async_alloc(struct ksmbd_smb2_ctx *ctx,
+struct ksmbd_async *ksmbd_async_alloc(const struct ksmbd_async_origin *o,
 				      const struct ksmbd_async_ops *ops,
 				      void *priv)
 {
-	const struct ksmbd_req_hdr *hdr = &ctx->req->hdr;
-	u32 saved = ctx->status;
 	struct ksmbd_async *a;
 
 	a = kzalloc(sizeof(*a), GFP_KERNEL);
@@ -40,29 +37,20 @@ struct ksmbd_async *ksmbd_async_alloc(struct ksmbd_smb2_ctx *ctx,
 	refcount_set(&a->refs, 1);
 	spin_lock_init(&a->lock);
 	atomic_set(&a->claimed, 0);
-	ksmbd_conn_get(ctx->conn);
-	a->conn = ctx->conn;
+	ksmbd_conn_get(o->conn);
+	a->conn = o->conn;
 	a->ops = ops;
 	a->priv = priv;
-	a->message_id = hdr->message_id;
-	a->session_id = ctx->session_id;
-	a->hdr_flags = hdr->flags;
-	a->command = hdr->command;
-	a->credit_charge = hdr->credit_charge;
+	a->message_id = o->hdr->message_id;
+	a->session_id = o->session_id;
+	a->hdr_flags = o->hdr->flags;
+	a->command = o->hdr->command;
+	a->credit_charge = o->hdr->credit_charge;
 	a->started_ns = ktime_get_ns();
-	/*
-	 * MS-SMB2 3.3.4.1.4: the answer to an encrypted request is encrypted
-	 * with the same session, the final one of an async request too.
-	 * Otherwise it is signed or not as a sync one would be.
-	 */
-	if (ctx->work->enc_sess) {
-		ksmbd_session_get(ctx->work->enc_sess);
-		a->enc_sess = ctx->work->enc_sess;
-		return a;
+	if (o->enc_sess) {
+		ksmbd_session_get(o->enc_sess);
+		a->enc_sess = o->enc_sess;
 	}
-	ctx->status = STATUS_SUCCESS;
-	a->signer = ksmbd_smb2_rsp_signer(ctx);
-	ctx->status = saved;
 	return a;
 }
 
@@ -226,7 +214,7 @@ static void send_final(struct ksmbd_async *a, u8 *buf, u32 len)
 	if (buf) {
 		if (signer) {
 			a->signer = NULL;
-			ksmbd_smb2_sign_rsp(signer, a->conn, buf, len);
+			ksmbd_session_sign_rsp(signer, a->conn, buf, len);
 		}
 		if (!ksmbd_conn_exiting(a->conn))
 			sent = !send_frame(a, buf, len);

@@ -9,7 +9,7 @@
  *
  * How an owner uses it (see module/README.md):
  *
- *   a = ksmbd_async_alloc(ctx, &ops, priv);     in the handler
+ *   a = ksmbd_smb2_async_alloc(ctx, &ops, priv); in the handler
  *   ... under the owner's lock, when the request really has to wait:
  *   ksmbd_async_publish(a);                     gets its AsyncId, CANCEL finds it
  *   ... put a (and priv) where the wake-up will find it; set
@@ -51,7 +51,7 @@
 
 struct ksmbd_conn;
 struct ksmbd_session;
-struct ksmbd_smb2_ctx;
+struct ksmbd_req_hdr;
 struct ksmbd_async;
 
 /* Pending requests one connection may have; more fail with INSUFFICIENT_RESOURCES. */
@@ -93,8 +93,22 @@ struct ksmbd_async {
 	u64 started_ns;
 };
 
-/* NULL without memory. The caller owns the returned reference. */
-struct ksmbd_async *ksmbd_async_alloc(struct ksmbd_smb2_ctx *ctx,
+/* The request that goes async, as its final response needs it. */
+struct ksmbd_async_origin {
+	struct ksmbd_conn *conn;
+	const struct ksmbd_req_hdr *hdr;
+	u64 session_id;
+	/* MS-SMB2 3.3.4.1.4: encrypted with this session, or NULL */
+	struct ksmbd_session *enc_sess;
+};
+
+/*
+ * NULL without memory. The caller owns the returned reference and sets
+ * a->signer (a counted session, or NULL) when the final response is to be
+ * signed. The dispatcher's ksmbd_smb2_async_alloc() does both for an
+ * element.
+ */
+struct ksmbd_async *ksmbd_async_alloc(const struct ksmbd_async_origin *o,
 				      const struct ksmbd_async_ops *ops,
 				      void *priv);
 /*

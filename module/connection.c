@@ -15,6 +15,7 @@
 #include <linux/slab.h>
 #include <net/sock.h>
 #include "async.h"
+#include "bufpool.h"
 #include "connection.h"
 #include "debug.h"
 #include "proto/smb2.h"

@@ -44,7 +44,6 @@ struct sock;
 /* Sync-form CANCELs remembered until their request goes async (async.c). */
 #define KSMBD_CONN_EARLY_CANCELS	8
 /* Headers and a compound's small elements on top of the largest payload. */
-#define KSMBD_FRAME_HEADROOM		(64 << 10)
 /*
  * Bytes of answers a connection may have waiting for its socket before
  * it is served no further (none of its requests read or run) until the

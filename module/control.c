@@ -18,6 +18,7 @@
 #include "debug.h"
 #include "server.h"
 #include "stats.h"
+#include "stats_show.h"
 
 unsigned int ksmbd_debug_mask;
 

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The open-file table and the per-inode share-mode entries (see file.h).
+ * The open-file table (see file.h); the per-inode share-mode entries are
+ * in file_share.c.
  *
  * Locks: the id table's xa_lock guards membership; a handle in the table
  * always has the table's reference, so a lookup under that lock may take
- * another one. share_lock (a mutex) guards the share-mode hash, each
- * entry's list of opens and its delete-pending flag. Nothing sleeps under
- * the xa_lock; nothing takes the xa_lock under share_lock.
+ * another one. share_lock (file_share.c, a mutex) guards the share-mode
+ * hash, each entry's list of opens and its delete-pending flag. Nothing
+ * sleeps under the xa_lock; nothing takes the xa_lock under share_lock.
  */
 #define pr_fmt(fmt) "ksmbd: " fmt
 
@@ -23,11 +24,10 @@
 #include "create_rules.h"
 #include "durable.h"
 #include "file.h"
+#include "file_int.h"
 #include "fileinfo.h"
 #include "ipc.h"
 #include "ksmbd_trace.h"
-#include "lock.h"
-#include "smb2_notify.h"
 #include "oplock.h"
 #include "server.h"
 #include "session.h"
@@ -38,30 +38,9 @@
 #include "vfs.h"
 #include "vfs_name.h"
 
-struct ksmbd_inode {
-	struct hlist_node node;
-	struct inode *inode;		/* key; pinned by the opens' files */
-	char *stream;			/* key too: a named stream's, or NULL */
-	/*
-	 * A stream's entry holds its file's (counted in nr_streams there),
-	 * so the file's delete-pending state outlives its own opens while
-	 * a stream is open (MS-FSA: the file goes with its last stream).
-	 */
-	struct ksmbd_inode *base;
-	u32 nr_streams;
-	struct list_head opens;		/* ksmbd_file.ino_node */
-	u32 nr_opens;
-	bool delete_pending;
-	/* ksmbd_file_set_times(): FILETIMEs a client set, 0 = none */
-	u64 set_create_time;
-	u64 set_change_time;
-	struct timespec64 change_base;	/* the ctime set_change_time stands for */
-	struct list_head timed_node;	/* on timed_inodes while a time is set */
-	/* byte-range locks: the file's entry's serve its streams too */
-	struct ksmbd_lock_file brl;
-};
-
 static DEFINE_XARRAY_ALLOC1(files);
+/* Registered at load, before any handle exists; read-only after. */
+static LIST_HEAD(hooks);
 static u32 next_volatile;		/* cyclic hint, under the xa_lock */
 
 /*
@@ -79,33 +58,6 @@ static void durable_changed(void)
 	/* Its barrier pairs with the one in wait_event()'s set_current_state. */
 	if (wq_has_sleeper(&durable_wq))
 		wake_up_all(&durable_wq);
-}
-
-static DEFINE_MUTEX(share_lock);
-static DEFINE_HASHTABLE(inodes, 8);
-/*
- * ksmbd_inodes holding set times: a listing looks only when some do, and
- * then only at those (a listing entry has a stat, not the inode).
- */
-static atomic_t nr_set_times;
-static LIST_HEAD(timed_inodes);
-
-/* Share modes are per stream (MS-FSA): the file's entry has stream NULL. */
-static struct ksmbd_inode *stream_find(struct inode *inode, const char *stream)
-{
-	struct ksmbd_inode *ino;
-
-	hash_for_each_possible(inodes, ino, node, (unsigned long)inode)
-		if (ino->inode == inode &&
-		    (stream ? ino->stream && !strcmp(ino->stream, stream) :
-			      !ino->stream))
-			return ino;
-	return NULL;
-}
-
-static struct ksmbd_inode *inode_find(struct inode *inode)
-{
-	return stream_find(inode, NULL);
 }
 
 static u32 tree_flags_of(struct ksmbd_tree *tree)
@@ -153,68 +105,20 @@ struct ksmbd_file *ksmbd_file_alloc(struct ksmbd_smb2_ctx *ctx,
 	return fp;
 }
 
+void ksmbd_file_hooks_register(struct ksmbd_file_hooks *h)
+{
+	list_add_tail(&h->node, &hooks);
+}
+
 void ksmbd_file_get(struct ksmbd_file *fp)
 {
 	refcount_inc(&fp->refs);
 }
 
-static void entry_free(struct ksmbd_inode *ino)
-{
-	if (ino->set_create_time || ino->set_change_time) {
-		atomic_dec(&nr_set_times);
-		list_del(&ino->timed_node);
-	}
-	hash_del(&ino->node);
-	kfree(ino->stream);
-	kfree(ino);
-}
-
-/* What the last open of an entry leaves to delete (share_leave()). */
-enum {
-	LEAVE_REMOVE_STREAM	= 1,
-	LEAVE_REMOVE_FILE	= 2,
-};
-
-/*
- * Leave the inode's entry; what is to be deleted now that it is left.
- * *pending: the entry left is delete-pending.
- */
-static int share_leave(struct ksmbd_file *fp, bool *pending)
-{
-	struct ksmbd_inode *ino = fp->ino;
-	int remove = 0;
-
-	*pending = false;
-	if (!ino)
-		return 0;
-	mutex_lock(&share_lock);
-	list_del_init(&fp->ino_node);
-	if (fp->delete_on_close)
-		ino->delete_pending = true;
-	*pending = ino->delete_pending;
-	ino->nr_opens--;
-	if (ino->base && !ino->nr_opens) {
-		struct ksmbd_inode *base = ino->base;
-
-		if (ino->delete_pending)
-			remove |= LEAVE_REMOVE_STREAM;
-		entry_free(ino);
-		base->nr_streams--;
-		ino = base;
-	}
-	if (!ino->nr_opens && !ino->nr_streams) {
-		if (ino->delete_pending)
-			remove |= LEAVE_REMOVE_FILE;
-		entry_free(ino);
-	}
-	fp->ino = NULL;
-	mutex_unlock(&share_lock);
-	return remove;
-}
-
 /* The last reference: nothing can find or use the handle any more. */
 static void file_release(struct ksmbd_file *fp)
 {
+	struct ksmbd_file_hooks *h;
 	bool pending;
 	int remove, err = 0;
 
@@ -236,16 +140,15 @@ static void file_release(struct ksmbd_file *fp)
 	 * Share modes go before the caching owner: an open waiting for this
 	 * owner's break to end checks the share modes again when it ends.
 	 */
-	remove = share_leave(fp, &pending);
-	if (pending && fp->kind == KSMBD_FILE_DIRECTORY && !fp->stream &&
-	    fp->filp)
-		ksmbd_notify_dir_deleted(file_inode(fp->filp));
-	ksmbd_oplock_release(fp);
+	remove = ksmbd_file_share_leave(fp, &pending);
+	list_for_each_entry(h, &hooks, node)
+		if (h->released)
+			h->released(fp, pending);
 	ksmbd_file_unreserve(fp);
 	/* The file takes its streams with it. */
-	if (remove & LEAVE_REMOVE_FILE)
+	if (remove & KSMBD_LEAVE_REMOVE_FILE)
 		err = ksmbd_vfs_remove_file(fp);
-	else if (remove & LEAVE_REMOVE_STREAM)
+	else if (remove & KSMBD_LEAVE_REMOVE_STREAM)
 		err = ksmbd_vfs_remove(fp);
 	if (err)
 		pr_debug("delete on close of %s: %d\n", fp->name, err);
@@ -278,114 +181,6 @@ void ksmbd_file_put(struct ksmbd_file *fp)
 		durable_changed();	/* an orphan's last user may be done */
 }
 
-static struct ksmbd_inode *entry_add(struct ksmbd_inode **fresh,
-				     struct inode *inode)
-{
-	struct ksmbd_inode *ino = *fresh;
-
-	*fresh = NULL;
-	ino->inode = inode;
-	INIT_LIST_HEAD(&ino->opens);
-	ksmbd_lock_file_init(&ino->brl);
-	hash_add(inodes, &ino->node, (unsigned long)inode);
-	return ino;
-}
-
-/*
- * MS-FSA 2.1.5.1.2: an open of the file for DELETE must be one each of
- * its open streams would let in; one without FILE_SHARE_DELETE refuses.
- */
-static bool streams_deny_delete(struct ksmbd_inode *base)
-{
-	struct ksmbd_inode *s;
-	struct ksmbd_file *other;
-
-	if (!base->nr_streams)
-		return false;
-	hash_for_each_possible(inodes, s, node, (unsigned long)base->inode) {
-		if (s->base != base)
-			continue;
-		list_for_each_entry(other, &s->opens, ino_node)
-			if (!(other->share_access & FILE_SHARE_DELETE))
-				return true;
-	}
-	return false;
-}
-
-static int share_check(struct ksmbd_file *fp, struct ksmbd_inode *ino,
-		       struct ksmbd_inode *base)
-{
-	struct ksmbd_file *other;
-
-	if ((base && base->delete_pending) || (ino && ino->delete_pending))
-		return -EPERM;
-	if (!fp->stream && (fp->daccess & FILE_DELETE) && ino &&
-	    streams_deny_delete(ino))
-		return -EBUSY;
-	if (!ino)
-		return 0;
-	list_for_each_entry(other, &ino->opens, ino_node)
-		if (ksmbd_share_conflict(other->daccess, other->share_access,
-					 fp->daccess, fp->share_access))
-			return -EBUSY;
-	return 0;
-}
-
-/* Entries for the open and, for a stream, its file: allocated up front. */
-static int entries_alloc(struct ksmbd_file *fp, struct ksmbd_inode **fresh)
-{
-	fresh[0] = kzalloc(sizeof(*fresh[0]), GFP_KERNEL);
-	if (!fresh[0])
-		return -ENOMEM;
-	if (!fp->stream)
-		return 0;
-	fresh[0]->stream = kzalloc(XATTR_NAME_MAX + 1, GFP_KERNEL);
-	fresh[1] = kzalloc(sizeof(*fresh[1]), GFP_KERNEL);
-	if (!fresh[0]->stream || !fresh[1])
-		return -ENOMEM;
-	strscpy(fresh[0]->stream, fp->stream, XATTR_NAME_MAX + 1);
-	return 0;
-}
-
-int ksmbd_file_share_join(struct ksmbd_file *fp)
-{
-	struct inode *inode = file_inode(fp->filp);
-	struct ksmbd_inode *fresh[2] = { }, *ino, *base = NULL;
-	int ret, i;
-
-	ret = entries_alloc(fp, fresh);
-	if (ret)
-		goto out_free;
-	mutex_lock(&share_lock);
-	if (fp->stream)
-		base = inode_find(inode);
-	ino = stream_find(inode, fp->stream);
-	ret = share_check(fp, ino, base);
-	if (ret)
-		goto out_unlock;
-	if (!ino) {
-		ino = entry_add(&fresh[0], inode);
-		if (fp->stream) {
-			if (!base)
-				base = entry_add(&fresh[1], inode);
-			ino->base = base;
-			base->nr_streams++;
-		}
-	}
-	list_add_tail(&fp->ino_node, &ino->opens);
-	ino->nr_opens++;
-	fp->ino = ino;
-out_unlock:
-	mutex_unlock(&share_lock);
-out_free:
-	for (i = 0; i < 2; i++) {
-		if (fresh[i])
-			kfree(fresh[i]->stream);
-		kfree(fresh[i]);
-	}
-	return ret;
-}
-
 /*
  * The sweep of a teardown may have run between the CREATE's tree lookup
  * and our insert. Teardown marks the tree (test_and_set_bit: a full
@@ -406,9 +201,12 @@ static bool owner_alive(const struct ksmbd_file *fp)
  */
 static void unlisted(struct ksmbd_file *fp)
 {
+	struct ksmbd_file_hooks *h;
+
 	ksmbd_file_uncharge(fp);
-	ksmbd_lock_file_closed(fp);
-	ksmbd_notify_file_closed(fp);
+	list_for_each_entry(h, &hooks, node)
+		if (h->unlisted)
+			h->unlisted(fp);
 	if (fp->durable)
 		durable_changed();	/* a reconnect waiting for it gives up */
 }
@@ -626,43 +424,6 @@ void ksmbd_file_close_session(struct ksmbd_session *sess)
 	close_by_key(&k);
 }
 
-int ksmbd_file_set_delete_on_close(struct ksmbd_file *fp, bool on)
-{
-	int ret = 0;
-
-	if (!fp->ino)
-		return -EINVAL;
-	/* Setting and clearing alike (MS-FSA 2.1.5.14.3): DELETE access. */
-	if (!(fp->daccess & FILE_DELETE))
-		return -EACCES;
-	if (on && !(fp->tree_flags & KSMBD_FILE_TREE_WRITABLE))
-		return -EACCES;
-	if (on && fp->kind == KSMBD_FILE_DIRECTORY) {
-		ret = ksmbd_vfs_dir_empty(fp);
-		if (ret)
-			return ret;
-	}
-	mutex_lock(&share_lock);
-	fp->ino->delete_pending = on;
-	if (!on)
-		fp->delete_on_close = false;
-	mutex_unlock(&share_lock);
-	return 0;
-}
-
-bool ksmbd_file_delete_pending(struct ksmbd_file *fp)
-{
-	bool pending;
-
-	if (!fp->ino)
-		return false;
-	mutex_lock(&share_lock);
-	pending = fp->ino->delete_pending || fp->delete_on_close ||
-		  (fp->ino->base && fp->ino->base->delete_pending);
-	mutex_unlock(&share_lock);
-	return pending;
-}
-
 char *ksmbd_file_name_dup(struct ksmbd_file *fp, gfp_t gfp)
 {
 	size_t len;
@@ -700,90 +461,6 @@ int ksmbd_file_name_set(struct ksmbd_file *fp, const char *name)
 	spin_unlock(&fp->name_lock);
 	kfree(old);
 	return 0;
-}
-
-u32 ksmbd_file_inode_opens_with(struct ksmbd_file *fp, u32 rights)
-{
-	struct ksmbd_file *other;
-	u32 n = 0;
-
-	if (!fp->ino)
-		return fp->daccess & rights ? 1 : 0;
-	mutex_lock(&share_lock);
-	list_for_each_entry(other, &fp->ino->opens, ino_node)
-		if (other->daccess & rights)
-			n++;
-	mutex_unlock(&share_lock);
-	return n;
-}
-
-struct ksmbd_lock_file *ksmbd_file_lock_state(struct ksmbd_file *fp)
-{
-	struct ksmbd_inode *ino = fp->ino;
-
-	/* Set before the handle is published, cleared at its last put. */
-	if (!ino)
-		return NULL;
-	return ino->base ? &ino->base->brl : &ino->brl;
-}
-
-u32 ksmbd_file_inode_open_count(struct ksmbd_file *fp)
-{
-	u32 n;
-
-	if (!fp->ino)
-		return 1;
-	mutex_lock(&share_lock);
-	n = fp->ino->nr_opens;
-	mutex_unlock(&share_lock);
-	return n;
-}
-
-bool ksmbd_file_rename_blocked_by_parent(struct inode *dir)
-{
-	struct ksmbd_inode *ino;
-	struct ksmbd_file *other;
-	bool busy = false;
-
-	mutex_lock(&share_lock);
-	ino = inode_find(dir);
-	if (ino) {
-		list_for_each_entry(other, &ino->opens, ino_node) {
-			if (ksmbd_share_conflict(other->daccess,
-						 other->share_access,
-						 FILE_DELETE,
-						 FILE_SHARE_READ |
-						 FILE_SHARE_WRITE)) {
-				busy = true;
-				break;
-			}
-		}
-	}
-	mutex_unlock(&share_lock);
-	return busy;
-}
-
-bool ksmbd_file_opens_below(struct dentry *dir)
-{
-	struct ksmbd_inode *ino;
-	struct ksmbd_file *other;
-	struct dentry *d;
-	bool found = false;
-	int bkt;
-
-	mutex_lock(&share_lock);
-	hash_for_each(inodes, bkt, ino, node) {
-		list_for_each_entry(other, &ino->opens, ino_node) {
-			d = other->filp->f_path.dentry;
-			if (d != dir && is_subdir(d, dir)) {
-				found = true;
-				goto out;
-			}
-		}
-	}
-out:
-	mutex_unlock(&share_lock);
-	return found;
 }
 
 u32 ksmbd_file_dos_attrs(struct ksmbd_file *fp, const struct kstat *st)
@@ -1022,31 +699,30 @@ u32 ksmbd_file_durable_scan(bool all)
 
 #define PURGE_BATCH	8
 
+struct purge_arg {
+	struct ksmbd_file *fp;
+	bool overwrite;
+};
+
+/* Read without the xa_lock: re-checked under it. */
+static bool purge_wants(struct ksmbd_file *other, void *arg)
+{
+	const struct purge_arg *pa = arg;
+
+	return READ_ONCE(other->durable) &&
+	       ksmbd_oplock_durable_breaks(other, pa->fp, pa->overwrite);
+}
+
 u32 ksmbd_file_durable_purge(struct ksmbd_file *fp, bool overwrite)
 {
 	struct ksmbd_file *found[PURGE_BATCH], *other;
-	u32 n = 0, i, closed = 0;
+	struct purge_arg pa = { .fp = fp, .overwrite = overwrite };
+	u32 n, i, closed = 0;
 	unsigned long index;
 
 	if (!fp->filp)
 		return 0;
-	mutex_lock(&share_lock);
-	{
-		struct ksmbd_inode *ino = inode_find(file_inode(fp->filp));
-
-		if (ino)
-			list_for_each_entry(other, &ino->opens, ino_node) {
-				if (n == PURGE_BATCH)
-					break;
-				/* Read without the xa_lock: re-checked below. */
-				if (READ_ONCE(other->durable) &&
-				    ksmbd_oplock_durable_breaks(other, fp,
-								overwrite) &&
-				    refcount_inc_not_zero(&other->refs))
-					found[n++] = other;
-			}
-	}
-	mutex_unlock(&share_lock);
+	n = ksmbd_file_share_collect(fp, purge_wants, &pa, found, PURGE_BATCH);
 	for (i = 0; i < n; i++) {
 		other = found[i];
 		index = other->volatile_id;
@@ -1152,103 +828,4 @@ struct ksmbd_file *ksmbd_file_durable_find_guid(const u8 *create_guid,
 	}
 	xa_unlock(&files);
 	return fp;
-}
-
-/* ---- Times a client set that the file system cannot keep ---- */
-
-void ksmbd_file_set_times(struct ksmbd_file *fp, u64 create_time,
-			  u64 change_time)
-{
-	struct ksmbd_inode *ino;
-
-	if (!create_time && !change_time)
-		return;
-	mutex_lock(&share_lock);
-	ino = fp->ino;
-	if (ino) {
-		if (!ino->set_create_time && !ino->set_change_time) {
-			atomic_inc(&nr_set_times);
-			list_add(&ino->timed_node, &timed_inodes);
-		}
-		if (create_time)
-			ino->set_create_time = create_time;
-		if (change_time) {
-			ino->set_change_time = change_time;
-			/* no ctime matches until the next refresh */
-			ino->change_base = (struct timespec64){ .tv_nsec = -1 };
-			fp->user_set_change_time = true;
-		}
-	}
-	mutex_unlock(&share_lock);
-}
-
-void ksmbd_file_keep_change_time(struct ksmbd_file *fp, const struct kstat *st)
-{
-	if (!fp->user_set_change_time)
-		return;
-	mutex_lock(&share_lock);
-	if (fp->ino && fp->ino->set_change_time)
-		fp->ino->change_base = st->ctime;
-	mutex_unlock(&share_lock);
-}
-
-static void apply_times(const struct ksmbd_inode *ino, const struct kstat *st,
-			struct ksmbd_fattr *a)
-{
-	if (ino->set_create_time)
-		a->creation_time = ino->set_create_time;
-	if (ino->set_change_time &&
-	    timespec64_equal(&ino->change_base, &st->ctime))
-		a->change_time = ino->set_change_time;
-}
-
-void ksmbd_file_apply_times(struct ksmbd_file *fp, const struct kstat *st,
-			    struct ksmbd_fattr *a)
-{
-	if (!atomic_read(&nr_set_times))
-		return;
-	mutex_lock(&share_lock);
-	if (fp->ino)
-		apply_times(fp->ino, st, a);
-	mutex_unlock(&share_lock);
-}
-
-void ksmbd_inode_apply_times(const struct kstat *st, struct ksmbd_fattr *a)
-{
-	struct ksmbd_inode *ino;
-
-	if (!atomic_read(&nr_set_times))
-		return;
-	mutex_lock(&share_lock);
-	list_for_each_entry(ino, &timed_inodes, timed_node)
-		if (ino->inode->i_ino == st->ino &&
-		    ino->inode->i_sb->s_dev == st->dev) {
-			apply_times(ino, st, a);
-			break;
-		}
-	mutex_unlock(&share_lock);
-}
-
-void ksmbd_file_stream_renamed(struct ksmbd_file *fp, const char *xname)
-{
-	struct ksmbd_file *other;
-
-	mutex_lock(&share_lock);
-	if (fp->ino && fp->ino->stream) {
-		strscpy(fp->ino->stream, xname, XATTR_NAME_MAX + 1);
-		list_for_each_entry(other, &fp->ino->opens, ino_node)
-			strscpy(other->stream, xname, XATTR_NAME_MAX + 1);
-	}
-	strscpy(fp->stream, xname, XATTR_NAME_MAX + 1);
-	mutex_unlock(&share_lock);
-}
-
-bool ksmbd_file_stream_busy(struct ksmbd_file *fp, const char *xname)
-{
-	bool busy;
-
-	mutex_lock(&share_lock);
-	busy = stream_find(file_inode(fp->filp), xname);
-	mutex_unlock(&share_lock);
-	return busy;
 }

@@ -377,6 +377,25 @@ u32 ksmbd_file_durable_scan(bool all);
  * to an open without a connection closes it). Returns how many.
  */
 u32 ksmbd_file_durable_purge(struct ksmbd_file *fp, bool overwrite);
+
+/*
+ * What the objects that hang state on a handle (byte-range locks,
+ * CHANGE_NOTIFY, oplocks and leases) do when it goes: registered once at
+ * module load (main.c) and called in registration order, so that the
+ * table names none of them.
+ */
+struct ksmbd_file_hooks {
+	struct list_head node;
+	/* Out of the table: end what waits on the handle. */
+	void (*unlisted)(struct ksmbd_file *fp);
+	/*
+	 * The last reference, after the handle left its share-mode entry;
+	 * deleted: that entry was delete-pending.
+	 */
+	void (*released)(struct ksmbd_file *fp, bool deleted);
+};
+
+void ksmbd_file_hooks_register(struct ksmbd_file_hooks *h);
 /* An attached durable handle of this client with this CreateGuid (replay). */
 /*
  * MS-SMB2 3.3.5.9.13: close (3.3.4.17) every open of the share at root

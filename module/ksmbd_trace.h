@@ -21,11 +21,18 @@
 
 #include <linux/tracepoint.h>
 #include <linux/in6.h>
-#include "connection.h"
-#include "file.h"
+#include <linux/socket.h>
 #include "proto/ntstatus.h"
 #include "proto/smb2.h"
 #include "proto/validate.h"
+
+/*
+ * Events take the objects they describe by pointer; only trace.c, which
+ * instantiates them, needs the definitions (so that this header, included
+ * by every layer, depends on none of them).
+ */
+struct ksmbd_conn;
+struct ksmbd_file;
 
 /*
  * Longest share-relative path, user or share name an event records; longer

@@ -44,6 +44,7 @@
 #include "smb2_dispatch.h"
 #include "stats.h"
 #include "tree.h"
+#include "vfs.h"
 
 struct brl {
 	struct rb_node rb;		/* in ksmbd_lock_file.locks */
@@ -398,7 +399,7 @@ static struct lock_waiter *waiter_alloc(struct ksmbd_smb2_ctx *ctx,
 	w->lf = lf;
 	w->fp = fp;
 	w->r = *r;
-	w->async = ksmbd_async_alloc(ctx, &waiter_ops, w);
+	w->async = ksmbd_smb2_async_alloc(ctx, &waiter_ops, w);
 	if (!w->async) {
 		ksmbd_file_put(fp);
 		kfree(w);
@@ -528,3 +529,7 @@ void ksmbd_lock_file_closed(struct ksmbd_file *fp)
 	up_write(&lf->sem);
 	complete_done(&done);
 }
+
+struct ksmbd_file_hooks ksmbd_lock_file_hooks = {
+	.unlisted = ksmbd_lock_file_closed,
+};

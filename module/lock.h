@@ -99,6 +99,8 @@ int ksmbd_lock_check_io(struct ksmbd_file *fp, u64 off, u64 len, bool write);
  * drop its locks, wake waiters of other opens. Idempotent.
  */
 void ksmbd_lock_file_closed(struct ksmbd_file *fp);
+/* For the file table (main.c registers it): the above, when a handle goes. */
+extern struct ksmbd_file_hooks ksmbd_lock_file_hooks;
 
 /* vfs_lock.c: a POSIX record lock (F_RDLCK/F_WRLCK/F_UNLCK) for owner. */
 int ksmbd_vfs_posix_lock(struct ksmbd_file *fp, void *owner, u64 start,

@@ -2,15 +2,22 @@
 /*
  * ksmbd: an SMB3 file server in the kernel. Module entry and exit: each
  * subsystem's init is called in order, and exit undoes them in reverse.
+ * Above every layer: it names each one's init and registers the calls
+ * that go upward (the server's start and stop).
  */
 #define pr_fmt(fmt) "ksmbd: " fmt
 
 #include <crypto/aead.h>
 #include <crypto/hash.h>
 #include <linux/module.h>
+#include "bufpool.h"
 #include "clients.h"
 #include "control.h"
+#include "durable.h"
+#include "file.h"
 #include "ipc.h"
+#include "lock.h"
+#include "oplock.h"
 #include "server.h"
 #include "session.h"
 #include "share.h"
@@ -60,68 +67,133 @@ static void __init ksmbd_crypto_preload(void)
 	}
 }
 
+/* Serving: the transport, with the durable handles' scavenger. */
+static int serve_start(u16 port)
+{
+	int ret = ksmbd_tcp_start(port);
+
+	if (!ret)
+		ksmbd_durable_start();
+	return ret;
+}
+
+static void serve_stop(void)
+{
+	if (!ksmbd_tcp_stop_listening())
+		return;
+	/* Keep no durable handle: they would hold connections. */
+	ksmbd_durable_stop();
+	ksmbd_tcp_drop_all();
+	ksmbd_durable_stop();	/* the scavenger's last work, if any */
+}
+
+static const struct ksmbd_server_ops serve_ops = {
+	.start = serve_start,
+	.stop = serve_stop,
+};
+
+/*
+ * Serving stops before the daemon's channel closes: connection, session
+ * and tree teardown may still talk to the daemon. Whoever started the
+ * server (the daemon, or autostart), its exit stops it.
+ */
+static int __init serve_init(void)
+{
+	return ksmbd_tcp_init();
+}
+
+static void serve_exit(void)
+{
+	ksmbd_server_exit();
+}
+
+/*
+ * Sessions and shares live in tables that need no setup; their exits only
+ * check that serving left nothing in them.
+ */
+static void tables_exit(void)
+{
+	ksmbd_session_exit();
+	ksmbd_share_exit();
+}
+
+/*
+ * What goes with a handle, in this order: its blocking locks, its
+ * CHANGE_NOTIFY requests (and a deleted directory's watches), its oplock
+ * or lease. Nothing to undo: the hooks are static.
+ */
+static void __init objects_init(void)
+{
+	ksmbd_file_hooks_register(&ksmbd_lock_file_hooks);
+	ksmbd_file_hooks_register(&ksmbd_notify_file_hooks);
+	ksmbd_file_hooks_register(&ksmbd_oplock_file_hooks);
+}
+
+/* Each step's exit is in ksmbd_exit() in the reverse order. */
 static int __init ksmbd_init(void)
 {
 	int ret;
 
 	ksmbd_crypto_preload();
-	ret = ksmbd_work_init();
+	objects_init();
+	ret = ksmbd_bufpool_init();
 	if (ret)
 		return ret;
 	ret = ksmbd_notify_init();
 	if (ret)
-		goto err_work_exit;
+		goto err_bufpool_exit;
+	ret = ksmbd_work_init();
+	if (ret)
+		goto err_notify_exit;
 	ret = ksmbd_smb2_negotiate_init();
 	if (ret)
-		goto err_notify_exit;
-	ret = ksmbd_server_init();
+		goto err_work_exit;
+	ret = ksmbd_server_init(&serve_ops);
 	if (ret)
-		goto err_notify_exit;
+		goto err_work_exit;
 	ret = ksmbd_control_init();
 	if (ret)
-		goto err_server_exit;
-	ret = ksmbd_clients_init();
-	if (ret)
-		goto err_control_exit;
+		goto err_work_exit;
 	ret = ksmbd_ipc_init();
 	if (ret)
-		goto err_clients_exit;
-	ret = ksmbd_tcp_init();
+		goto err_control_exit;
+	ret = serve_init();
 	if (ret)
 		goto err_ipc_exit;
+	/* Last: removing the listing waits for its readers, so it goes first. */
+	ret = ksmbd_clients_init();
+	if (ret)
+		goto err_serve_exit;
 	pr_info("version %s loaded\n", KSMBD_VERSION);
 	return 0;
 
+err_serve_exit:
+	serve_exit();
 err_ipc_exit:
 	ksmbd_ipc_exit();
-err_clients_exit:
-	ksmbd_clients_exit();
 err_control_exit:
 	ksmbd_control_exit();
-err_server_exit:
-	ksmbd_server_exit();
-err_notify_exit:
-	ksmbd_notify_exit();
 err_work_exit:
 	ksmbd_work_exit();
+err_notify_exit:
+	ksmbd_notify_exit();
+err_bufpool_exit:
+	ksmbd_bufpool_exit();
+	tables_exit();
 	return ret;
 }
 
 static void __exit ksmbd_exit(void)
 {
-	/*
-	 * Stop serving first: connection, session and tree teardown may still
-	 * talk to the daemon, so the IPC layer goes after them. The clients
-	 * listing goes first: removing it waits for its readers.
-	 */
 	ksmbd_clients_exit();
-	ksmbd_server_exit();
+	serve_exit();
 	ksmbd_ipc_exit();
 	ksmbd_control_exit();
+	/* Drains the ksmbd-io workqueue: every work and release has run. */
 	ksmbd_work_exit();
 	ksmbd_notify_exit();
-	ksmbd_session_exit();
-	ksmbd_share_exit();
+	ksmbd_bufpool_exit();
+	tables_exit();
 	if (ksmbd_stats_live_sum())
 		pr_err("unloading with live objects left\n");
 	pr_info("unloaded\n");

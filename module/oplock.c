@@ -548,7 +548,7 @@ static bool breakable(const struct ksmbd_file *fp)
  * MS-FSA's oplock rules do; any other right, EAs and security included,
  * breaks (smb2.oplock.statopen1, smb2.lease.statopen4).
  */
-static bool open_breaks(const struct ksmbd_file *fp, bool overwrite)
+bool ksmbd_oplock_open_breaks(const struct ksmbd_file *fp, bool overwrite)
 {
 	return overwrite || (fp->daccess & ~FILE_STAT_OPEN_RIGHTS);
 }
@@ -583,7 +583,7 @@ int ksmbd_oplock_break_for_open(struct ksmbd_smb2_ctx *ctx,
 {
 	struct breaker b;
 
-	if (!breakable(fp) || !open_breaks(fp, overwrite))
+	if (!breakable(fp) || !ksmbd_oplock_open_breaks(fp, overwrite))
 		return 0;
 	open_breaker(&b, ctx, fp, rq,
 		     overwrite ? BREAK_OVERWRITE : BREAK_OPEN);
@@ -678,39 +678,6 @@ int ksmbd_oplock_break_for_setinfo(struct ksmbd_smb2_ctx *ctx,
 }
 
 /* ---- Grant ---- */
-
-static bool leases_enabled(const struct ksmbd_smb2_ctx *ctx)
-{
-	return (READ_ONCE(ksmbd_server_conf.flags) &
-		KSMBD_GLOBAL_FLAG_SMB2_LEASES) &&
-	       ctx->conn->neg.dialect >= SMB21_DIALECT;
-}
-
-void ksmbd_oplock_decode(const struct ksmbd_smb2_ctx *ctx, u8 level,
-			 const struct ksmbd_buf *lease,
-			 struct ksmbd_oplock_req *rq)
-{
-	memset(rq, 0, sizeof(*rq));
-	rq->level = level;
-	if (level != SMB2_OPLOCK_LEVEL_LEASE || !lease || !leases_enabled(ctx))
-		return;
-	if (lease->len >= KSMBD_LEASE_V2_SIZE &&
-	    ctx->conn->neg.dialect >= SMB30_DIALECT) {
-		rq->version = 2;
-		ksmbd_buf_get_le32(lease, 20, &rq->flags);
-		memcpy(rq->parent_key, lease->p + 32, 16);
-		ksmbd_buf_get_le16(lease, 48, &rq->epoch);
-		rq->flags &= KSMBD_LEASE_FLAG_PARENT_KEY_SET;
-	} else if (lease->len >= KSMBD_LEASE_V1_SIZE) {
-		rq->version = 1;
-	} else {
-		return;
-	}
-	memcpy(rq->key, lease->p, 16);
-	ksmbd_buf_get_le32(lease, 16, &rq->state);
-	rq->state &= KSMBD_LEASE_RWH;
-	rq->lease = true;
-}
 
 /* The caching the request asks for, as lease bits; 0 for none. */
 static u32 wanted_bits(const struct ksmbd_oplock_req *rq)
@@ -848,8 +815,8 @@ static void lease_join(struct ksmbd_oplock *o, struct ksmbd_smb2_ctx *ctx,
 	}
 }
 
-static void fill_grant(const struct ksmbd_oplock *o,
-		       struct ksmbd_oplock_grant *out)
+void ksmbd_oplock_fill_grant(const struct ksmbd_oplock *o,
+			     struct ksmbd_oplock_grant *out)
 {
 	if (!o->lease) {
 		out->level = ksmbd_oplock_bits_to_level(o->state);
@@ -979,7 +946,7 @@ void ksmbd_oplock_grant(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
 	 */
 	for (tries = 0; ; tries++) {
 		mutex_lock(&ksmbd_owner_lock);
-		if (!open_breaks(fp, new_data) ||
+		if (!ksmbd_oplock_open_breaks(fp, new_data) ||
 		    !conflicting_owner(b.inode, &b, rq->lease ||
 				       rq->level != SMB2_OPLOCK_LEVEL_NONE) ||
 		    tries == 3)
@@ -992,9 +959,9 @@ void ksmbd_oplock_grant(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
 	 * unless that open created or overwrote the file (smb2.oplock.batch9,
 	 * batch13).
 	 */
-	if (fresh && may_cache(fp) && (rq->lease || open_breaks(fp, new_data)) &&
+	if (fresh && may_cache(fp) && (rq->lease || ksmbd_oplock_open_breaks(fp, new_data)) &&
 	    grant_locked(ctx, fp, rq, &fresh, &old_conn)) {
-		fill_grant(fp->oplock, out);
+		ksmbd_oplock_fill_grant(fp->oplock, out);
 		ksmbd_klease_take(fp->oplock, fp->filp);
 		trace_ksmbd_oplock_grant(ctx->conn->id,
 					 ksmbd_oplock_trace_id(fp->oplock),
@@ -1024,162 +991,5 @@ int ksmbd_oplock_lease_check(struct ksmbd_smb2_ctx *ctx,
 	if (o && o->inode != inode)
 		ret = -EINVAL;
 	mutex_unlock(&ksmbd_owner_lock);
-	return ret;
-}
-
-/* ---- Release ---- */
-
-static void owner_free(struct ksmbd_oplock *o)
-{
-	ksmbd_conn_put(o->conn);
-	ksmbd_live_dec(KSMBD_LIVE_OPLOCKS);
-	kfree(o);
-}
-
-void ksmbd_oplock_release(struct ksmbd_file *fp)
-{
-	struct ksmbd_oplock *o, *dead = NULL;
-
-	/*
-	 * Only the CREATE that made fp sets fp->oplock, holding a reference;
-	 * at the last put nothing can set it any more, so a handle without
-	 * an owner (pipes, directories, most opens) skips the lock.
-	 */
-	if (!READ_ONCE(fp->oplock))
-		return;
-	mutex_lock(&ksmbd_owner_lock);
-	o = fp->oplock;
-	fp->oplock = NULL;
-	if (o && !--o->nr_handles) {
-		hash_del(&o->inode_node);
-		if (o->lease)
-			hash_del(&o->key_node);
-		if (o->breaking)
-			ksmbd_oplock_resolve(o, 0);
-		ksmbd_klease_drop(o);
-		dead = o;
-	}
-	mutex_unlock(&ksmbd_owner_lock);
-	if (dead)
-		owner_free(dead);
-}
-
-/* ---- Durable handles (durable.c, file.c) ---- */
-
-/*
- * The rights fp's owner keeps once a break in flight ends. Read without
- * owner_lock (the callers hold the file table's spinlock): the owner
- * lives as long as fp, which the caller holds, and a stale answer only
- * decides one keep-or-close a moment early.
- */
-static bool peek_rights(const struct ksmbd_file *fp, u32 *rights, bool *lease,
-			const struct ksmbd_oplock **owner)
-{
-	const struct ksmbd_oplock *o = READ_ONCE(fp->oplock);
-
-	if (!o)
-		return false;
-	*rights = READ_ONCE(o->breaking) ? READ_ONCE(o->break_to) :
-					   READ_ONCE(o->state);
-	*lease = o->lease;
-	*owner = o;
-	return true;
-}
-
-bool ksmbd_oplock_durable_ok(const struct ksmbd_file *fp)
-{
-	const struct ksmbd_oplock *o;
-	bool lease;
-	u32 r;
-
-	if (!peek_rights(fp, &r, &lease, &o))
-		return false;
-	/*
-	 * A break in flight has an open or an operation waiting for it that
-	 * no acknowledgement can end any more: close the handle, as an open
-	 * closes a disconnected durable handle it conflicts with (MS-SMB2
-	 * 3.3.5.9), rather than keep it with caching half taken away.
-	 */
-	if (READ_ONCE(o->breaking))
-		return false;
-	return lease ? r & KSMBD_LEASE_H : r == KSMBD_LEASE_RWH;
-}
-
-bool ksmbd_oplock_durable_breaks(const struct ksmbd_file *durable,
-				 const struct ksmbd_file *fp, bool overwrite)
-{
-	const struct ksmbd_oplock *o;
-	bool lease;
-	u32 r;
-
-	if (!open_breaks(fp, overwrite) || !peek_rights(durable, &r, &lease, &o))
-		return false;
-	if (overwrite || (r & KSMBD_LEASE_W))
-		return true;
-	return (r & KSMBD_LEASE_H) &&
-	       ksmbd_share_conflict(o->access, o->share, fp->daccess,
-				    fp->share_access);
-}
-
-/* Under owner_lock: o's breaks now go to conn (counted), as session sess_id. */
-static struct ksmbd_conn *owner_move(struct ksmbd_oplock *o,
-				     struct ksmbd_conn *conn, u64 sess_id)
-{
-	struct ksmbd_conn *old = o->conn;
-
-	ksmbd_conn_get(conn);
-	o->conn = conn;
-	o->sess_id = sess_id;
-	return old;
-}
-
-void ksmbd_oplock_durable_move(struct ksmbd_file *fp, struct ksmbd_conn *conn,
-			       u64 sess_id)
-{
-	struct ksmbd_conn *old = NULL;
-
-	mutex_lock(&ksmbd_owner_lock);
-	if (fp->oplock)
-		old = owner_move(fp->oplock, conn, sess_id);
-	mutex_unlock(&ksmbd_owner_lock);
-	if (old)
-		ksmbd_conn_put(old);
-}
-
-int ksmbd_oplock_durable_reclaim(struct ksmbd_smb2_ctx *ctx,
-				 struct ksmbd_file *fp,
-				 const struct ksmbd_oplock_req *rq,
-				 bool name_ok, struct ksmbd_oplock_grant *out)
-{
-	const u8 *guid = ctx->conn->neg.client_guid;
-	struct ksmbd_conn *old = NULL;
-	struct ksmbd_oplock *o;
-	int ret = 0;
-
-	memset(out, 0, sizeof(*out));
-	mutex_lock(&ksmbd_owner_lock);
-	o = fp->oplock;
-	/*
-	 * 3.3.5.9.7/.12: a lease is reclaimed with its key by the client
-	 * that holds it, and only under the name it was opened with; an
-	 * oplock without a lease.
-	 */
-	if (!o || o->lease != rq->lease ||
-	    (o->lease && (memcmp(o->key, rq->key, 16) ||
-			  memcmp(o->guid, guid, 16) ||
-			  !uid_eq(o->uid, ctx->sess->uid)))) {
-		ret = -ENOENT;
-		goto out_unlock;
-	}
-	if (o->lease && !name_ok) {
-		ret = -EINVAL;
-		goto out_unlock;
-	}
-	old = owner_move(o, ctx->conn, ctx->sess->id);
-	fill_grant(o, out);
-out_unlock:
-	mutex_unlock(&ksmbd_owner_lock);
-	if (old)
-		ksmbd_conn_put(old);
 	return ret;
 }

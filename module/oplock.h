@@ -172,6 +172,8 @@ int ksmbd_oplock_break_for_setinfo(struct ksmbd_smb2_ctx *ctx,
 
 /* The handle's last put: leave its owner (freed with its last handle). */
 void ksmbd_oplock_release(struct ksmbd_file *fp);
+/* For the file table (main.c registers it): the above at the last put. */
+extern struct ksmbd_file_hooks ksmbd_oplock_file_hooks;
 
 /* ---- Durable handles (durable.h) ---- */
 struct ksmbd_conn;

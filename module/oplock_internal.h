@@ -85,4 +85,13 @@ void ksmbd_oplock_send_break(struct ksmbd_conn *conn, bool lease,
 			     u64 vid, u64 sess_id, u32 from, u32 to,
 			     u16 epoch);
 
+/* oplock.c, for oplock_handle.c */
+struct ksmbd_file;
+struct ksmbd_oplock_grant;
+/* What o grants, into the CREATE's answer. */
+void ksmbd_oplock_fill_grant(const struct ksmbd_oplock *o,
+			     struct ksmbd_oplock_grant *out);
+/* An open of fp (overwriting or not) makes the other owners break. */
+bool ksmbd_oplock_open_breaks(const struct ksmbd_file *fp, bool overwrite);
+
 #endif

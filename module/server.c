@@ -10,13 +10,13 @@
 #include <linux/string.h>
 #include "server.h"
 #include "debug.h"
-#include "transport_tcp.h"
 
 struct ksmbd_server_config ksmbd_server_conf;
 
 static DEFINE_MUTEX(server_lock);
 static enum ksmbd_server_state server_state;
 static unsigned long started_at;	/* jiffies of the last start */
+static const struct ksmbd_server_ops *server_ops;
 
 static const char * const state_names[] = {
 	[KSMBD_SERVER_WAITING_DAEMON] = "waiting-daemon",
@@ -50,8 +50,9 @@ static void set_defaults(struct ksmbd_server_config *c)
 	c->max_alloc_reservation = (u64)KSMBD_DEFAULT_ALLOC_RESERVATION_MIB << 20;
 }
 
-int ksmbd_server_init(void)
+int ksmbd_server_init(const struct ksmbd_server_ops *ops)
 {
+	server_ops = ops;
 	set_defaults(&ksmbd_server_conf);
 	WRITE_ONCE(server_state, KSMBD_SERVER_WAITING_DAEMON);
 	return 0;
@@ -60,7 +61,7 @@ int ksmbd_server_init(void)
 void ksmbd_server_exit(void)
 {
 	mutex_lock(&server_lock);
-	ksmbd_tcp_stop();
+	server_ops->stop();
 	WRITE_ONCE(server_state, KSMBD_SERVER_SHUTTING_DOWN);
 	mutex_unlock(&server_lock);
 }
@@ -100,7 +101,7 @@ int ksmbd_server_start(const struct ksmbd_server_config *conf)
 	ksmbd_server_conf = *conf;
 	if (!ksmbd_server_conf.tcp_port)
 		ksmbd_server_conf.tcp_port = 445;
-	ret = ksmbd_tcp_start(ksmbd_server_conf.tcp_port);
+	ret = server_ops->start(ksmbd_server_conf.tcp_port);
 	if (ret)
 		goto out_unlock;
 	started_at = jiffies;
@@ -116,7 +117,7 @@ void ksmbd_server_reset(const char *why)
 {
 	mutex_lock(&server_lock);
 	if (server_state == KSMBD_SERVER_RUNNING) {
-		ksmbd_tcp_stop();
+		server_ops->stop();
 		WRITE_ONCE(server_state, KSMBD_SERVER_WAITING_DAEMON);
 		pr_info("server stopped (%s); waiting for the daemon\n", why);
 	}

@@ -89,7 +89,18 @@ struct ksmbd_server_config {
 /* Read-mostly; replaced as a whole under the server lock when a daemon starts us. */
 extern struct ksmbd_server_config ksmbd_server_conf;
 
-int ksmbd_server_init(void);
+/*
+ * What starting and stopping the server does, from the layers above this
+ * one (main.c: the transport, and the durable handles' scavenger).
+ * start(port): serve on port; stop(): stop serving and wait until every
+ * connection is gone. Both run under the server's lock.
+ */
+struct ksmbd_server_ops {
+	int (*start)(u16 port);
+	void (*stop)(void);
+};
+
+int ksmbd_server_init(const struct ksmbd_server_ops *ops);
 void ksmbd_server_exit(void);
 
 /*

@@ -598,6 +598,18 @@ const struct ksmbd_signer *ksmbd_session_signer(struct ksmbd_session *sess,
 	return s;
 }
 
+void ksmbd_session_sign_rsp(struct ksmbd_session *sess,
+			    const struct ksmbd_conn *conn, u8 *rsp, u32 len)
+{
+	const struct ksmbd_signer *s = conn ? ksmbd_session_signer(sess, conn) :
+					      &sess->signer;
+
+	if (ksmbd_signer_sign(s, rsp, len))
+		pr_warn_ratelimited("session %llx: cannot sign a response\n",
+				    sess->id);
+	ksmbd_session_put(sess);
+}
+
 void ksmbd_session_exit(void)
 {
 	/* Every connection, and with it every session, is gone by now. */

@@ -230,6 +230,13 @@ void ksmbd_channel_bind(struct ksmbd_session *sess, struct ksmbd_channel *ch);
  */
 const struct ksmbd_signer *ksmbd_session_signer(struct ksmbd_session *sess,
 						const struct ksmbd_conn *conn);
+/*
+ * Sign a response element whose length, padding included, is final, and
+ * drop the caller's reference on sess. conn NULL: with the session's own
+ * key, not conn's channel key.
+ */
+void ksmbd_session_sign_rsp(struct ksmbd_session *sess,
+			    const struct ksmbd_conn *conn, u8 *rsp, u32 len);
 
 /*
  * Implemented by the file table: close every file opened through this

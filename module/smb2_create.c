@@ -22,6 +22,7 @@
 #include "create_rules.h"
 #include "dosattr.h"
 #include "durable.h"
+#include "connection.h"
 #include "file.h"
 #include "fileinfo.h"
 #include "oplock.h"
@@ -36,7 +37,7 @@
 #include "tree.h"
 #include "vfs.h"
 #include "vfs_name.h"
-#include "work.h"
+#include "bufpool.h"
 
 /* Byte offsets inside the CREATE request body (MS-SMB2 2.2.13). */
 enum {

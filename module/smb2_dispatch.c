@@ -8,6 +8,7 @@
 #include <linux/kernel.h>
 #include <linux/ktime.h>
 #include "async.h"
+#include "bufpool.h"
 #include "connection.h"
 #include "debug.h"
 #include "ksmbd_trace.h"
@@ -19,6 +20,7 @@
 #include "smb2_transform.h"
 #include "stats.h"
 #include "uapi/ksmbd_netlink.h"
+#include "vfs.h"
 #include "work.h"
 
 /* Elements per compound; more is refused by the gate. */
@@ -304,6 +306,33 @@ static void send_held_interim(struct ksmbd_smb2_ctx *ctx, struct ksmbd_async *a)
 	ksmbd_work_buf_free(buf);
 }
 
+struct ksmbd_async *ksmbd_smb2_async_alloc(struct ksmbd_smb2_ctx *ctx,
+					   const struct ksmbd_async_ops *ops,
+					   void *priv)
+{
+	const struct ksmbd_async_origin o = {
+		.conn = ctx->conn,
+		.hdr = &ctx->req->hdr,
+		.session_id = ctx->session_id,
+		.enc_sess = ctx->work->enc_sess,
+	};
+	u32 saved = ctx->status;
+	struct ksmbd_async *a;
+
+	a = ksmbd_async_alloc(&o, ops, priv);
+	/*
+	 * MS-SMB2 3.3.4.1.4: the answer to an encrypted request is encrypted
+	 * with the same session, the final one of an async request too.
+	 * Otherwise it is signed or not as a sync one would be.
+	 */
+	if (!a || o.enc_sess)
+		return a;
+	ctx->status = STATUS_SUCCESS;
+	a->signer = ksmbd_smb2_rsp_signer(ctx);
+	ctx->status = saved;
+	return a;
+}
+
 bool ksmbd_smb2_go_async(struct ksmbd_smb2_ctx *ctx, wait_queue_head_t *wq)
 {
 	struct ksmbd_async *a;
@@ -312,7 +341,7 @@ bool ksmbd_smb2_go_async(struct ksmbd_smb2_ctx *ctx, wait_queue_head_t *wq)
 		return true;
 	if (!ctx->lone || ctx->async)
 		return false;
-	a = ksmbd_async_alloc(ctx, &held_ops, wq);
+	a = ksmbd_smb2_async_alloc(ctx, &held_ops, wq);
 	if (!a)
 		return false;
 	if (ksmbd_async_publish(a)) {
@@ -507,7 +536,7 @@ static bool process_element(struct ksmbd_work *work, struct frame_rsp *fr,
 		put_unaligned_le32(start - fr->prev, fr->buf + fr->prev +
 				   offsetof(struct smb2_hdr, next_command));
 		if (fr->sign_sess)
-			ksmbd_smb2_sign_rsp(fr->sign_sess,
+			ksmbd_session_sign_rsp(fr->sign_sess,
 					    fr->sign_main ? NULL : conn,
 					    fr->buf + fr->prev,
 					    start - fr->prev);
@@ -744,7 +773,7 @@ static void process_smb2(struct ksmbd_work *work)
 		goto out_free;
 	}
 	if (fr.sign_sess) {
-		ksmbd_smb2_sign_rsp(fr.sign_sess, fr.sign_main ? NULL : conn,
+		ksmbd_session_sign_rsp(fr.sign_sess, fr.sign_main ? NULL : conn,
 				    fr.buf + fr.prev,
 				    fr.len - fr.prev);
 		fr.sign_sess = NULL;

@@ -9,7 +9,6 @@
 
 #include <linux/wait.h>
 #include "proto/buf.h"
-#include "vfs.h"
 #include "proto/validate.h"
 
 struct ksmbd_conn;
@@ -18,6 +17,7 @@ struct ksmbd_session;
 struct ksmbd_tree;
 struct ksmbd_async;
 struct frame_rsp;
+struct ksmbd_pagevec;
 
 /*
  * MS-SMB2 3.3.5.2.7.2: the FileId of the last CREATE in a compound, which
@@ -150,6 +150,14 @@ bool ksmbd_smb2_go_async(struct ksmbd_smb2_ctx *ctx, wait_queue_head_t *wq);
  * than the frame may hold (the body is unchanged).
  */
 bool ksmbd_smb2_body_room(struct ksmbd_smb2_ctx *ctx, u32 used, u32 more);
+/*
+ * An async request (async.h) for the element: its final response is
+ * encrypted or signed as the element's own answer would be.
+ */
+struct ksmbd_async_ops;
+struct ksmbd_async *ksmbd_smb2_async_alloc(struct ksmbd_smb2_ctx *ctx,
+					   const struct ksmbd_async_ops *ops,
+					   void *priv);
 /* While waiting: a CANCEL (or teardown) asks the handler to give up. */
 bool ksmbd_smb2_async_cancelled(const struct ksmbd_smb2_ctx *ctx);
 /*
@@ -170,6 +178,8 @@ void ksmbd_smb1_negotiate(struct ksmbd_work *work);
 /* smb2_session.c */
 enum ksmbd_smb2_verdict ksmbd_smb2_session_setup(struct ksmbd_smb2_ctx *ctx);
 enum ksmbd_smb2_verdict ksmbd_smb2_logoff(struct ksmbd_smb2_ctx *ctx);
+
+/* smb2_attach.c */
 /*
  * Before the handler: find ctx->session_id's session and ctx->tree_id's
  * tree as the command needs them and check the request's signature;
@@ -181,14 +191,9 @@ u32 ksmbd_smb2_attach(struct ksmbd_smb2_ctx *ctx);
 void ksmbd_smb2_detach(struct ksmbd_smb2_ctx *ctx);
 /*
  * After the handler: the session to sign the response with (a counted
- * reference), or NULL. sign_rsp() signs the element once its length,
- * padding included, is final, and drops that reference.
+ * reference), or NULL; ksmbd_session_sign_rsp() signs with it.
  */
 struct ksmbd_session *ksmbd_smb2_rsp_signer(const struct ksmbd_smb2_ctx *ctx);
-/* conn NULL: with the session's own key, not conn's channel key. */
-void ksmbd_smb2_sign_rsp(struct ksmbd_session *sess,
-			 const struct ksmbd_conn *conn,
-			 u8 *rsp, u32 len);
 
 /* smb2_tree.c */
 enum ksmbd_smb2_verdict ksmbd_smb2_tree_connect(struct ksmbd_smb2_ctx *ctx);

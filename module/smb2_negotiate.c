@@ -15,6 +15,7 @@
 #include <linux/ktime.h>
 #include <linux/random.h>
 #include <linux/string.h>
+#include "bufpool.h"
 #include "connection.h"
 #include "ksmbd_trace.h"
 #include "proto/kdf.h"

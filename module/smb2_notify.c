@@ -25,6 +25,7 @@
 #include <linux/slab.h>
 #include "async.h"
 #include "create_rules.h"
+#include "connection.h"
 #include "file.h"
 #include "ksmbd_trace.h"
 #include "server.h"
@@ -33,7 +34,6 @@
 #include "smb2_notify.h"
 #include "smb2_notify_int.h"
 #include "stats.h"
-#include "work.h"
 
 struct notify_req {
 	struct list_head node;		/* on w->waiting while it waits */
@@ -297,7 +297,7 @@ static u32 wait_for_change(struct ksmbd_smb2_ctx *ctx, struct notify_watch *w,
 	refcount_inc(&w->refs);
 	r->w = w;
 	r->out_len = out_len;
-	a = ksmbd_async_alloc(ctx, &req_ops, r);
+	a = ksmbd_smb2_async_alloc(ctx, &req_ops, r);
 	if (!a) {
 		ksmbd_notify_watch_put(w);
 		kfree(r);
@@ -433,3 +433,15 @@ void ksmbd_notify_file_closed(struct ksmbd_file *fp)
 	ksmbd_notify_watch_put(w);
 }
 
+/* A delete-pending directory's last handle went: its watches end. */
+static void notify_released(struct ksmbd_file *fp, bool deleted)
+{
+	if (deleted && fp->kind == KSMBD_FILE_DIRECTORY && !fp->stream &&
+	    fp->filp)
+		ksmbd_notify_dir_deleted(file_inode(fp->filp));
+}
+
+struct ksmbd_file_hooks ksmbd_notify_file_hooks = {
+	.unlisted = ksmbd_notify_file_closed,
+	.released = notify_released,
+};

@@ -16,6 +16,8 @@ struct ksmbd_file;
 void ksmbd_notify_file_closed(struct ksmbd_file *fp);
 /* A handle of delete-pending directory inode closed. */
 void ksmbd_notify_dir_deleted(struct inode *inode);
+/* For the file table (main.c registers it): the two above. */
+extern struct ksmbd_file_hooks ksmbd_notify_file_hooks;
 int ksmbd_notify_init(void);
 /* Module exit, after every connection is gone. */
 void ksmbd_notify_exit(void);

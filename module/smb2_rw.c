@@ -199,6 +199,18 @@ enum ksmbd_smb2_verdict ksmbd_smb2_read(struct ksmbd_smb2_ctx *ctx)
  */
 #define STREAM_CHUNK	(128 * 1024)
 
+struct socket_source {
+	struct ksmbd_work *work;
+	u32 upto;
+};
+
+static ssize_t from_socket(void *arg, struct file *filp, loff_t pos)
+{
+	struct socket_source *src = arg;
+
+	return ksmbd_work_fill_file(src->work, src->upto, filp, pos);
+}
+
 static ssize_t write_streamed(struct ksmbd_work *work, struct ksmbd_file *fp,
 			      const struct ksmbd_buf *data, loff_t pos)
 {
@@ -212,9 +224,13 @@ static ssize_t write_streamed(struct ksmbd_work *work, struct ksmbd_file *fp,
 	while (off < data->len) {
 		n = min_t(u32, data->len - off, STREAM_CHUNK);
 		if (!err && direct) {
+			struct socket_source src = {
+				.work = work, .upto = at + data->len,
+			};
+
 			n = data->len - off;
-			w = ksmbd_vfs_write_from_socket(fp, work, at + off + n,
-							pos + off);
+			w = ksmbd_vfs_write_from(fp, pos + off, from_socket,
+						 &src);
 			direct = w != -EOPNOTSUPP;
 			if (!direct)
 				continue;

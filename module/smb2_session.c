@@ -39,6 +39,8 @@
  * session's user; the channel then signs with a key derived from that
  * exchange's session key (3.3.5.5.3). A failed binding leaves the session
  * as it was. Kerberos binding is not implemented (STATUS_NOT_SUPPORTED).
+ * Binding is in smb2_session_bind.c; the per-element session and tree
+ * lookup and signature check the dispatcher runs, in smb2_attach.c.
  */
 #define pr_fmt(fmt) "ksmbd: " fmt
 
@@ -67,43 +69,10 @@
 #include "tree.h"
 #include "work.h"
 
-/* An NTLMSSP NEGOTIATE is ~40 bytes; anything this large is not one. */
-#define NEGOTIATE_BLOB_MAX	1024
-/* CHALLENGE with our names and timestamp; SPNEGO adds a few dozen bytes. */
-#define CHALLENGE_BLOB_MAX	1024
-/* The client's DER MechTypeList, kept for the mechListMIC: 16 OIDs. */
-#define MECH_LIST_MAX		256
 /* Seconds from 1601-01-01 (FILETIME epoch) to 1970-01-01. */
 #define FILETIME_UNIX_OFFSET	11644473600ULL
 
-struct ksmbd_auth_state {
-	bool spnego;			/* wrap answers in NegTokenResp */
-	bool reauth;			/* on a VALID session: see the top */
-	u32 flags;			/* NTLMSSP flags we chose */
-	u8 server_challenge[KSMBD_NTLM_CHALLENGE_SIZE];
-	u32 neg_len;
-	u32 chal_len;
-	u8 neg_blob[NEGOTIATE_BLOB_MAX];	/* for the MIC */
-	u8 chal_blob[CHALLENGE_BLOB_MAX];
-	/* SPNEGO: NTLMSSP not the client's first choice, its mechTypes. */
-	bool not_preferred;
-	u32 mech_list_len;		/* 0: none, or too long to keep */
-	u8 mech_list[MECH_LIST_MAX];
-};
 
-/* A decoded leg: which session, which NTLMSSP message. */
-struct setup_req {
-	struct ksmbd_sess_setup_req sr;
-	bool spnego;
-	struct ksmbd_buf token;		/* the NTLMSSP message */
-	u32 type;			/* NTLMSSP_*_MSG */
-	bool mech_only;			/* NegTokenInit without an NTLMSSP token */
-	bool krb5;			/* a Kerberos AP-REQ: smb2_session_krb5.c */
-	/* SPNEGO fields of this leg (empty when absent or raw NTLMSSP) */
-	bool not_preferred;		/* NegTokenInit: NTLMSSP not first */
-	struct ksmbd_buf mech_list;	/* NegTokenInit: DER mechTypes */
-	struct ksmbd_buf mech_list_mic;	/* NegTokenResp: client's MIC */
-};
 
 void ksmbd_auth_state_free(struct ksmbd_auth_state *auth)
 {
@@ -116,7 +85,7 @@ static u64 filetime_now(void)
 	       FILETIME_UNIX_OFFSET * 10000000ULL;
 }
 
-static bool is_311(const struct ksmbd_session *sess)
+bool ksmbd_sess_is_311(const struct ksmbd_session *sess)
 {
 	return sess->dialect == SMB311_DIALECT;
 }
@@ -126,7 +95,7 @@ static int preauth_absorb(struct ksmbd_session *sess, const u8 *msg, u32 len)
 	struct ksmbd_buf part = ksmbd_buf_make(msg, len);
 
 	/* A re-authentication keeps the key the hash went into. */
-	if (!is_311(sess) || (sess->auth && sess->auth->reauth))
+	if (!ksmbd_sess_is_311(sess) || (sess->auth && sess->auth->reauth))
 		return 0;
 	return ksmbd_preauth_hash_update(sess->preauth_hash, &part, 1);
 }
@@ -190,7 +159,7 @@ static int decode_setup(const struct ksmbd_req *req, struct setup_req *out)
  * SESSION_SETUP response: fixed part, then the security buffer built by
  * put_token (raw NTLMSSP, or wrapped in a NegTokenResp).
  */
-static int encode_rsp(struct ksmbd_wbuf *w, u16 session_flags, bool spnego,
+int ksmbd_sess_encode(struct ksmbd_wbuf *w, u16 session_flags, bool spnego,
 		      enum ksmbd_spnego_state state, const u8 *token,
 		      u32 token_len, const u8 *mic, u32 mic_len)
 {
@@ -238,8 +207,8 @@ static void challenge_names(struct ksmbd_ntlm_challenge_params *p)
 	p->dns_domain = p->nb_domain;
 }
 
-static int build_challenge(struct ksmbd_auth_state *auth,
-			   const struct ksmbd_buf *negotiate)
+int ksmbd_sess_build_challenge(struct ksmbd_auth_state *auth,
+			       const struct ksmbd_buf *negotiate)
 {
 	struct ksmbd_ntlm_challenge_params p = { };
 	u32 client_flags;
@@ -347,8 +316,8 @@ static void reauth_abandon(struct ksmbd_session *sess)
  * the client's first NegTokenInit. A list too long to keep leaves none,
  * and a MIC then cannot verify.
  */
-static void keep_mech_list(struct ksmbd_auth_state *auth,
-			   const struct setup_req *sq)
+void ksmbd_sess_keep_mech_list(struct ksmbd_auth_state *auth,
+			       const struct setup_req *sq)
 {
 	auth->not_preferred = sq->not_preferred;
 	auth->mech_list_len = 0;
@@ -386,16 +355,17 @@ static u32 leg_negotiate(struct ksmbd_smb2_ctx *ctx, struct setup_req *sq)
 	}
 	if (start) {
 		auth->spnego = sq->spnego;
-		keep_mech_list(auth, sq);
+		ksmbd_sess_keep_mech_list(auth, sq);
 	}
 	reauth = auth->reauth;
 	ret = preauth_absorb(sess, ctx->req->elem.p, ctx->req->elem.len);
 	if (!ret && !sq->mech_only)
-		ret = build_challenge(auth, &sq->token);
+		ret = ksmbd_sess_build_challenge(auth, &sq->token);
 	if (!ret)
-		ret = encode_rsp(&ctx->body, 0, auth->spnego,
-				 KSMBD_SPNEGO_ACCEPT_INCOMPLETE,
-				 auth->chal_blob, auth->chal_len, NULL, 0);
+		ret = ksmbd_sess_encode(&ctx->body, 0, auth->spnego,
+					KSMBD_SPNEGO_ACCEPT_INCOMPLETE,
+					auth->chal_blob, auth->chal_len,
+					NULL, 0);
 	if (ret)
 		st = ret == -ENOSPC ? STATUS_INSUFFICIENT_RESOURCES :
 				      STATUS_INVALID_PARAMETER;
@@ -533,7 +503,7 @@ static int guest_record(struct ksmbd_login_response *out)
 	return ret;
 }
 
-static bool server_flag(u32 flag)
+bool ksmbd_sess_server_flag(u32 flag)
 {
 	return READ_ONCE(ksmbd_server_conf.flags) & flag;
 }
@@ -603,9 +573,9 @@ static int make_valid(struct ksmbd_session *sess,
 }
 
 /* A re-authentication must prove the account the session already has. */
-static int reauth_check(const struct ksmbd_session *sess,
-			const struct ksmbd_login_response *lr,
-			u16 session_flags)
+int ksmbd_sess_reauth(const struct ksmbd_session *sess,
+		      const struct ksmbd_login_response *lr,
+		      u16 session_flags)
 {
 	if (session_flags != sess->session_flags ||
 	    strcmp(lr->account, sess->account) ||
@@ -615,7 +585,7 @@ static int reauth_check(const struct ksmbd_session *sess,
 }
 
 /* A class of reason for the trace; the client sees LOGON_FAILURE only. */
-static const char *failure_reason(int err)
+const char *ksmbd_sess_failure_reason(int err)
 {
 	switch (err) {
 	case -EKEYREJECTED:
@@ -643,7 +613,7 @@ static const char *failure_reason(int err)
  * who is not the session's is refused access; every other failure, whether
  * the user is unknown or the proof wrong, is the one logon failure.
  */
-static u32 auth_failure_status(int err)
+u32 ksmbd_sess_auth_failure_status(int err)
 {
 	switch (err) {
 	case -EBADMSG:
@@ -659,24 +629,24 @@ static u32 auth_failure_status(int err)
  * Who this AUTHENTICATE proves: the user's record in *lr and the key in
  * exported, or (*flags IS_NULL / IS_GUEST) the guest account's record.
  */
-static int identify(const struct ksmbd_auth_state *auth, struct setup_req *sq,
-		    const struct ksmbd_ntlm_auth *na,
-		    struct ksmbd_login_response *lr,
-		    u8 exported[KSMBD_NTLMV2_KEY_SIZE], u16 *flags)
+int ksmbd_sess_identify(const struct ksmbd_auth_state *auth,
+			struct setup_req *sq, const struct ksmbd_ntlm_auth *na,
+			struct ksmbd_login_response *lr,
+			u8 exported[KSMBD_NTLMV2_KEY_SIZE], u16 *flags)
 {
 	bool unknown;
 	int ret;
 
 	*flags = 0;
 	if (na->anonymous) {
-		if (!server_flag(KSMBD_GLOBAL_FLAG_NULL_SESSIONS))
+		if (!ksmbd_sess_server_flag(KSMBD_GLOBAL_FLAG_NULL_SESSIONS))
 			return -EACCES;
 		*flags = SMB2_SESSION_FLAG_IS_NULL;
 		return guest_record(lr);
 	}
 	ret = verify_user(auth, na, &sq->token, lr, exported, &unknown);
 	if (ret != -EKEYREJECTED || !unknown ||
-	    !server_flag(KSMBD_GLOBAL_FLAG_MAP_TO_GUEST))
+	    !ksmbd_sess_server_flag(KSMBD_GLOBAL_FLAG_MAP_TO_GUEST))
 		return ret;
 	*flags = SMB2_SESSION_FLAG_IS_GUEST;
 	return guest_record(lr);
@@ -689,10 +659,10 @@ static int identify(const struct ksmbd_auth_state *auth, struct setup_req *sq,
  * (RFC 4178 section 5). Guest and anonymous sessions have no key to
  * check or sign with: their callers skip this.
  */
-static int mech_list_mic(const struct ksmbd_auth_state *auth,
-			 const struct setup_req *sq, u32 ntlm_flags,
-			 const u8 exported[KSMBD_NTLMV2_KEY_SIZE],
-			 u8 mic[KSMBD_NTLM_SEC_SIG_SIZE], u32 *mic_len)
+int ksmbd_sess_mech_list_mic(const struct ksmbd_auth_state *auth,
+			     const struct setup_req *sq, u32 ntlm_flags,
+			     const u8 exported[KSMBD_NTLMV2_KEY_SIZE],
+			     u8 mic[KSMBD_NTLM_SEC_SIG_SIZE], u32 *mic_len)
 {
 	struct ksmbd_buf list = ksmbd_buf_make(auth->mech_list,
 					       auth->mech_list_len);
@@ -724,12 +694,13 @@ static int authenticate_leg(struct ksmbd_smb2_ctx *ctx, struct setup_req *sq,
 	if (!ret)
 		ret = preauth_absorb(sess, ctx->req->elem.p, ctx->req->elem.len);
 	if (!ret)
-		ret = identify(sess->auth, sq, na, lr, exported, &flags);
+		ret = ksmbd_sess_identify(sess->auth, sq, na, lr, exported,
+					  &flags);
 	if (!ret && !flags)
-		ret = mech_list_mic(sess->auth, sq, na->flags, exported, mic,
-				    mic_len);
+		ret = ksmbd_sess_mech_list_mic(sess->auth, sq, na->flags,
+					       exported, mic, mic_len);
 	if (!ret && sess->auth->reauth) {
-		ret = reauth_check(sess, lr, flags);
+		ret = ksmbd_sess_reauth(sess, lr, flags);
 	} else if (!ret) {
 		sess->signing_required = !flags && wants_signing(ctx, sq);
 		ret = make_valid(sess, lr, flags ? NULL : exported,
@@ -760,19 +731,20 @@ static u32 authenticate(struct ksmbd_smb2_ctx *ctx, struct setup_req *sq,
 	kfree(lr);
 	if (ret) {
 		trace_ksmbd_auth_failure(ctx->conn, na->user_utf8,
-					 failure_reason(ret));
+					 ksmbd_sess_failure_reason(ret));
 		kfree(na);
-		return auth_failure_status(ret);
+		return ksmbd_sess_auth_failure_status(ret);
 	}
 	ksmbd_debug(AUTH, "session %llx: user %s logged on (flags 0x%x)\n",
 		    sess->id, sess->account, sess->session_flags);
 	kfree(na);
 	ksmbd_auth_state_free(sess->auth);
 	sess->auth = NULL;
-	ret = encode_rsp(&ctx->body, sess->session_flags |
-			 (sess->crypto.encrypt_data ?
-			  SMB2_SESSION_FLAG_ENCRYPT_DATA : 0), spnego,
-			 KSMBD_SPNEGO_ACCEPT_COMPLETED, NULL, 0, mic, mic_len);
+	ret = ksmbd_sess_encode(&ctx->body, sess->session_flags |
+				(sess->crypto.encrypt_data ?
+				 SMB2_SESSION_FLAG_ENCRYPT_DATA : 0), spnego,
+				KSMBD_SPNEGO_ACCEPT_COMPLETED, NULL, 0, mic,
+				mic_len);
 	if (ret)
 		return STATUS_INSUFFICIENT_RESOURCES;
 	ksmbd_conn_set_authenticated(ctx->conn);
@@ -782,7 +754,7 @@ static u32 authenticate(struct ksmbd_smb2_ctx *ctx, struct setup_req *sq,
 	 * when signing is in force. Guests have no key and sign nothing.
 	 */
 	ctx->sign_rsp = ksmbd_signer_ready(&sess->signer) &&
-			(is_311(sess) || sess->signing_required ||
+			(ksmbd_sess_is_311(sess) || sess->signing_required ||
 			 (ctx->req->hdr.flags & SMB2_FLAGS_SIGNED));
 	return STATUS_SUCCESS;
 }
@@ -820,272 +792,6 @@ static u32 leg_authenticate(struct ksmbd_smb2_ctx *ctx, struct setup_req *sq)
 	return st;
 }
 
-/* ---- Binding (MS-SMB2 3.3.5.5.2): a connection joins a session ---- */
-
-/*
- * The checks of a binding request against the session, in the order
- * Windows and Samba answer them (smbtorture smb2.session.bind_negative_*):
- * AES-GMAC signing must be on both connections or neither, binding needs
- * a 3.x connection and multichannel, and the dialect and cipher must be
- * the session's. The ClientGuid is not compared: Windows binds
- * connections of another ClientGuid (bind_negative_smb3signCtoHd).
- */
-static u32 bind_check(const struct ksmbd_conn *conn,
-		      const struct ksmbd_session *sess)
-{
-	const struct ksmbd_conn_neg *neg = &conn->neg;
-	u16 alg = neg->dialect == SMB311_DIALECT ? neg->signing_alg : 0;
-	u16 sess_alg = sess->signer.alg;
-
-	if (sess_alg == SMB2_SIGNING_AES_GMAC && alg != sess_alg)
-		return STATUS_REQUEST_OUT_OF_SEQUENCE;
-	if (alg == SMB2_SIGNING_AES_GMAC && alg != sess_alg)
-		return STATUS_NOT_SUPPORTED;
-	if (neg->dialect < SMB30_DIALECT ||
-	    !server_flag(KSMBD_GLOBAL_FLAG_SMB3_MULTICHANNEL))
-		return STATUS_REQUEST_NOT_ACCEPTED;
-	if (neg->dialect != sess->dialect ||
-	    neg->cipher != sess->conn->neg.cipher)
-		return STATUS_INVALID_PARAMETER;
-	return STATUS_SUCCESS;
-}
-
-/*
- * A binding request names a session of another connection: it must be
- * VALID, have a key (not guest or anonymous) and be signed with it
- * (3.3.5.2.4: the session's key until the channel has its own). The
- * session, with a reference, or NULL and the status.
- */
-static struct ksmbd_session *bind_session(struct ksmbd_smb2_ctx *ctx, u32 *st)
-{
-	const struct ksmbd_req *req = ctx->req;
-	struct ksmbd_session *sess;
-
-	sess = ksmbd_session_lookup_global(ctx->session_id);
-	if (!sess) {
-		*st = STATUS_USER_SESSION_DELETED;
-		return NULL;
-	}
-	if (!ksmbd_session_valid(sess))
-		*st = STATUS_REQUEST_NOT_ACCEPTED;
-	else if (!ksmbd_signer_ready(&sess->signer))
-		*st = STATUS_NOT_SUPPORTED;
-	else if (!(req->hdr.flags & SMB2_FLAGS_SIGNED))
-		*st = STATUS_INVALID_PARAMETER;
-	else if (ksmbd_signer_verify(&sess->signer, req->elem.p,
-				     req->elem.len))
-		*st = STATUS_ACCESS_DENIED;
-	else
-		return sess;
-	ksmbd_conn_note_rejected(ctx->conn, SMB2_SESSION_SETUP,
-				 req->hdr.message_id, "bad binding request");
-	ksmbd_session_put(sess);
-	return NULL;
-}
-
-/* 3.1.1: a binding leg joins this connection's preauth chain. */
-static int bind_absorb(struct ksmbd_session *sess, struct ksmbd_channel *ch,
-		       const u8 *msg, u32 len)
-{
-	struct ksmbd_buf part = ksmbd_buf_make(msg, len);
-
-	if (!is_311(sess))
-		return 0;
-	return ksmbd_preauth_hash_update(ch->preauth_hash, &part, 1);
-}
-
-/*
- * The interim response is signed with the session's key (the client
- * checks it with that one) and, on 3.1.1, joins the chain as sent.
- */
-static void bind_challenge_finish(struct ksmbd_smb2_ctx *ctx, const u8 *rsp,
-				  u32 len)
-{
-	struct ksmbd_session *sess = ctx->sess;
-	struct ksmbd_channel *ch;
-	bool bound;
-
-	mutex_lock(&sess->auth_lock);
-	ch = ksmbd_channel_pending(sess, ctx->conn, false, &bound);
-	if (ch && ksmbd_signer_sign(&sess->signer, (u8 *)rsp, len))
-		ch = NULL;
-	if (!ch || bind_absorb(sess, ch, rsp, len))
-		ksmbd_conn_drop(ctx->conn, "preauth hash failed");
-	mutex_unlock(&sess->auth_lock);
-}
-
-/* Under auth_lock: NTLMSSP NEGOTIATE (or a mechanism-only first leg). */
-static u32 bind_negotiate(struct ksmbd_smb2_ctx *ctx, struct setup_req *sq,
-			  struct ksmbd_session *sess)
-{
-	struct ksmbd_channel *ch;
-	struct ksmbd_auth_state *auth;
-	bool bound;
-	int ret;
-
-	ch = ksmbd_channel_pending(sess, ctx->conn, true, &bound);
-	if (!ch)
-		return bound ? STATUS_ACCESS_DENIED :
-			       STATUS_INSUFFICIENT_RESOURCES;
-	auth = ch->auth;
-	if (!auth || auth->neg_len || sq->mech_only) {
-		ksmbd_auth_state_free(ch->auth);
-		ch->auth = kzalloc(sizeof(*ch->auth), GFP_KERNEL);
-		auth = ch->auth;
-		if (!auth)
-			return STATUS_INSUFFICIENT_RESOURCES;
-		auth->spnego = sq->spnego;
-		keep_mech_list(auth, sq);
-		memcpy(ch->preauth_hash, ctx->conn->neg.preauth_hash,
-		       sizeof(ch->preauth_hash));
-	}
-	ret = bind_absorb(sess, ch, ctx->req->elem.p, ctx->req->elem.len);
-	if (!ret && !sq->mech_only)
-		ret = build_challenge(auth, &sq->token);
-	if (!ret)
-		ret = encode_rsp(&ctx->body, 0, auth->spnego,
-				 KSMBD_SPNEGO_ACCEPT_INCOMPLETE,
-				 auth->chal_blob, auth->chal_len, NULL, 0);
-	if (ret) {
-		ksmbd_auth_state_free(ch->auth);
-		ch->auth = NULL;
-		return ret == -ENOSPC ? STATUS_INSUFFICIENT_RESOURCES :
-					STATUS_INVALID_PARAMETER;
-	}
-	ctx->finish = bind_challenge_finish;
-	return STATUS_MORE_PROCESSING_REQUIRED;
-}
-
-/*
- * MS-SMB2 3.3.5.5.3: the channel's signing key, from this exchange's
- * session key (and on 3.1.1 this connection's preauth hash), signing
- * with this connection's algorithm. Encrypted traffic on the channel
- * uses the session's cipher keys and this connection's buffers.
- */
-static int bind_keys(struct ksmbd_session *sess, struct ksmbd_channel *ch,
-		     const u8 exported[KSMBD_NTLMV2_KEY_SIZE])
-{
-	struct ksmbd_conn *conn = ch->conn;
-	u8 key[KSMBD_SIGNING_KEY_SIZE];
-	u16 alg = sess->dialect == SMB311_DIALECT ? conn->neg.signing_alg :
-						    SMB2_SIGNING_AES_CMAC;
-	int ret;
-
-	ret = ksmbd_kdf_session_key(sess->dialect, KSMBD_KEY_SIGNING, exported,
-				    KSMBD_NTLMV2_KEY_SIZE, ch->preauth_hash,
-				    key, sizeof(key));
-	if (!ret)
-		ret = ksmbd_signer_init(&ch->signer, alg, key, conn);
-	memzero_explicit(key, sizeof(key));
-	if (!ret && sess->crypto.enc)
-		ret = ksmbd_conn_crypto_prepare(conn, sess->crypto.enc);
-	return ret;
-}
-
-/* Under auth_lock: the AUTHENTICATE of a binding exchange. */
-static int bind_prove(struct ksmbd_smb2_ctx *ctx, struct setup_req *sq,
-		      struct ksmbd_session *sess, struct ksmbd_channel *ch,
-		      struct ksmbd_ntlm_auth *na,
-		      struct ksmbd_login_response *lr,
-		      u8 mic[KSMBD_NTLM_SEC_SIG_SIZE], u32 *mic_len)
-{
-	u8 exported[KSMBD_NTLMV2_KEY_SIZE];
-	u16 flags = 0;
-	int ret;
-
-	*mic_len = 0;
-	ret = ksmbd_ntlmssp_parse_authenticate(sq->token.p, sq->token.len, na);
-	if (!ret)
-		ret = bind_absorb(sess, ch, ctx->req->elem.p,
-				  ctx->req->elem.len);
-	if (!ret)
-		ret = identify(ch->auth, sq, na, lr, exported, &flags);
-	/* The session's user, proven again; a guest is another user. */
-	if (!ret && flags)
-		ret = -EPERM;
-	if (!ret)
-		ret = reauth_check(sess, lr, 0);
-	if (!ret)
-		ret = mech_list_mic(ch->auth, sq, na->flags, exported, mic,
-				    mic_len);
-	if (!ret)
-		ret = bind_keys(sess, ch, exported);
-	memzero_explicit(exported, sizeof(exported));
-	return ret;
-}
-
-static u32 bind_authenticate(struct ksmbd_smb2_ctx *ctx, struct setup_req *sq,
-			     struct ksmbd_session *sess)
-{
-	struct ksmbd_login_response *lr;
-	struct ksmbd_ntlm_auth *na;
-	struct ksmbd_channel *ch;
-	u8 mic[KSMBD_NTLM_SEC_SIG_SIZE];
-	u32 mic_len;
-	bool bound, spnego;
-	int ret;
-
-	ch = ksmbd_channel_pending(sess, ctx->conn, false, &bound);
-	if (!ch || !ch->auth || !ch->auth->chal_len)
-		return bound ? STATUS_ACCESS_DENIED :
-			       STATUS_REQUEST_NOT_ACCEPTED;
-	spnego = ch->auth->spnego;
-	na = kzalloc(sizeof(*na), GFP_KERNEL);
-	lr = kzalloc(sizeof(*lr), GFP_KERNEL);
-	ret = na && lr ? bind_prove(ctx, sq, sess, ch, na, lr, mic, &mic_len) :
-			 -ENOMEM;
-	kfree(lr);
-	ksmbd_auth_state_free(ch->auth);
-	ch->auth = NULL;
-	if (ret) {
-		trace_ksmbd_auth_failure(ctx->conn, na ? na->user_utf8 : "",
-					 failure_reason(ret));
-		kfree(na);
-		return ret == -ENOMEM ? STATUS_INSUFFICIENT_RESOURCES :
-					auth_failure_status(ret);
-	}
-	kfree(na);
-	if (encode_rsp(&ctx->body, 0, spnego, KSMBD_SPNEGO_ACCEPT_COMPLETED,
-		       NULL, 0, mic, mic_len))
-		return STATUS_INSUFFICIENT_RESOURCES;
-	/* From here requests on this connection find the session. */
-	ksmbd_channel_bind(sess, ch);
-	ksmbd_conn_set_authenticated(ctx->conn);
-	return STATUS_SUCCESS;
-}
-
-/*
- * SESSION_SETUP with SMB2_SESSION_FLAG_BINDING (MS-SMB2 3.3.5.5). Every
- * answer after the signature was verified is signed: with the session's
- * key, or the final one with the new channel's.
- */
-static u32 bind_setup(struct ksmbd_smb2_ctx *ctx, struct setup_req *sq)
-{
-	struct ksmbd_session *sess;
-	u32 st;
-
-	/* The session is already this connection's. */
-	if (ctx->sess)
-		return STATUS_ACCESS_DENIED;
-	sess = bind_session(ctx, &st);
-	if (!sess)
-		return st;
-	st = bind_check(ctx->conn, sess);
-	if (st == STATUS_SUCCESS && sq->krb5)
-		st = STATUS_NOT_SUPPORTED;	/* NTLMSSP binding only */
-	if (st == STATUS_SUCCESS) {
-		mutex_lock(&sess->auth_lock);
-		if (sq->type == NTLMSSP_NEGOTIATE_MSG || sq->mech_only)
-			st = bind_negotiate(ctx, sq, sess);
-		else
-			st = bind_authenticate(ctx, sq, sess);
-		mutex_unlock(&sess->auth_lock);
-	}
-	ctx->sess = sess;		/* the dispatcher puts it */
-	ctx->sign_rsp = true;
-	return st;
-}
-
 enum ksmbd_smb2_verdict ksmbd_smb2_session_setup(struct ksmbd_smb2_ctx *ctx)
 {
 	struct setup_req sq;
@@ -1105,7 +811,7 @@ enum ksmbd_smb2_verdict ksmbd_smb2_session_setup(struct ksmbd_smb2_ctx *ctx)
 		return KSMBD_SMB2_REPLY;
 	}
 	if (ctx->session_id && (sq.sr.flags & SMB2_SESSION_FLAG_BINDING)) {
-		ctx->status = bind_setup(ctx, &sq);
+		ctx->status = ksmbd_sess_bind_setup(ctx, &sq);
 		goto out;
 	}
 	/* The dispatcher's reference, if any, is the previous session's. */
@@ -1152,171 +858,6 @@ enum ksmbd_smb2_verdict ksmbd_smb2_logoff(struct ksmbd_smb2_ctx *ctx)
 	return KSMBD_SMB2_REPLY;
 }
 
-/* ---- Per element: which session and tree (called by the dispatcher) ---- */
-
-static bool needs_session(u16 cmd)
-{
-	return cmd != SMB2_NEGOTIATE && cmd != SMB2_SESSION_SETUP &&
-	       cmd != SMB2_ECHO && cmd != SMB2_CANCEL;
-}
-
-static bool needs_tree(u16 cmd)
-{
-	return needs_session(cmd) && cmd != SMB2_LOGOFF &&
-	       cmd != SMB2_TREE_CONNECT;
-}
-
-/*
- * A SESSION_SETUP on a bound channel signed with the session's key, not
- * the channel's: a client that does not know this connection is bound
- * (binding again, or re-authenticating on a channel object of its own).
- * It is refused, and the refusal signed with that key, which is the one
- * such a client checks it with (MS-SMB2 3.3.5.5.2).
- */
-static bool setup_signed_by_session(const struct ksmbd_smb2_ctx *ctx,
-				    struct ksmbd_session *sess,
-				    const struct ksmbd_signer *signer)
-{
-	const struct ksmbd_req *req = ctx->req;
-
-	return req->hdr.command == SMB2_SESSION_SETUP &&
-	       signer != &sess->signer &&
-	       (req->hdr.flags & SMB2_FLAGS_SIGNED) &&
-	       !ksmbd_signer_verify(&sess->signer, req->elem.p, req->elem.len);
-}
-
-/*
- * MS-SMB2 3.3.5.2.4 (signature) and 3.3.5.2.9 (session, tree). A bad or
- * missing required signature is answered unsigned and without the
- * session: nothing is computed with a key for a request we did not
- * authenticate.
- */
-/*
- * MS-SMB2 3.3.5.7: on 3.1.1 a TREE_CONNECT of a session with a key (not
- * guest, not anonymous) must be signed or encrypted, else the connection
- * goes. Its signed answer is what proves to the client that nobody in
- * the middle stripped signing from a connection that did not require it
- * (preauth integrity covers only NEGOTIATE and SESSION_SETUP).
- */
-static bool tree_connect_unprotected(struct ksmbd_smb2_ctx *ctx,
-				     const struct ksmbd_session *sess,
-				     const struct ksmbd_signer *signer,
-				     bool protected)
-{
-	if (protected || ctx->conn->neg.dialect != SMB311_DIALECT ||
-	    (sess->session_flags & (SMB2_SESSION_FLAG_IS_GUEST |
-				    SMB2_SESSION_FLAG_IS_NULL)) ||
-	    !ksmbd_signer_ready(signer))
-		return false;
-	ksmbd_conn_note_rejected(ctx->conn, SMB2_TREE_CONNECT,
-				 ctx->req->hdr.message_id,
-				 "unsigned 3.1.1 tree connect");
-	ctx->drop_reason = "unsigned 3.1.1 tree connect";
-	return true;
-}
-
-u32 ksmbd_smb2_attach(struct ksmbd_smb2_ctx *ctx)
-{
-	const struct ksmbd_req *req = ctx->req;
-	u16 cmd = req->hdr.command;
-	struct ksmbd_session *sess = NULL;
-	const struct ksmbd_signer *signer;
-	bool is_signed = req->hdr.flags & SMB2_FLAGS_SIGNED;
-	bool encrypted;
-
-	if (cmd == SMB2_NEGOTIATE)
-		return STATUS_SUCCESS;
-	if (ctx->session_id)
-		sess = ksmbd_session_lookup(ctx->conn, ctx->session_id);
-	if (!sess)
-		return needs_session(cmd) ? STATUS_USER_SESSION_DELETED :
-					    STATUS_SUCCESS;
-	encrypted = ctx->work->enc_sess && ctx->work->enc_sess->id == sess->id;
-	/* 3.3.5.2.9: RejectUnencryptedAccess with Session.EncryptData. */
-	if (!encrypted && sess->crypto.reject_unencrypted) {
-		ksmbd_conn_note_rejected(ctx->conn, cmd, req->hdr.message_id,
-					 "unencrypted request");
-		ksmbd_session_put(sess);
-		return STATUS_ACCESS_DENIED;
-	}
-	/*
-	 * An encrypted request is authenticated by its AEAD tag; guest and
-	 * anonymous sessions have no key, so nothing to verify.
-	 */
-	signer = ksmbd_session_signer(sess, ctx->conn);
-	if (!encrypted && (is_signed || sess->signing_required) &&
-	    ksmbd_signer_ready(signer) &&
-	    ksmbd_signer_verify(signer, req->elem.p, req->elem.len)) {
-		ksmbd_debug(AUTH, "session %llx: bad signature on command %u\n",
-			    sess->id, cmd);
-		if (setup_signed_by_session(ctx, sess, signer)) {
-			ctx->sess = sess;
-			ctx->sign_session_key = true;
-			return STATUS_ACCESS_DENIED;
-		}
-		ksmbd_conn_note_rejected(ctx->conn, cmd, req->hdr.message_id,
-					 "bad signature");
-		ksmbd_session_put(sess);
-		return STATUS_ACCESS_DENIED;
-	}
-	ctx->sess = sess;
-	if (cmd == SMB2_TREE_CONNECT &&
-	    tree_connect_unprotected(ctx, sess, signer, is_signed || encrypted))
-		return STATUS_ACCESS_DENIED;
-	if (!needs_tree(cmd))
-		return STATUS_SUCCESS;
-	ctx->tree = ksmbd_tree_lookup(sess, ctx->tree_id);
-	if (!ctx->tree)
-		return STATUS_NETWORK_NAME_DELETED;
-	/* 3.3.5.2.11: a share that requires encryption. */
-	if (!encrypted && ksmbd_share_has(ctx->tree->share,
-					  KSMBD_SHARE_FLAG_ENCRYPT)) {
-		ksmbd_conn_note_rejected(ctx->conn, cmd, req->hdr.message_id,
-					 "unencrypted request on an encrypted share");
-		return STATUS_ACCESS_DENIED;
-	}
-	return STATUS_SUCCESS;
-}
-
-void ksmbd_smb2_detach(struct ksmbd_smb2_ctx *ctx)
-{
-	if (ctx->tree)
-		ksmbd_tree_put(ctx->tree);
-	if (ctx->sess)
-		ksmbd_session_put(ctx->sess);
-	ctx->tree = NULL;
-	ctx->sess = NULL;
-}
-
-/* The session whose key signs this element's response, with a reference. */
-struct ksmbd_session *ksmbd_smb2_rsp_signer(const struct ksmbd_smb2_ctx *ctx)
-{
-	struct ksmbd_session *sess = ctx->sess;
-
-	if (!sess ||
-	    !ksmbd_signer_ready(ksmbd_session_signer(sess, ctx->conn)) ||
-	    ctx->status == STATUS_PENDING)
-		return NULL;
-	if (!ctx->sign_rsp && !sess->signing_required &&
-	    !(ctx->req && (ctx->req->hdr.flags & SMB2_FLAGS_SIGNED)))
-		return NULL;
-	ksmbd_session_get(sess);
-	return sess;
-}
-
-void ksmbd_smb2_sign_rsp(struct ksmbd_session *sess,
-			 const struct ksmbd_conn *conn,
-			 u8 *rsp, u32 len)
-{
-	const struct ksmbd_signer *s = conn ? ksmbd_session_signer(sess, conn) :
-					      &sess->signer;
-
-	if (ksmbd_signer_sign(s, rsp, len))
-		pr_warn_ratelimited("session %llx: cannot sign a response\n",
-				    sess->id);
-	ksmbd_session_put(sess);
-}
-
 /* ---- For smb2_session_krb5.c ---- */
 
 struct ksmbd_session *ksmbd_sess_setup_session(struct ksmbd_smb2_ctx *ctx,
@@ -1349,13 +890,13 @@ int ksmbd_sess_make_valid(struct ksmbd_session *sess,
 int ksmbd_sess_reauth_check(const struct ksmbd_session *sess,
 			    const struct ksmbd_login_response *lr)
 {
-	return reauth_check(sess, lr, 0);
+	return ksmbd_sess_reauth(sess, lr, 0);
 }
 
 int ksmbd_sess_encode_rsp(struct ksmbd_wbuf *w, u16 session_flags,
 			  const u8 *token, u32 token_len)
 {
-	return encode_rsp(w, session_flags, false,
-			  KSMBD_SPNEGO_ACCEPT_COMPLETED, token, token_len,
-			  NULL, 0);
+	return ksmbd_sess_encode(w, session_flags, false,
+				 KSMBD_SPNEGO_ACCEPT_COMPLETED, token, token_len,
+				 NULL, 0);
 }

@@ -34,7 +34,6 @@
 #include "session.h"
 #include "smb2_session_int.h"
 #include "smb2_transform.h"
-#include "work.h"
 
 #define SMB2_SESSION_KEY_SIZE	16
 

@@ -29,7 +29,7 @@
 #include "tree.h"
 #include "vfs.h"
 #include "vfs_name.h"
-#include "work.h"
+#include "bufpool.h"
 
 struct sinfo_req {
 	u8 type;

@@ -19,6 +19,7 @@
 #include <linux/scatterlist.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
+#include "bufpool.h"
 #include "connection.h"
 #include "proto/kdf.h"
 #include "proto/transform.h"

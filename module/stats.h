@@ -83,7 +83,6 @@ static inline void ksmbd_total_add(enum ksmbd_total t, s64 n)
 	atomic64_add(n, &ksmbd_stats.total[t]);
 }
 
-int ksmbd_stats_show(char *buf, size_t size);
 long ksmbd_stats_live_sum(void);
 
 #endif

@@ -13,9 +13,9 @@
 #include <linux/sched/task.h>
 #include <net/sock.h>
 #include <net/tcp.h>
+#include "bufpool.h"
 #include "connection.h"
 #include "debug.h"
-#include "durable.h"
 #include "listener.h"
 #include "proto/validate.h"
 #include "server.h"
@@ -253,7 +253,6 @@ int ksmbd_tcp_start(u16 port)
 	}
 	WRITE_ONCE(listen_port, port);
 	ksmbd_conn_reaper_start();
-	ksmbd_durable_start();
 	if (c->interfaces_len)
 		pr_info("listening on port %u, on the configured interfaces only (%u addresses now)\n",
 			port, ksmbd_listen_count());
@@ -264,23 +263,24 @@ out_unlock:
 	return ret;
 }
 
-void ksmbd_tcp_stop(void)
+bool ksmbd_tcp_stop_listening(void)
 {
 	mutex_lock(&listener_lock);
 	if (!listen_port) {
 		mutex_unlock(&listener_lock);
-		return;
+		return false;
 	}
 	WRITE_ONCE(listen_port, 0);
 	ksmbd_listen_stop();
-
 	ksmbd_conn_reaper_stop();
-	/* Keep no durable handle: they would hold connections. */
-	ksmbd_durable_stop();
+	mutex_unlock(&listener_lock);
+	return true;
+}
+
+void ksmbd_tcp_drop_all(void)
+{
 	ksmbd_conn_drop_all("server stopping");
 	ksmbd_conn_wait_all();
-	ksmbd_durable_stop();	/* the scavenger's last work, if any */
-	mutex_unlock(&listener_lock);
 	pr_info("stopped listening\n");
 }
 

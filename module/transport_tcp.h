@@ -45,8 +45,13 @@ int ksmbd_tcp_init(void);
  * of those interfaces only (listener.h).
  */
 int ksmbd_tcp_start(u16 port);
-/* Stop listening, cut every connection and wait until they are freed. */
-void ksmbd_tcp_stop(void);
+/*
+ * Stopping is in two steps so that what the server stops with them
+ * (durable handles: main.c) goes in between: stop listening (false when
+ * not listening), then cut every connection and wait until they are freed.
+ */
+bool ksmbd_tcp_stop_listening(void);
+void ksmbd_tcp_drop_all(void);
 /* The port being listened on, or 0. */
 u16 ksmbd_tcp_listen_port(void);
 

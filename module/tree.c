@@ -12,6 +12,7 @@
 #include <linux/namei.h>
 #include <linux/slab.h>
 #include "debug.h"
+#include "connection.h"
 #include "ipc.h"
 #include "ksmbd_trace.h"
 #include "session.h"

@@ -31,8 +31,8 @@
 #include "file.h"
 #include "ksmbd_trace.h"
 #include "streams.h"
-#include "work.h"
 #include "vfs.h"
+#include "vfs_int.h"
 #include "vfs_name.h"
 
 static struct user_namespace *path_userns(const struct path *p)
@@ -133,7 +133,7 @@ static struct dentry *lookup_child(const struct path *dir, const char *comp,
 }
 
 /* p names a directory something may be mounted on: enter the mounts. */
-static void cross_mounts(struct path *p)
+void ksmbd_vfs_cross_mounts(struct path *p)
 {
 	while (d_mountpoint(p->dentry) && follow_down_one(p))
 		;
@@ -146,7 +146,7 @@ static void walk_done(struct path *cur, struct dentry *child,
 	struct path last = { .mnt = mntget(cur->mnt), .dentry = child };
 
 	if (d_is_positive(child))
-		cross_mounts(&last);
+		ksmbd_vfs_cross_mounts(&last);
 	res->parent = *cur;
 	res->dentry = last.dentry;
 	res->mnt = last.mnt;
@@ -192,7 +192,7 @@ static int walk(const struct ksmbd_vfs_scope *s, const char *name,
 			return err;
 		}
 		next = (struct path){ .mnt = mntget(cur.mnt), .dentry = child };
-		cross_mounts(&next);
+		ksmbd_vfs_cross_mounts(&next);
 		path_put(&cur);
 		cur = next;
 		/* a file bind-mounted over a directory ends the walk too */
@@ -540,15 +540,15 @@ ssize_t ksmbd_vfs_write(struct ksmbd_file *fp, const void *buf, size_t len,
 	return AS_USER(fp, kernel_write(fp->filp, buf, len, &pos));
 }
 
-ssize_t ksmbd_vfs_write_from_socket(struct ksmbd_file *fp,
-				    struct ksmbd_work *work, u32 upto, loff_t pos)
+ssize_t ksmbd_vfs_write_from(struct ksmbd_file *fp, loff_t pos,
+			     ksmbd_vfs_source_t src, void *arg)
 {
 	struct file *filp = fp->filp;
 
 	if (fp->stream || !filp->f_op->write_iter ||
 	    (filp->f_flags & O_APPEND))
 		return -EOPNOTSUPP;
-	return AS_USER(fp, ksmbd_work_fill_file(work, upto, filp, pos));
+	return AS_USER(fp, src(arg, filp, pos));
 }
 
 int ksmbd_vfs_fsync(struct ksmbd_file *fp, loff_t start, loff_t end)
@@ -945,83 +945,4 @@ int ksmbd_vfs_removexattr(struct ksmbd_file *fp, const char *name)
 ssize_t ksmbd_vfs_listxattr(struct ksmbd_file *fp, char *buf, size_t size)
 {
 	return AS_USER(fp, vfs_listxattr(fp->filp->f_path.dentry, buf, size));
-}
-
-/* ---- Directory-entry attributes (QUERY_DIRECTORY) ---- */
-
-static int stat_path(const struct path *p, struct kstat *st)
-{
-	return vfs_getattr(p, st, STATX_BASIC_STATS | STATX_BTIME,
-			   AT_STATX_SYNC_AS_STAT);
-}
-
-static void read_xattr(const struct path *p, const char *xname, void *xbuf,
-		       size_t *xlen)
-{
-	ssize_t n;
-
-	n = vfs_getxattr(mnt_user_ns(p->mnt), p->dentry, xname, xbuf, *xlen);
-	/* Absent, unsupported or too large: as if there were none. */
-	*xlen = n > 0 ? (size_t)n : 0;
-}
-
-int ksmbd_vfs_child_stat(struct ksmbd_file *fp, const char *name, u32 len,
-			 struct kstat *st, const char *xname, void *xbuf,
-			 size_t *xlen)
-{
-	struct path dir = fp->filp->f_path;
-	const struct cred *old;
-	struct path child;
-	struct dentry *d;
-	int ret;
-
-	if (!len || len > NAME_MAX || memchr(name, '/', len) ||
-	    (name[0] == '.' && (len == 1 || (len == 2 && name[1] == '.'))))
-		return -EINVAL;
-	old = override_creds(fp->cred);
-	d = lookup_one_len_unlocked(name, dir.dentry, len);
-	if (IS_ERR(d)) {
-		ret = PTR_ERR(d);
-		goto out_revert;
-	}
-	if (d_is_negative(d)) {
-		ret = -ENOENT;
-		goto out_dput;
-	}
-	/* A mountpoint lists as the mounted root, as a lookup finds it. */
-	child.mnt = mntget(dir.mnt);
-	child.dentry = d;
-	cross_mounts(&child);
-	/* vfs_getattr() on a symlink's own dentry: lstat, nothing followed */
-	ret = stat_path(&child, st);
-	if (!ret && xname)
-		read_xattr(&child, xname, xbuf, xlen);
-	path_put(&child);
-	goto out_revert;
-out_dput:
-	dput(d);
-out_revert:
-	revert_creds(old);
-	return ret;
-}
-
-int ksmbd_vfs_parent_stat(struct ksmbd_file *fp, struct kstat *st)
-{
-	struct path here = fp->filp->f_path, up;
-	const struct cred *old;
-	int ret;
-
-	old = override_creds(fp->cred);
-	/* The share root's ".." is the root itself: never look above it. */
-	if (here.dentry == fp->root.dentry && here.mnt == fp->root.mnt) {
-		ret = stat_path(&here, st);
-		goto out_revert;
-	}
-	up.mnt = here.mnt;
-	up.dentry = dget_parent(here.dentry);
-	ret = stat_path(&up, st);
-	dput(up.dentry);
-out_revert:
-	revert_creds(old);
-	return ret;
 }

@@ -23,7 +23,6 @@
 #include <linux/types.h>
 
 struct ksmbd_file;
-struct ksmbd_work;
 
 /* Where and as whom: built per request from the tree and the session. */
 struct ksmbd_vfs_scope {
@@ -93,13 +92,15 @@ ssize_t ksmbd_vfs_read(struct ksmbd_file *fp, void *buf, size_t len,
 ssize_t ksmbd_vfs_write(struct ksmbd_file *fp, const void *buf, size_t len,
 			loff_t pos);
 /*
- * A streamed WRITE's data, up to the work's buffer offset upto, from the
- * socket into the file at pos (ksmbd_work_fill_file()); or -EOPNOTSUPP,
- * having taken nothing, when the file cannot take it so.
+ * Data written into the file by whoever has it (a streamed WRITE's data
+ * from the socket, smb2_rw.c): src(arg, filp, pos) runs with the handle's
+ * credentials and returns what it wrote or an error. -EOPNOTSUPP, having
+ * called nothing, when the file cannot take it so.
  */
-ssize_t ksmbd_vfs_write_from_socket(struct ksmbd_file *fp,
-				    struct ksmbd_work *work, u32 upto,
-				    loff_t pos);
+typedef ssize_t (*ksmbd_vfs_source_t)(void *arg, struct file *filp,
+				      loff_t pos);
+ssize_t ksmbd_vfs_write_from(struct ksmbd_file *fp, loff_t pos,
+			     ksmbd_vfs_source_t src, void *arg);
 
 /*
  * File data as counted page references (page cache pages, or the zero

@@ -65,29 +65,6 @@ static inline bool ksmbd_work_streamed(const struct ksmbd_work *work)
 	return work->rx_have < work->buf_len;
 }
 
-/* A received frame's buffer; large ones are reused (work.c). */
-u8 *ksmbd_rx_buf_alloc(u32 len);
-void ksmbd_rx_buf_free(void *buf, u32 len);
-size_t ksmbd_rx_pool_bytes(void);	/* idle, kept for reuse */
-
-/* Frame buffers are counted in KSMBD_LIVE_BUFFERS wherever they are made. */
-u8 *ksmbd_work_buf_alloc(u32 len);
-void ksmbd_work_buf_free(void *buf);
-
-/*
- * A frame's response buffer (smb2_dispatch.c): those up to
- * KSMBD_RSP_CACHED_SIZE are reused unzeroed (work.c says what that asks of
- * the writers); free with the length it was allocated with.
- */
-#define KSMBD_RSP_CACHED_SIZE	(16 << 10)
-u8 *ksmbd_rsp_buf_alloc(u32 len);
-void ksmbd_rsp_buf_free(void *buf, u32 len);
-
-/* A request's path scratch buffer: KSMBD_SCRATCH_SIZE bytes, not zeroed. */
-#define KSMBD_SCRATCH_SIZE	(8 << 10)
-char *ksmbd_scratch_alloc(void);
-void ksmbd_scratch_free(char *p);
-
 /*
  * Queue again every work held back while the connection's send queue
  * was over its bound (it went below, or the connection is going).

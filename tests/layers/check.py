@@ -1,0 +1,169 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""
+tests/layers/check.py [MODULE_DIR]: the module's layering, as module/README.md
+("Layers") describes it, checked from the sources' own quoted includes.
+
+A unit is a .c file with the .h of the same name (file.c + file.h). Fails:
+  - on a strongly connected component of the unit include graph of more than
+    two units (two units that include each other are tolerated: a header
+    and its closest user; three or more are a tangle);
+  - on a module/**/*.c file over MAX_LINES lines;
+  - on a file in a lower layer folder that includes a header of a higher
+    one (LAYERS, top first; a folder not listed is an error, so that a new
+    folder gets a place in the order).
+Prints one PASS:/FAIL: line per check (make check counts them).
+"""
+import collections
+import os
+import re
+import sys
+
+MAX_LINES = 1000
+
+# Folders of module/, top first. A file may include headers of its own
+# folder and of the folders after it; the reverse goes through ops tables
+# or callbacks registered at init (module/README.md).
+LAYERS = [
+    '.',
+    'proto',
+    'uapi',
+]
+
+INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+
+
+def sources(root):
+    out = []
+    for d, dirs, files in os.walk(root):
+        dirs.sort()
+        for f in sorted(files):
+            if f.endswith(('.c', '.h')):
+                out.append(os.path.relpath(os.path.join(d, f), root))
+    return out
+
+
+def resolve(root, src, inc):
+    """The included file relative to root, as the compiler finds it
+    (next to the includer first, then -I module/), or None."""
+    for cand in (os.path.join(os.path.dirname(src), inc), inc):
+        cand = os.path.normpath(cand)
+        if os.path.isfile(os.path.join(root, cand)):
+            return cand
+    return None
+
+
+def includes(root, files):
+    edges = []
+    for p in files:
+        with open(os.path.join(root, p), errors='replace') as f:
+            text = f.read()
+        for m in INCLUDE.finditer(text):
+            inc = resolve(root, p, m.group(1))
+            if inc:
+                edges.append((p, inc))
+    return edges
+
+
+def unit(p):
+    return os.path.splitext(p)[0]
+
+
+def sccs(nodes, adj):
+    index, low, stack, on, out = {}, {}, [], set(), []
+    counter = [0]
+    sys.setrecursionlimit(100000)
+
+    def visit(v):
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on.add(v)
+        for w in sorted(adj[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            out.append(sorted(comp))
+
+    for v in sorted(nodes):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def folder(p):
+    return os.path.dirname(p) or '.'
+
+
+def check_cycles(files, edges):
+    adj = collections.defaultdict(set)
+    nodes = {unit(p) for p in files}
+    for a, b in edges:
+        if unit(a) != unit(b):
+            adj[unit(a)].add(unit(b))
+    bad = [c for c in sccs(nodes, adj) if len(c) > 2]
+    for c in bad:
+        print(f'FAIL: layers: include cycle of {len(c)} units: {" ".join(c)}')
+    if not bad:
+        print(f'PASS: layers: no include cycle of more than two units ({len(nodes)} units)')
+    return not bad
+
+
+def check_sizes(root, files):
+    ok = True
+    for p in files:
+        if not p.endswith('.c'):
+            continue
+        with open(os.path.join(root, p), errors='replace') as f:
+            n = sum(1 for _ in f)
+        if n > MAX_LINES:
+            print(f'FAIL: layers: {p} has {n} lines (at most {MAX_LINES})')
+            ok = False
+    if ok:
+        print(f'PASS: layers: no .c file over {MAX_LINES} lines')
+    return ok
+
+
+def check_order(files, edges):
+    rank = {d: i for i, d in enumerate(LAYERS)}
+    ok = True
+    for d in sorted({folder(p) for p in files}):
+        if d not in rank:
+            print(f'FAIL: layers: folder {d} has no place in LAYERS (tests/layers/check.py)')
+            ok = False
+    for a, b in edges:
+        fa, fb = folder(a), folder(b)
+        if fa in rank and fb in rank and rank[fb] < rank[fa]:
+            print(f'FAIL: layers: {a} (layer {fa}) includes {b} of the higher layer {fb}')
+            ok = False
+    if ok:
+        print(f'PASS: layers: every include goes to its own layer or one below ({" > ".join(LAYERS)})')
+    return ok
+
+
+def main():
+    root = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
+        os.path.dirname(os.path.abspath(__file__)), '..', '..', 'module')
+    files = sources(root)
+    if not files:
+        print(f'FAIL: layers: no sources under {root}')
+        return 1
+    edges = includes(root, files)
+    ok = check_cycles(files, edges)
+    ok = check_sizes(root, files) and ok
+    ok = check_order(files, edges) and ok
+    return 0 if ok else 1
+
+
+if __name__ == '__main__':
+    sys.exit(main())
