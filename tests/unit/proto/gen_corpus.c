@@ -71,6 +71,94 @@ static void frames(void)
 	}
 }
 
+/* An IOCTL (FSCTL) element carrying input; returns its length. */
+static u32 ioctl_with(u8 *b, u32 cap, u32 code, const u8 *in, u32 n)
+{
+	u32 len = sample_request(SMB2_IOCTL, b, cap);
+
+	if (!len || 120 + n > cap)
+		return 0;
+	put_unaligned_le32(code, b + 68);
+	put_unaligned_le32(n, b + 92);
+	memcpy(b + 120, in, n);
+	return 120 + n;
+}
+
+/* A SET_INFO (file class) element carrying buf; returns its length. */
+static u32 setinfo_with(u8 *b, u32 cap, u8 cls, const u8 *in, u32 n)
+{
+	u32 len = sample_request(SMB2_SET_INFO, b, cap);
+
+	if (!len || 96 + n > cap)
+		return 0;
+	b[67] = cls;
+	put_unaligned_le32(n, b + 68);
+	memcpy(b + 96, in, n);
+	return 96 + n;
+}
+
+/* Seeds for the typed decoders: FSCTL inputs and SET_INFO classes. */
+static void decodes(void)
+{
+	static const struct {
+		const char *name;
+		u32 code;
+		u32 len;
+	} fsctls[] = {
+		{ "fsctl-validate-negotiate", 0x00140204, 28 },
+		{ "fsctl-copychunk", 0x001440f2, 32 + 2 * 24 },
+		{ "fsctl-copychunk-write", 0x001480f2, 32 + 24 },
+		{ "fsctl-duplicate-extents", 0x00098344, 40 },
+		{ "fsctl-set-zero-data", 0x000980c8, 16 },
+		{ "fsctl-allocated-ranges", 0x000940cf, 16 },
+		{ "fsctl-set-compression", 0x0009c040, 2 },
+	};
+	static const struct {
+		const char *name;
+		u8 cls;
+		u32 len;
+	} classes[] = {
+		{ "set-basic", 4, 40 }, { "set-rename", 10, 20 + 10 },
+		{ "set-link", 11, 20 + 10 }, { "set-disposition", 13, 1 },
+		{ "set-position", 14, 8 }, { "set-mode", 16, 4 },
+		{ "set-allocation", 19, 8 }, { "set-eof", 20, 8 },
+		{ "set-disposition-ex", 64, 4 },
+	};
+	u8 b[1024], in[128];
+	char name[48];
+	u32 n, i;
+
+	for (i = 0; i < SMB2_COMMAND_COUNT; i++) {
+		n = sample_request((u16)i, b, sizeof(b));
+		snprintf(name, sizeof(name), "cmd-%02x", i);
+		put("decode", name, b, n);
+	}
+	for (i = 0; i < sizeof(in); i++)
+		in[i] = (u8)(i * 7);
+	put_unaligned_le16(2, in + 22);		/* validate negotiate: 2 dialects */
+	for (i = 0; i < ARRAY_SIZE(fsctls); i++) {
+		if (fsctls[i].code == 0x001440f2 || fsctls[i].code == 0x001480f2)
+			put_unaligned_le32((fsctls[i].len - 32) / 24, in + 24);
+		n = ioctl_with(b, sizeof(b), fsctls[i].code, in, fsctls[i].len);
+		put("decode", fsctls[i].name, b, n);
+	}
+	memset(in, 0, sizeof(in));
+	in[0] = 1;
+	put_unaligned_le32(10, in + 16);	/* rename: 5 UTF-16 units */
+	memcpy(in + 20, "n\0e\0w\0.\0t\0", 10);
+	for (i = 0; i < ARRAY_SIZE(classes); i++) {
+		n = setinfo_with(b, sizeof(b), classes[i].cls, in, classes[i].len);
+		put("decode", classes[i].name, b, n);
+	}
+	/* A lease acknowledgment (36-byte OPLOCK_BREAK). */
+	n = sample_request(SMB2_OPLOCK_BREAK, b, sizeof(b));
+	memset(b + 64, 0, 36);
+	put_unaligned_le16(36, b + 64);
+	memset(b + 72, 0x4c, 16);
+	put_unaligned_le32(5, b + 88);
+	put("decode", "lease-ack", b, 64 + 36);
+}
+
 static void negctxs(void)
 {
 	u8 b[512], m[512], salt[32] = { 7 };
@@ -159,6 +247,7 @@ int main(int argc, char **argv)
 	}
 	root = argv[1];
 	frames();
+	decodes();
 	negctxs();
 	spnegos();
 	ntlmssps();
