@@ -26,7 +26,7 @@
 #include "fileinfo.h"
 #include "oplock.h"
 #include "ksmbd_trace.h"
-#include "proto/validate.h"
+#include "proto/decode.h"
 #include "session.h"
 #include "share.h"
 #include "smb2_dispatch.h"
@@ -37,17 +37,6 @@
 #include "vfs.h"
 #include "vfs_name.h"
 #include "work.h"
-
-/* Byte offsets inside the CREATE request body (MS-SMB2 2.2.13). */
-enum {
-	CREQ_OPLOCK		= 3,
-	CREQ_IMPERSONATION	= 4,
-	CREQ_DESIRED_ACCESS	= 24,
-	CREQ_FILE_ATTRIBUTES	= 28,
-	CREQ_SHARE_ACCESS	= 32,
-	CREQ_DISPOSITION	= 36,
-	CREQ_OPTIONS		= 40,
-};
 
 /* Response contexts start right after the fixed response: 64 + 88. */
 #define CREATE_RSP_CTX_OFFSET	(SMB2_HEADER_SIZE + sizeof(struct smb2_create_rsp))
@@ -155,20 +144,21 @@ static u32 decode_contexts(const struct ksmbd_buf *list, struct create_req *rq)
 
 static u32 decode(const struct ksmbd_req *req, struct create_req *rq)
 {
-	const struct ksmbd_buf *b = &req->body;
 	struct ksmbd_create_args *a = &rq->args;
+	struct ksmbd_create_req c;
 
 	memset(rq, 0, sizeof(*rq));
-	/* The gate checked the fixed part's length: these cannot fail. */
-	ksmbd_buf_get_u8(b, CREQ_OPLOCK, &rq->oplock_level);
-	ksmbd_buf_get_le32(b, CREQ_IMPERSONATION, &a->impersonation_level);
-	ksmbd_buf_get_le32(b, CREQ_DESIRED_ACCESS, &a->desired_access);
-	ksmbd_buf_get_le32(b, CREQ_FILE_ATTRIBUTES, &a->file_attributes);
-	ksmbd_buf_get_le32(b, CREQ_SHARE_ACCESS, &a->share_access);
-	ksmbd_buf_get_le32(b, CREQ_DISPOSITION, &a->disposition);
-	ksmbd_buf_get_le32(b, CREQ_OPTIONS, &a->options);
-	rq->name = req->buf[KSMBD_CREATE_NAME];
-	return decode_contexts(&req->buf[KSMBD_CREATE_CONTEXTS], rq);
+	if (ksmbd_create_decode(req, &c))
+		return STATUS_INVALID_PARAMETER;
+	rq->oplock_level = c.oplock_level;
+	a->impersonation_level = c.impersonation_level;
+	a->desired_access = c.desired_access;
+	a->file_attributes = c.file_attributes;
+	a->share_access = c.share_access;
+	a->disposition = c.disposition;
+	a->options = c.options;
+	rq->name = c.name;
+	return decode_contexts(&c.contexts, rq);
 }
 
 /* ---- Access ---- */
@@ -1048,20 +1038,19 @@ static void encode_close(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
 
 enum ksmbd_smb2_verdict ksmbd_smb2_close(struct ksmbd_smb2_ctx *ctx)
 {
-	const struct ksmbd_buf *b = &ctx->req->body;
+	struct ksmbd_close_req rq;
 	struct ksmbd_file *fp;
-	u64 pid = 0, vid = 0;
-	u16 flags = 0;
 
-	ksmbd_buf_get_le16(b, 2, &flags);
-	ksmbd_buf_get_le64(b, 8, &pid);
-	ksmbd_buf_get_le64(b, 16, &vid);
-	fp = ksmbd_file_unpublish(ctx, pid, vid);
+	if (ksmbd_close_decode(ctx->req, &rq)) {
+		ctx->status = STATUS_INVALID_PARAMETER;
+		return KSMBD_SMB2_REPLY;
+	}
+	fp = ksmbd_file_unpublish(ctx, rq.pid, rq.vid);
 	if (!fp) {
 		ctx->status = STATUS_FILE_CLOSED;
 		return KSMBD_SMB2_REPLY;
 	}
-	encode_close(ctx, fp, flags & SMB2_CLOSE_FLAG_POSTQUERY_ATTRIB);
+	encode_close(ctx, fp, rq.flags & SMB2_CLOSE_FLAG_POSTQUERY_ATTRIB);
 	/* The table's reference: the handle closes here unless still in use. */
 	ksmbd_file_put(fp);
 	ctx->status = STATUS_SUCCESS;

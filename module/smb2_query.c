@@ -22,6 +22,7 @@
 #include "dosattr.h"
 #include "file.h"
 #include "fileinfo.h"
+#include "proto/decode.h"
 #include "proto/utf16.h"
 #include "secdesc.h"
 #include "server.h"
@@ -57,17 +58,18 @@ struct qinfo {
 
 static int qinfo_decode(const struct ksmbd_req *req, struct qinfo_req *q)
 {
-	const struct ksmbd_buf *b = &req->body;
+	struct ksmbd_query_info_req r;
 
-	if (!ksmbd_buf_get_u8(b, 2, &q->type) ||
-	    !ksmbd_buf_get_u8(b, 3, &q->cls) ||
-	    !ksmbd_buf_get_le32(b, 4, &q->out_len) ||
-	    !ksmbd_buf_get_le32(b, 16, &q->addl) ||
-	    !ksmbd_buf_get_le32(b, 20, &q->flags) ||
-	    !ksmbd_buf_get_le64(b, 24, &q->pid) ||
-	    !ksmbd_buf_get_le64(b, 32, &q->vid))
+	if (ksmbd_query_info_decode(req, &r))
 		return -EINVAL;
-	q->input = req->buf[KSMBD_QINFO_INPUT];
+	q->type = r.info_type;
+	q->cls = r.info_class;
+	q->out_len = r.output_len;
+	q->addl = r.additional;
+	q->flags = r.flags;
+	q->pid = r.pid;
+	q->vid = r.vid;
+	q->input = r.input;
 	return 0;
 }
 
