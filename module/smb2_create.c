@@ -56,12 +56,11 @@ struct create_req {
 	u8 app_instance_id[16];
 };
 
-/* MS-SMB2 2.2.13.2.13: the AppInstanceId context's name and size. */
+/* MS-SMB2 2.2.13.2.13: the AppInstanceId context's name. */
 static const u8 app_instance_tag[16] = {
 	0x45, 0xbc, 0xa6, 0x6a, 0xef, 0xa7, 0xf7, 0x4a,
 	0x90, 0x08, 0xfa, 0x46, 0x2e, 0x14, 0x4d, 0x74,
 };
-#define APP_INSTANCE_SIZE	20
 
 struct create_result {
 	struct ksmbd_file *fp;		/* counted */
@@ -72,25 +71,16 @@ struct create_result {
 	struct ksmbd_durable_grant dh;
 };
 
-static int ctx_get_le64(const struct ksmbd_create_ctx *c, u64 *v)
-{
-	return ksmbd_buf_get_le64(&c->data, 0, v) ? 0 : -EINVAL;
-}
-
 /* AppInstanceId: StructureSize 20, Reserved, the id; else ignored. */
 static void decode_app_instance(const struct ksmbd_buf *list,
 				struct create_req *rq)
 {
 	struct ksmbd_create_ctx c;
-	u16 size;
 
 	if (ksmbd_create_ctx_find(list, (const char *)app_instance_tag,
 				  sizeof(app_instance_tag), &c) ||
-	    c.data.len < APP_INSTANCE_SIZE ||
-	    !ksmbd_buf_get_le16(&c.data, 0, &size) ||
-	    size != APP_INSTANCE_SIZE)
+	    ksmbd_ctx_app_instance_decode(&c.data, rq->app_instance_id))
 		return;
-	memcpy(rq->app_instance_id, c.data.p + 4, 16);
 	rq->has_app_instance = true;
 }
 
@@ -119,7 +109,7 @@ static u32 decode_contexts(const struct ksmbd_buf *list, struct create_req *rq)
 	if (!ksmbd_create_ctx_find(list, "QFid", 4, &c))
 		rq->want_qfid = true;
 	if (!ksmbd_create_ctx_find(list, "AlSi", 4, &c) &&
-	    ctx_get_le64(&c, &rq->alloc_size))
+	    ksmbd_ctx_alloc_size_decode(&c.data, &rq->alloc_size))
 		return STATUS_INVALID_PARAMETER;
 	if (!ksmbd_create_ctx_find(list, "ExtA", 4, &c)) {
 		if (ksmbd_ea_chain_check(&c.data) < 0)

@@ -320,19 +320,17 @@ struct ea_out {
 static bool ea_wanted(const struct ksmbd_buf *want, const char *name)
 {
 	u32 pos = 0, next, nlen = strlen(name);
-	u8 len;
+	struct ksmbd_buf n;
 
 	if (!want->len)
 		return true;
 	for (;;) {
-		if (!ksmbd_buf_get_le32(want, pos, &next) ||
-		    !ksmbd_buf_get_u8(want, pos + 4, &len) ||
-		    !ksmbd_range_ok(want->len, pos + 5, len))
+		if (ksmbd_get_ea_entry(want, pos, &n, &next))
 			return false;
-		if (len == nlen && !strncasecmp((const char *)want->p + pos + 5,
-						name, len))
+		if (n.len == nlen &&
+		    !strncasecmp((const char *)n.p, name, n.len))
 			return true;
-		if (!next || next > want->len - pos)
+		if (!next)
 			return false;
 		pos += next;
 	}

@@ -35,6 +35,7 @@ struct rw_req {
 	u32 min_count;
 	u32 channel;
 	u32 write_flags;
+	struct ksmbd_buf data;		/* WRITE */
 };
 
 static int decode_read(const struct ksmbd_req *req, struct rw_req *rq)
@@ -67,6 +68,7 @@ static int decode_write(const struct ksmbd_req *req, struct rw_req *rq)
 	rq->channel = r.channel;
 	rq->write_flags = r.flags;
 	rq->length = r.length;
+	rq->data = r.data;
 	return 0;
 }
 
@@ -299,8 +301,8 @@ static u32 write_file(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
 
 enum ksmbd_smb2_verdict ksmbd_smb2_write(struct ksmbd_smb2_ctx *ctx)
 {
-	const struct ksmbd_buf *data = &ctx->req->buf[KSMBD_WRITE_DATA];
 	struct ksmbd_wbuf *w = &ctx->body;
+	const struct ksmbd_buf *data;
 	struct ksmbd_file *fp;
 	struct rw_req rq;
 	u32 written = 0;
@@ -309,6 +311,7 @@ enum ksmbd_smb2_verdict ksmbd_smb2_write(struct ksmbd_smb2_ctx *ctx)
 		ctx->status = STATUS_INVALID_PARAMETER;
 		return KSMBD_SMB2_REPLY;
 	}
+	data = &rq.data;
 	fp = lookup(ctx, rq.pid, rq.vid);
 	if (!fp)
 		return KSMBD_SMB2_REPLY;

@@ -292,3 +292,35 @@ bool ksmbd_frame_read_length(const u8 *frame, u32 len, u32 *length)
 	*length = le32_at(r, length);
 	return true;
 }
+
+int ksmbd_smb1_negotiate_offers_smb2(const u8 *frame, u32 len)
+{
+	static const char wildcard[] = "SMB 2.???";
+	const struct smb1_negotiate_req *n;
+	struct ksmbd_buf list;
+	const u8 *s, *nul;
+	bool found = false;
+	u32 pos = 0;
+
+	if (len < SMB1_HEADER_SIZE + sizeof(*n))
+		return -EINVAL;
+	n = (const void *)(frame + SMB1_HEADER_SIZE);
+	if (n->word_count ||
+	    le16_at(n, byte_count) > len - SMB1_HEADER_SIZE - sizeof(*n))
+		return -EINVAL;
+	list = ksmbd_buf_make(frame + SMB1_HEADER_SIZE + sizeof(*n),
+			      le16_at(n, byte_count));
+	while (pos < list.len) {
+		if (list.p[pos] != SMB1_DIALECT_MARKER)
+			return -EINVAL;
+		s = list.p + pos + 1;
+		nul = memchr(s, 0, list.len - pos - 1);
+		if (!nul)
+			return -EINVAL;
+		if (nul - s == sizeof(wildcard) - 1 &&
+		    !memcmp(s, wildcard, sizeof(wildcard) - 1))
+			found = true;
+		pos += (nul - s) + 2;
+	}
+	return found;
+}

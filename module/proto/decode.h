@@ -169,6 +169,13 @@ bool ksmbd_frame_lone_command(const u8 *frame, u32 len, u16 *command);
  */
 bool ksmbd_frame_read_length(const u8 *frame, u32 len, u32 *length);
 
+/*
+ * An SMB1 NEGOTIATE frame: 1 when its dialects name "SMB 2.???" (the
+ * upgrade to SMB2), 0 when not, -EINVAL when malformed. "SMB 2.002"
+ * alone would ask for dialect 0x0202, which the server does not offer.
+ */
+int ksmbd_smb1_negotiate_offers_smb2(const u8 *frame, u32 len);
+
 /* ---- FSCTL inputs (MS-SMB2 2.2.31.1 - 2.2.31.4, MS-FSCC 2.3) ---- */
 
 /* Not the FSCTL's input: -EINVAL, answer STATUS_INVALID_PARAMETER. */
@@ -277,5 +284,35 @@ int ksmbd_setinfo_eof_decode(const struct ksmbd_buf *b, u64 *size);
 int ksmbd_setinfo_allocation_decode(const struct ksmbd_buf *b, u64 *size);
 int ksmbd_setinfo_position_decode(const struct ksmbd_buf *b, u64 *pos);
 int ksmbd_setinfo_mode_decode(const struct ksmbd_buf *b, u32 *mode);
+
+/* ---- Create context data and QUERY_INFO's EA list ---- */
+
+/* A data part shorter than its structure: -EINVAL. */
+int ksmbd_ctx_alloc_size_decode(const struct ksmbd_buf *data, u64 *size);
+/* Also -EINVAL when StructureSize is not 20. */
+int ksmbd_ctx_app_instance_decode(const struct ksmbd_buf *data,
+				  u8 id[SMB2_APP_INSTANCE_ID_SIZE]);
+
+struct ksmbd_lease_ctx {
+	u8 version;			/* 1 or 2 */
+	u8 key[SMB2_LEASE_KEY_SIZE];
+	u32 state;
+	u32 flags;
+	u64 duration;
+	u8 parent_key[SMB2_LEASE_KEY_SIZE];	/* v2 */
+	u16 epoch;				/* v2 */
+};
+
+/* RqLs: v2 when it is that long and v2_allowed (dialect 3.0 and on). */
+int ksmbd_ctx_lease_decode(const struct ksmbd_buf *data, bool v2_allowed,
+			   struct ksmbd_lease_ctx *out);
+
+/*
+ * The FILE_GET_EA_INFORMATION entry at pos: its name, and in *next the
+ * offset of the following one, 0 for the last (also when NextEntryOffset
+ * points past the list). -EINVAL when the entry is not all inside.
+ */
+int ksmbd_get_ea_entry(const struct ksmbd_buf *list, u32 pos,
+		       struct ksmbd_buf *name, u32 *next);
 
 #endif /* KSMBD_PROTO_DECODE_H */

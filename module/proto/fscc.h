@@ -104,7 +104,16 @@ struct file_mode_information {
 	__le32 mode;
 } __packed;
 
+/* ---- QUERY_INFO input (MS-FSCC 2.4.15.1) ---- */
+
+struct file_get_ea_information {
+	__le32 next_entry_offset;
+	u8 ea_name_length;
+	/* EaName follows */
+} __packed;
+
 static_assert(sizeof(struct fsctl_validate_negotiate_req) == 24, "vneg");
+static_assert(sizeof(struct file_get_ea_information) == 5, "get ea");
 static_assert(sizeof(struct srv_copychunk_copy) == 32, "copychunk copy");
 static_assert(sizeof(struct srv_copychunk) == 24, "copychunk");
 static_assert(sizeof(struct duplicate_extents_data) == 40, "dup extents");

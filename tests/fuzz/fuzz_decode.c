@@ -6,8 +6,9 @@
  * it, and what a decoder hands out must lie inside the element.  IOCTL
  * inputs go to every FSCTL decoder and SET_INFO buffers to every class
  * decoder, whatever their code or class says, as a hostile client would
- * send them; the frame-level checks of the receive thread run on the raw
- * input.
+ * send them, CREATE's contexts to the context decoders and QUERY_INFO's
+ * input to the EA-list reader; the receive thread's frame checks and the
+ * SMB1 upgrade check run on the raw input.
  */
 #include "proto/decode.h"
 
@@ -83,6 +84,37 @@ static void setinfo_classes(const struct ksmbd_buf *b)
 	(void)ksmbd_setinfo_mode_decode(b, &v32);
 }
 
+static void create_contexts(const struct ksmbd_buf *list)
+{
+	struct ksmbd_create_ctx c;
+	struct ksmbd_lease_ctx lc;
+	u8 id[SMB2_APP_INSTANCE_ID_SIZE];
+	u32 pos = 0;
+	u64 size;
+
+	while (ksmbd_create_ctx_next(list, &pos, &c) > 0) {
+		(void)ksmbd_ctx_alloc_size_decode(&c.data, &size);
+		(void)ksmbd_ctx_app_instance_decode(&c.data, id);
+		if (!ksmbd_ctx_lease_decode(&c.data, true, &lc) &&
+		    lc.version != 1 && lc.version != 2)
+			abort();
+		(void)ksmbd_ctx_lease_decode(&c.data, false, &lc);
+	}
+}
+
+static void get_ea_list(const struct ksmbd_buf *list)
+{
+	struct ksmbd_buf name;
+	u32 pos = 0, next, n = 0;
+
+	while (!ksmbd_get_ea_entry(list, pos, &name, &next)) {
+		inside(list, &name);
+		if (!next || ++n > list->len)
+			break;
+		pos += next;
+	}
+}
+
 static void decode_all(const struct ksmbd_req *req)
 {
 	u16 c = req->hdr.command;
@@ -118,6 +150,7 @@ static void decode_all(const struct ksmbd_req *req)
 	case SMB2_CREATE:
 		inside(&req->elem, &cr.name);
 		inside(&req->elem, &cr.contexts);
+		create_contexts(&cr.contexts);
 		break;
 	case SMB2_READ:
 		inside(&req->elem, &rd.channel_info);
@@ -144,6 +177,7 @@ static void decode_all(const struct ksmbd_req *req)
 		break;
 	case SMB2_QUERY_INFO:
 		inside(&req->elem, &qi.input);
+		get_ea_list(&qi.input);
 		break;
 	case SMB2_SET_INFO:
 		inside(&req->elem, &si.buffer);
@@ -165,6 +199,8 @@ static void frame_checks(const u8 *data, u32 size)
 	if (ksmbd_frame_read_length(data, size, &len) &&
 	    get_unaligned_le16(data + 12) != SMB2_READ)
 		abort();
+	if (size >= 5 && data[0] == 0xff)
+		(void)ksmbd_smb1_negotiate_offers_smb2(data, size);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

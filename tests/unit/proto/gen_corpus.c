@@ -97,6 +97,54 @@ static u32 setinfo_with(u8 *b, u32 cap, u8 cls, const u8 *in, u32 n)
 	return 96 + n;
 }
 
+/*
+ * One create context at b: name, then data (zeros, the caller fills) at
+ * the next 8-byte boundary; returns the data's offset from b.
+ */
+static u32 put_ctx(u8 *b, const void *name, u16 nlen, u32 dlen)
+{
+	u16 doff = (u16)((16 + nlen + 7) & ~7u);
+
+	memset(b, 0, doff + dlen);
+	put_unaligned_le16(16, b + 4);
+	put_unaligned_le16(nlen, b + 6);
+	put_unaligned_le16(doff, b + 10);
+	put_unaligned_le32(dlen, b + 12);
+	memcpy(b + 16, name, nlen);
+	return doff;
+}
+
+/* A CREATE asking for a v2 lease, an allocation size and an app instance. */
+static u32 create_with_contexts(u8 *b, u32 cap)
+{
+	static const u8 app[16] = {
+		0x45, 0xbc, 0xa6, 0x6a, 0xef, 0xa7, 0xf7, 0x4a,
+		0x90, 0x08, 0xfa, 0x46, 0x2e, 0x14, 0x4d, 0x74,
+	};
+	u32 at = 136, d, start = 136;
+
+	if (!sample_request(SMB2_CREATE, b, cap) || cap < 512)
+		return 0;
+	d = put_ctx(b + at, "RqLs", 4, 52);
+	memset(b + at + d, 0x11, 16);			/* LeaseKey */
+	put_unaligned_le32(7, b + at + d + 16);		/* RWH */
+	put_unaligned_le32(4, b + at + d + 20);		/* parent key set */
+	memset(b + at + d + 32, 0x22, 16);
+	put_unaligned_le16(1, b + at + d + 48);
+	put_unaligned_le32(d + 56, b + at);		/* Next */
+	at += d + 56;
+	d = put_ctx(b + at, "AlSi", 4, 8);
+	put_unaligned_le64(1 << 20, b + at + d);
+	put_unaligned_le32(d + 8, b + at);
+	at += d + 8;
+	d = put_ctx(b + at, app, 16, 20);
+	put_unaligned_le16(20, b + at + d);
+	memset(b + at + d + 4, 0x33, 16);
+	at += d + 20;
+	put_unaligned_le32(at - start, b + 116);	/* CreateContextsLength */
+	return at;
+}
+
 /* Seeds for the typed decoders: FSCTL inputs and SET_INFO classes. */
 static void decodes(void)
 {
@@ -124,6 +172,7 @@ static void decodes(void)
 		{ "set-allocation", 19, 8 }, { "set-eof", 20, 8 },
 		{ "set-disposition-ex", 64, 4 },
 	};
+	static const char smb1[] = "\x02NT LM 0.12\0\x02SMB 2.002\0\x02SMB 2.???";
 	u8 b[1024], in[128];
 	char name[48];
 	u32 n, i;
@@ -157,6 +206,16 @@ static void decodes(void)
 	memset(b + 72, 0x4c, 16);
 	put_unaligned_le32(5, b + 88);
 	put("decode", "lease-ack", b, 64 + 36);
+	n = create_with_contexts(b, sizeof(b));
+	put("decode", "create-lease-alsi-appinstance", b, n);
+	/* An SMB1 NEGOTIATE asking for the SMB2 upgrade. */
+	memset(b, 0, 35);
+	memcpy(b, "\xffSMB\x72", 5);
+	n = 35;
+	memcpy(b + n, smb1, sizeof(smb1));	/* with the last NUL */
+	n += sizeof(smb1);
+	put_unaligned_le16((u16)(n - 35), b + 33);
+	put("decode", "smb1-negotiate", b, n);
 }
 
 static void negctxs(void)

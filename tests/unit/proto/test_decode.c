@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Typed decoders (proto/decode.h): every command's request, FSCTL input
- * and SET_INFO class.  Fields are written at the byte offsets MS-SMB2 2.2
+ * Typed decoders (proto/decode.h): every command's request, FSCTL input,
+ * SET_INFO class, create context CREATE acts on, QUERY_INFO's EA list and
+ * the SMB1 upgrade.  Fields are written at the byte offsets MS-SMB2 2.2
  * and MS-FSCC give (not through the library's structures) and read back
  * through the gate and the decoder; short, odd and foreign inputs are
  * refused.
@@ -421,6 +422,47 @@ TEST(frame_lone_command_and_read_length)
 	CHECK_EQ_INT(n, 65536);
 }
 
+/* An SMB1 NEGOTIATE of the given dialect strings; returns its length. */
+static u32 smb1_negotiate(u8 *b, const char *const *names, u32 n)
+{
+	u32 p = 35, i, l;
+
+	memset(b, 0, 35);
+	b[0] = 0xff; b[1] = 'S'; b[2] = 'M'; b[3] = 'B'; b[4] = 0x72;
+	for (i = 0; i < n; i++) {
+		l = (u32)strlen(names[i]) + 1;
+		b[p] = 0x02;
+		memcpy(b + p + 1, names[i], l);
+		p += 1 + l;
+	}
+	put_unaligned_le16((u16)(p - 35), b + 33);
+	return p;
+}
+
+TEST(smb1_negotiate_upgrade)
+{
+	static const char *const w[] = { "NT LM 0.12", "SMB 2.002", "SMB 2.???" };
+	u8 b[128];
+	u32 len = smb1_negotiate(b, w, 3);
+
+	CHECK_EQ_INT(ksmbd_smb1_negotiate_offers_smb2(b, len), 1);
+	len = smb1_negotiate(b, w, 2);
+	CHECK_EQ_INT(ksmbd_smb1_negotiate_offers_smb2(b, len), 0);
+	/* ByteCount past the frame; a name without its NUL; a bad marker */
+	CHECK_EQ_INT(ksmbd_smb1_negotiate_offers_smb2(b, len - 1), -EINVAL);
+	put_unaligned_le16(get_unaligned_le16(b + 33) - 1, b + 33);
+	CHECK_EQ_INT(ksmbd_smb1_negotiate_offers_smb2(b, len), -EINVAL);
+	len = smb1_negotiate(b, w, 3);
+	b[35] = 0x03;
+	CHECK_EQ_INT(ksmbd_smb1_negotiate_offers_smb2(b, len), -EINVAL);
+	len = smb1_negotiate(b, w, 0);
+	CHECK_EQ_INT(len, 35);
+	CHECK_EQ_INT(ksmbd_smb1_negotiate_offers_smb2(b, len), 0);
+	b[32] = 1;	/* WordCount must be 0 */
+	CHECK_EQ_INT(ksmbd_smb1_negotiate_offers_smb2(b, len), -EINVAL);
+	CHECK_EQ_INT(ksmbd_smb1_negotiate_offers_smb2(b, 34), -EINVAL);
+}
+
 /* ---- FSCTL inputs ---- */
 
 static struct ksmbd_buf mk(const u8 *p, u32 len)
@@ -648,6 +690,115 @@ TEST(setinfo_small_classes)
 	CHECK_EQ_INT(ksmbd_setinfo_disposition_decode(&in, &on), -EMSGSIZE);
 }
 
+/* ---- Create context data, QUERY_INFO EA list ---- */
+
+TEST(ctx_alloc_size_and_app_instance)
+{
+	u8 b[20] = { 0 }, id[16];
+	struct ksmbd_buf in = mk(b, 8);
+	u64 size;
+	u32 i;
+
+	put_unaligned_le64(0x123456789ULL, b);
+	CHECK_EQ_INT(ksmbd_ctx_alloc_size_decode(&in, &size), 0);
+	CHECK_EQ_INT(size, 0x123456789ULL);
+	in.len = 7;
+	CHECK_EQ_INT(ksmbd_ctx_alloc_size_decode(&in, &size), -EINVAL);
+
+	/* MS-SMB2 2.2.13.2.13: StructureSize 20, Reserved, the id */
+	put_unaligned_le16(20, b);
+	put_unaligned_le16(0, b + 2);
+	for (i = 0; i < 16; i++)
+		b[4 + i] = (u8)(0x30 + i);
+	in.len = 20;
+	CHECK_EQ_INT(ksmbd_ctx_app_instance_decode(&in, id), 0);
+	CHECK_EQ_MEM(id, b + 4, 16);
+	in.len = 19;
+	CHECK_EQ_INT(ksmbd_ctx_app_instance_decode(&in, id), -EINVAL);
+	in.len = 20;
+	put_unaligned_le16(24, b);
+	CHECK_EQ_INT(ksmbd_ctx_app_instance_decode(&in, id), -EINVAL);
+}
+
+TEST(ctx_lease)
+{
+	struct ksmbd_lease_ctx lc;
+	struct ksmbd_buf in;
+	u8 b[52];
+	u32 i;
+
+	/* MS-SMB2 2.2.13.2.10: key, state, flags, duration, parent, epoch */
+	for (i = 0; i < 16; i++) {
+		b[i] = (u8)(0x10 + i);
+		b[32 + i] = (u8)(0x80 + i);
+	}
+	put_unaligned_le32(0x7, b + 16);
+	put_unaligned_le32(0x4, b + 20);
+	put_unaligned_le64(0x99, b + 24);
+	put_unaligned_le16(3, b + 48);
+	put_unaligned_le16(0, b + 50);
+	in = mk(b, 52);
+	CHECK_EQ_INT(ksmbd_ctx_lease_decode(&in, true, &lc), 0);
+	CHECK_EQ_INT(lc.version, 2);
+	CHECK_EQ_MEM(lc.key, b, 16);
+	CHECK_EQ_INT(lc.state, 7);
+	CHECK_EQ_INT(lc.flags, 4);
+	CHECK_EQ_INT(lc.duration, 0x99);
+	CHECK_EQ_MEM(lc.parent_key, b + 32, 16);
+	CHECK_EQ_INT(lc.epoch, 3);
+
+	/* Not allowed v2, or cut below it: v1, nothing of v2 read. */
+	CHECK_EQ_INT(ksmbd_ctx_lease_decode(&in, false, &lc), 0);
+	CHECK_EQ_INT(lc.version, 1);
+	CHECK_EQ_INT(lc.epoch, 0);
+	CHECK_EQ_INT(lc.state, 7);
+	in.len = 51;
+	CHECK_EQ_INT(ksmbd_ctx_lease_decode(&in, true, &lc), 0);
+	CHECK_EQ_INT(lc.version, 1);
+	in.len = 32;
+	CHECK_EQ_INT(ksmbd_ctx_lease_decode(&in, true, &lc), 0);
+	CHECK_EQ_INT(lc.version, 1);
+	CHECK_EQ_MEM(lc.key, b, 16);
+	in.len = 31;
+	CHECK_EQ_INT(ksmbd_ctx_lease_decode(&in, true, &lc), -EINVAL);
+}
+
+TEST(get_ea_list)
+{
+	struct ksmbd_buf list, name;
+	u8 b[32] = { 0 };
+	u32 next;
+
+	/* MS-FSCC 2.4.15.1: NextEntryOffset, EaNameLength, EaName, NUL */
+	put_unaligned_le32(12, b);
+	b[4] = 3;
+	memcpy(b + 5, "abc", 4);
+	b[12 + 4] = 2;
+	memcpy(b + 12 + 5, "xy", 3);
+	list = mk(b, 20);
+	CHECK_EQ_INT(ksmbd_get_ea_entry(&list, 0, &name, &next), 0);
+	CHECK(points_at(&name, b + 5, 3));
+	CHECK_EQ_INT(next, 12);
+	CHECK_EQ_INT(ksmbd_get_ea_entry(&list, 12, &name, &next), 0);
+	CHECK(points_at(&name, b + 17, 2));
+	CHECK_EQ_INT(next, 0);
+
+	/* A next past the list ends it; a name past it is refused. */
+	put_unaligned_le32(21, b);
+	CHECK_EQ_INT(ksmbd_get_ea_entry(&list, 0, &name, &next), 0);
+	CHECK_EQ_INT(next, 0);
+	put_unaligned_le32(20, b);
+	CHECK_EQ_INT(ksmbd_get_ea_entry(&list, 0, &name, &next), 0);
+	CHECK_EQ_INT(next, 20);
+	CHECK_EQ_INT(ksmbd_get_ea_entry(&list, 20, &name, &next), -EINVAL);
+	CHECK_EQ_INT(ksmbd_get_ea_entry(&list, 16, &name, &next), -EINVAL);
+	CHECK_EQ_INT(ksmbd_get_ea_entry(&list, 0xffffffff, &name, &next), -EINVAL);
+	b[12 + 4] = 4;
+	CHECK_EQ_INT(ksmbd_get_ea_entry(&list, 12, &name, &next), -EINVAL);
+	list.len = 4;
+	CHECK_EQ_INT(ksmbd_get_ea_entry(&list, 0, &name, &next), -EINVAL);
+}
+
 int main(void)
 {
 	RUN(create);
@@ -663,11 +814,15 @@ int main(void)
 	RUN(oplock_and_lease_ack);
 	RUN(foreign_short_and_empty_refused);
 	RUN(frame_lone_command_and_read_length);
+	RUN(smb1_negotiate_upgrade);
 	RUN(fsctl_validate_negotiate);
 	RUN(fsctl_copychunk);
 	RUN(fsctl_fixed_inputs);
 	RUN(setinfo_basic);
 	RUN(setinfo_rename);
 	RUN(setinfo_small_classes);
+	RUN(ctx_alloc_size_and_app_instance);
+	RUN(ctx_lease);
+	RUN(get_ea_list);
 	return test_report();
 }
