@@ -22,6 +22,7 @@
 #include "ksmbd_trace.h"
 #include "oplock.h"
 #include "oplock_internal.h"
+#include "proto/decode.h"
 #include "server.h"
 #include "session.h"
 #include "share.h"

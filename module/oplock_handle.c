@@ -23,6 +23,7 @@
 #include "ksmbd_trace.h"
 #include "oplock.h"
 #include "oplock_internal.h"
+#include "proto/decode.h"
 #include "server.h"
 #include "session.h"
 #include "share.h"
@@ -44,25 +45,23 @@ void ksmbd_oplock_decode(const struct ksmbd_smb2_ctx *ctx, u8 level,
 			 const struct ksmbd_buf *lease,
 			 struct ksmbd_oplock_req *rq)
 {
+	struct ksmbd_lease_ctx lc;
+
 	memset(rq, 0, sizeof(*rq));
 	rq->level = level;
 	if (level != SMB2_OPLOCK_LEVEL_LEASE || !lease || !leases_enabled(ctx))
 		return;
-	if (lease->len >= KSMBD_LEASE_V2_SIZE &&
-	    ctx->conn->neg.dialect >= SMB30_DIALECT) {
-		rq->version = 2;
-		ksmbd_buf_get_le32(lease, 20, &rq->flags);
-		memcpy(rq->parent_key, lease->p + 32, 16);
-		ksmbd_buf_get_le16(lease, 48, &rq->epoch);
-		rq->flags &= KSMBD_LEASE_FLAG_PARENT_KEY_SET;
-	} else if (lease->len >= KSMBD_LEASE_V1_SIZE) {
-		rq->version = 1;
-	} else {
+	if (ksmbd_ctx_lease_decode(lease, ctx->conn->neg.dialect >= SMB30_DIALECT,
+				   &lc))
 		return;
+	rq->version = lc.version;
+	if (lc.version == 2) {
+		rq->flags = lc.flags & KSMBD_LEASE_FLAG_PARENT_KEY_SET;
+		memcpy(rq->parent_key, lc.parent_key, sizeof(rq->parent_key));
+		rq->epoch = lc.epoch;
 	}
-	memcpy(rq->key, lease->p, 16);
-	ksmbd_buf_get_le32(lease, 16, &rq->state);
-	rq->state &= KSMBD_LEASE_RWH;
+	memcpy(rq->key, lc.key, sizeof(rq->key));
+	rq->state = lc.state & KSMBD_LEASE_RWH;
 	rq->lease = true;
 }
 

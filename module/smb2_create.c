@@ -27,7 +27,7 @@
 #include "fileinfo.h"
 #include "oplock.h"
 #include "ksmbd_trace.h"
-#include "proto/validate.h"
+#include "proto/decode.h"
 #include "session.h"
 #include "share.h"
 #include "smb2_dispatch.h"
@@ -38,17 +38,6 @@
 #include "vfs.h"
 #include "vfs_name.h"
 #include "bufpool.h"
-
-/* Byte offsets inside the CREATE request body (MS-SMB2 2.2.13). */
-enum {
-	CREQ_OPLOCK		= 3,
-	CREQ_IMPERSONATION	= 4,
-	CREQ_DESIRED_ACCESS	= 24,
-	CREQ_FILE_ATTRIBUTES	= 28,
-	CREQ_SHARE_ACCESS	= 32,
-	CREQ_DISPOSITION	= 36,
-	CREQ_OPTIONS		= 40,
-};
 
 /* Response contexts start right after the fixed response: 64 + 88. */
 #define CREATE_RSP_CTX_OFFSET	(SMB2_HEADER_SIZE + sizeof(struct smb2_create_rsp))
@@ -68,12 +57,11 @@ struct create_req {
 	u8 app_instance_id[16];
 };
 
-/* MS-SMB2 2.2.13.2.13: the AppInstanceId context's name and size. */
+/* MS-SMB2 2.2.13.2.13: the AppInstanceId context's name. */
 static const u8 app_instance_tag[16] = {
 	0x45, 0xbc, 0xa6, 0x6a, 0xef, 0xa7, 0xf7, 0x4a,
 	0x90, 0x08, 0xfa, 0x46, 0x2e, 0x14, 0x4d, 0x74,
 };
-#define APP_INSTANCE_SIZE	20
 
 struct create_result {
 	struct ksmbd_file *fp;		/* counted */
@@ -84,25 +72,16 @@ struct create_result {
 	struct ksmbd_durable_grant dh;
 };
 
-static int ctx_get_le64(const struct ksmbd_create_ctx *c, u64 *v)
-{
-	return ksmbd_buf_get_le64(&c->data, 0, v) ? 0 : -EINVAL;
-}
-
 /* AppInstanceId: StructureSize 20, Reserved, the id; else ignored. */
 static void decode_app_instance(const struct ksmbd_buf *list,
 				struct create_req *rq)
 {
 	struct ksmbd_create_ctx c;
-	u16 size;
 
 	if (ksmbd_create_ctx_find(list, (const char *)app_instance_tag,
 				  sizeof(app_instance_tag), &c) ||
-	    c.data.len < APP_INSTANCE_SIZE ||
-	    !ksmbd_buf_get_le16(&c.data, 0, &size) ||
-	    size != APP_INSTANCE_SIZE)
+	    ksmbd_ctx_app_instance_decode(&c.data, rq->app_instance_id))
 		return;
-	memcpy(rq->app_instance_id, c.data.p + 4, 16);
 	rq->has_app_instance = true;
 }
 
@@ -131,7 +110,7 @@ static u32 decode_contexts(const struct ksmbd_buf *list, struct create_req *rq)
 	if (!ksmbd_create_ctx_find(list, "QFid", 4, &c))
 		rq->want_qfid = true;
 	if (!ksmbd_create_ctx_find(list, "AlSi", 4, &c) &&
-	    ctx_get_le64(&c, &rq->alloc_size))
+	    ksmbd_ctx_alloc_size_decode(&c.data, &rq->alloc_size))
 		return STATUS_INVALID_PARAMETER;
 	if (!ksmbd_create_ctx_find(list, "ExtA", 4, &c)) {
 		if (ksmbd_ea_chain_check(&c.data) < 0)
@@ -156,20 +135,21 @@ static u32 decode_contexts(const struct ksmbd_buf *list, struct create_req *rq)
 
 static u32 decode(const struct ksmbd_req *req, struct create_req *rq)
 {
-	const struct ksmbd_buf *b = &req->body;
 	struct ksmbd_create_args *a = &rq->args;
+	struct ksmbd_create_req c;
 
 	memset(rq, 0, sizeof(*rq));
-	/* The gate checked the fixed part's length: these cannot fail. */
-	ksmbd_buf_get_u8(b, CREQ_OPLOCK, &rq->oplock_level);
-	ksmbd_buf_get_le32(b, CREQ_IMPERSONATION, &a->impersonation_level);
-	ksmbd_buf_get_le32(b, CREQ_DESIRED_ACCESS, &a->desired_access);
-	ksmbd_buf_get_le32(b, CREQ_FILE_ATTRIBUTES, &a->file_attributes);
-	ksmbd_buf_get_le32(b, CREQ_SHARE_ACCESS, &a->share_access);
-	ksmbd_buf_get_le32(b, CREQ_DISPOSITION, &a->disposition);
-	ksmbd_buf_get_le32(b, CREQ_OPTIONS, &a->options);
-	rq->name = req->buf[KSMBD_CREATE_NAME];
-	return decode_contexts(&req->buf[KSMBD_CREATE_CONTEXTS], rq);
+	if (ksmbd_create_decode(req, &c))
+		return STATUS_INVALID_PARAMETER;
+	rq->oplock_level = c.oplock_level;
+	a->impersonation_level = c.impersonation_level;
+	a->desired_access = c.desired_access;
+	a->file_attributes = c.file_attributes;
+	a->share_access = c.share_access;
+	a->disposition = c.disposition;
+	a->options = c.options;
+	rq->name = c.name;
+	return decode_contexts(&c.contexts, rq);
 }
 
 /* ---- Access ---- */
@@ -1049,20 +1029,19 @@ static void encode_close(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
 
 enum ksmbd_smb2_verdict ksmbd_smb2_close(struct ksmbd_smb2_ctx *ctx)
 {
-	const struct ksmbd_buf *b = &ctx->req->body;
+	struct ksmbd_close_req rq;
 	struct ksmbd_file *fp;
-	u64 pid = 0, vid = 0;
-	u16 flags = 0;
 
-	ksmbd_buf_get_le16(b, 2, &flags);
-	ksmbd_buf_get_le64(b, 8, &pid);
-	ksmbd_buf_get_le64(b, 16, &vid);
-	fp = ksmbd_file_unpublish(ctx, pid, vid);
+	if (ksmbd_close_decode(ctx->req, &rq)) {
+		ctx->status = STATUS_INVALID_PARAMETER;
+		return KSMBD_SMB2_REPLY;
+	}
+	fp = ksmbd_file_unpublish(ctx, rq.pid, rq.vid);
 	if (!fp) {
 		ctx->status = STATUS_FILE_CLOSED;
 		return KSMBD_SMB2_REPLY;
 	}
-	encode_close(ctx, fp, flags & SMB2_CLOSE_FLAG_POSTQUERY_ATTRIB);
+	encode_close(ctx, fp, rq.flags & SMB2_CLOSE_FLAG_POSTQUERY_ATTRIB);
 	/* The table's reference: the handle closes here unless still in use. */
 	ksmbd_file_put(fp);
 	ctx->status = STATUS_SUCCESS;

@@ -24,6 +24,7 @@
 #include "file.h"
 #include "fileinfo.h"
 #include "ksmbd_trace.h"
+#include "proto/decode.h"
 #include "proto/pattern.h"
 #include "proto/utf16.h"
 #include "share.h"
@@ -84,15 +85,16 @@ static void dir_state_free(void *p)
 
 static int qdir_decode(const struct ksmbd_req *req, struct qdir_req *q)
 {
-	const struct ksmbd_buf *b = &req->body;
+	struct ksmbd_query_dir_req r;
 
-	if (!ksmbd_buf_get_u8(b, 2, &q->cls) ||
-	    !ksmbd_buf_get_u8(b, 3, &q->flags) ||
-	    !ksmbd_buf_get_le64(b, 8, &q->pid) ||
-	    !ksmbd_buf_get_le64(b, 16, &q->vid) ||
-	    !ksmbd_buf_get_le32(b, 28, &q->out_len))
+	if (ksmbd_query_dir_decode(req, &r))
 		return -EINVAL;
-	q->pattern = req->buf[KSMBD_QDIR_NAME];
+	q->cls = r.info_class;
+	q->flags = r.flags;
+	q->pid = r.pid;
+	q->vid = r.vid;
+	q->out_len = r.output_len;
+	q->pattern = r.pattern;
 	return 0;
 }
 

@@ -13,6 +13,7 @@
 #include "debug.h"
 #include "ksmbd_trace.h"
 #include "oplock.h"
+#include "proto/decode.h"
 #include "server.h"
 #include "session.h"
 #include "smb2_dispatch.h"
@@ -581,14 +582,12 @@ static u32 lone_read_size(const struct ksmbd_work *work, u32 want)
 }
 
 
+/* A frame of one READ: its Length in *length. */
 static bool is_lone_read(const struct ksmbd_work *work,
-			 const struct ksmbd_elem *elems, u32 n)
+			 const struct ksmbd_elem *elems, u32 n, u32 *length)
 {
-	const u8 *el = work->frame + elems[0].off;
-
-	return n == 1 && elems[0].len >= SMB2_HEADER_SIZE + 8 &&
-	       get_unaligned_le16(el + offsetof(struct smb2_hdr, command)) ==
-	       SMB2_READ;
+	return n == 1 && ksmbd_frame_read_length(work->frame + elems[0].off,
+						 elems[0].len, length);
 }
 
 /*
@@ -603,15 +602,15 @@ static u32 rsp_buf_size(const struct ksmbd_work *work,
 			const struct ksmbd_elem *elems, u32 n, u32 *cap)
 {
 	const struct ksmbd_conn *conn = work->conn;
+	u32 length;
 
 	*cap = KSMBD_RSP_BUF_SIZE;
 	if (!ksmbd_conn_negotiated(conn))
 		return KSMBD_RSP_BUF_SIZE;
 	*cap += KSMBD_FRAME_HEADROOM + max(conn->neg.max_read,
 					   conn->neg.max_trans);
-	if (is_lone_read(work, elems, n))
-		return lone_read_size(work, get_unaligned_le32(work->frame +
-					elems[0].off + SMB2_HEADER_SIZE + 4));
+	if (is_lone_read(work, elems, n, &length))
+		return lone_read_size(work, length);
 	return KSMBD_RSP_BUF_SIZE;
 }
 
@@ -734,6 +733,7 @@ static void process_smb2(struct ksmbd_work *work)
 	enum ksmbd_valid v;
 	struct kvec iov;
 	bool lone_read;
+	u32 read_len;
 	u32 n, i;
 
 	v = ksmbd_compound_walk(work->frame, work->frame_len, elems,
@@ -758,7 +758,7 @@ static void process_smb2(struct ksmbd_work *work)
 		ksmbd_conn_drop(conn, "out of memory");
 		return;
 	}
-	lone_read = is_lone_read(work, elems, n);
+	lone_read = is_lone_read(work, elems, n, &read_len);
 	for (i = 0; i < n; i++) {
 		/* A lone READ's buffer is already sized: lone_read_size(). */
 		if (!lone_read && !elem_room(conn, &fr, n - i - 1)) {

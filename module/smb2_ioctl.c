@@ -17,7 +17,7 @@
 #include "ksmbd_trace.h"
 #include "lock.h"
 #include "oplock.h"
-#include "proto/validate.h"
+#include "proto/decode.h"
 #include "smb2_dispatch.h"
 #include "smb2_files.h"
 #include "vfs.h"
@@ -44,9 +44,6 @@ enum {
 #define COPYCHUNK_MAX_CHUNKS	256
 #define COPYCHUNK_MAX_CHUNK	(1024 * 1024)
 #define COPYCHUNK_MAX_TOTAL	(16 * 1024 * 1024)
-#define COPYCHUNK_HDR		32	/* SourceKey, ChunkCount, Reserved */
-#define COPYCHUNK_ENTRY		24
-#define RESUME_KEY_SIZE		24
 
 /* Output follows the fixed response: 64 + 48. */
 #define IOCTL_RSP_OUT_OFFSET	(SMB2_HEADER_SIZE + 48)
@@ -66,17 +63,20 @@ struct ioctl_op {
 	u32 out_len;			/* bytes appended to ctx->body */
 };
 
-static void decode(const struct ksmbd_req *req, struct ioctl_req *rq)
+static int decode(const struct ksmbd_req *req, struct ioctl_req *rq)
 {
-	const struct ksmbd_buf *b = &req->body;
+	struct ksmbd_ioctl_req r;
 
 	memset(rq, 0, sizeof(*rq));
-	ksmbd_buf_get_le32(b, 4, &rq->code);
-	ksmbd_buf_get_le64(b, 8, &rq->pid);
-	ksmbd_buf_get_le64(b, 16, &rq->vid);
-	ksmbd_buf_get_le32(b, 44, &rq->max_out);
-	ksmbd_buf_get_le32(b, 48, &rq->flags);
-	rq->in = req->buf[KSMBD_IOCTL_INPUT];
+	if (ksmbd_ioctl_decode(req, &r))
+		return -EINVAL;
+	rq->code = r.ctl_code;
+	rq->pid = r.pid;
+	rq->vid = r.vid;
+	rq->max_out = r.max_output_response;
+	rq->flags = r.flags;
+	rq->in = r.input;
+	return 0;
 }
 
 static bool out_room(const struct ioctl_op *op, u32 n)
@@ -117,24 +117,21 @@ static void out_le64(struct ioctl_op *op, u64 v)
 static u32 validate_negotiate(struct ioctl_op *op)
 {
 	const struct ksmbd_conn_neg *neg = &op->ctx->conn->neg;
-	const struct ksmbd_buf *in = &op->rq->in;
-	u16 sec_mode, count, d, i;
-	u32 caps;
+	struct ksmbd_fsctl_validate_negotiate v;
 	bool offered = false;
+	u16 i;
 
 	/* MS-SMB2 3.3.5.15.12: a 3.1.1 client never sends it. */
 	if (neg->dialect == SMB311_DIALECT)
 		return STATUS_CONNECTION_DISCONNECTED;
-	if (!ksmbd_buf_get_le32(in, 0, &caps) ||
-	    !ksmbd_buf_get_le16(in, 20, &sec_mode) ||
-	    !ksmbd_buf_get_le16(in, 22, &count) || in->len < 24 + 2u * count)
+	if (ksmbd_fsctl_validate_negotiate_decode(&op->rq->in, &v))
 		return STATUS_CONNECTION_DISCONNECTED;
-	for (i = 0; i < count; i++)
-		if (ksmbd_buf_get_le16(in, 24 + 2 * i, &d) && d == neg->dialect)
+	for (i = 0; i < v.dialect_count; i++)
+		if (ksmbd_fsctl_vneg_dialect(&v, i) == neg->dialect)
 			offered = true;
-	if (caps != neg->client_capabilities || !offered ||
-	    sec_mode != neg->client_security_mode ||
-	    memcmp(in->p + 4, neg->client_guid, 16))
+	if (v.capabilities != neg->client_capabilities || !offered ||
+	    v.security_mode != neg->client_security_mode ||
+	    memcmp(v.guid, neg->client_guid, 16))
 		return STATUS_CONNECTION_DISCONNECTED;
 	if (!out_room(op, 24))
 		return STATUS_INVALID_PARAMETER;
@@ -151,7 +148,7 @@ static u32 validate_negotiate(struct ioctl_op *op)
 
 static u32 resume_key(struct ioctl_op *op)
 {
-	if (!out_room(op, RESUME_KEY_SIZE + 8))
+	if (!out_room(op, KSMBD_RESUME_KEY_SIZE + 8))
 		return STATUS_INVALID_PARAMETER;
 	/* The key names the handle: its ids, then zeros. */
 	out_le64(op, op->fp->persistent_id);
@@ -200,22 +197,19 @@ static void copychunk_answer(struct ioctl_op *op, u32 chunks, u32 chunk_bytes,
 }
 
 /* Every chunk within the limits; the sum of lengths in *total. */
-static bool chunks_ok(const struct ksmbd_buf *in, u32 count, u64 *total)
+static bool chunks_ok(const struct ksmbd_fsctl_copychunk *cc, u64 *total)
 {
-	u64 soff, doff;
-	u32 len, i;
+	struct ksmbd_copychunk_entry e;
+	u32 i;
 
 	*total = 0;
-	for (i = 0; i < count; i++) {
-		u32 at = COPYCHUNK_HDR + i * COPYCHUNK_ENTRY;
-
-		ksmbd_buf_get_le64(in, at, &soff);
-		ksmbd_buf_get_le64(in, at + 8, &doff);
-		ksmbd_buf_get_le32(in, at + 16, &len);
-		if (!len || len > COPYCHUNK_MAX_CHUNK || soff > LLONG_MAX - len ||
-		    doff > LLONG_MAX - len)
+	for (i = 0; i < cc->count; i++) {
+		ksmbd_fsctl_copychunk_entry(cc, i, &e);
+		if (!e.length || e.length > COPYCHUNK_MAX_CHUNK ||
+		    e.source_offset > LLONG_MAX - e.length ||
+		    e.target_offset > LLONG_MAX - e.length)
 			return false;
-		*total += len;
+		*total += e.length;
 	}
 	return *total <= COPYCHUNK_MAX_TOTAL;
 }
@@ -254,19 +248,15 @@ static u32 copy_checked(struct ksmbd_file *src, u64 soff,
 }
 
 static u32 chunks_checked(struct ioctl_op *op, struct ksmbd_file *src,
-			  u32 count)
+			  const struct ksmbd_fsctl_copychunk *cc)
 {
-	const struct ksmbd_buf *in = &op->rq->in;
-	u64 soff, doff;
-	u32 i, len, st;
+	struct ksmbd_copychunk_entry e;
+	u32 i, st;
 
-	for (i = 0; i < count; i++) {
-		u32 at = COPYCHUNK_HDR + i * COPYCHUNK_ENTRY;
-
-		ksmbd_buf_get_le64(in, at, &soff);
-		ksmbd_buf_get_le64(in, at + 8, &doff);
-		ksmbd_buf_get_le32(in, at + 16, &len);
-		st = copy_checked(src, soff, op->fp, doff, len);
+	for (i = 0; i < cc->count; i++) {
+		ksmbd_fsctl_copychunk_entry(cc, i, &e);
+		st = copy_checked(src, e.source_offset, op->fp, e.target_offset,
+				  e.length);
 		if (st != STATUS_SUCCESS)
 			return st;
 	}
@@ -275,27 +265,23 @@ static u32 chunks_checked(struct ioctl_op *op, struct ksmbd_file *src,
 }
 
 static u32 copy_chunks(struct ioctl_op *op, struct ksmbd_file *src,
-		       u32 count)
+		       const struct ksmbd_fsctl_copychunk *cc)
 {
-	const struct ksmbd_buf *in = &op->rq->in;
-	u32 i, len, done = 0, total = 0;
-	u64 soff, doff;
+	struct ksmbd_copychunk_entry e;
+	u32 i, done = 0, total = 0;
 	int ret = 0;
 	u64 t0 = KSMBD_TP_CLOCK(ksmbd_vfs_copychunk);
-	u32 st = chunks_checked(op, src, count);
+	u32 st = chunks_checked(op, src, cc);
 
 	if (st != STATUS_SUCCESS) {
 		trace_ksmbd_vfs_copychunk(op->ctx->conn, src, op->fp, 0, 0,
 					  -EAGAIN, ksmbd_tp_since(t0));
 		return st;
 	}
-	for (i = 0; i < count; i++) {
-		u32 at = COPYCHUNK_HDR + i * COPYCHUNK_ENTRY;
-
-		ksmbd_buf_get_le64(in, at, &soff);
-		ksmbd_buf_get_le64(in, at + 8, &doff);
-		ksmbd_buf_get_le32(in, at + 16, &len);
-		ret = copy_one(src, op->fp, soff, doff, len, &done);
+	for (i = 0; i < cc->count; i++) {
+		ksmbd_fsctl_copychunk_entry(cc, i, &e);
+		ret = copy_one(src, op->fp, e.source_offset, e.target_offset,
+			       e.length, &done);
 		total += done;
 		if (ret)
 			break;
@@ -311,17 +297,16 @@ static u32 copy_chunks(struct ioctl_op *op, struct ksmbd_file *src,
 
 static u32 copychunk(struct ioctl_op *op)
 {
-	const struct ksmbd_buf *in = &op->rq->in;
+	struct ksmbd_fsctl_copychunk cc;
 	struct ksmbd_file *src;
 	u64 pid, vid, total;
-	u32 count, status;
+	u32 status;
 
 	if (op->rq->max_out < 12)
 		return STATUS_INVALID_PARAMETER;
-	if (!ksmbd_buf_get_le32(in, RESUME_KEY_SIZE, &count) ||
-	    in->len < COPYCHUNK_HDR + (u64)count * COPYCHUNK_ENTRY)
+	if (ksmbd_fsctl_copychunk_decode(&op->rq->in, &cc))
 		return STATUS_INVALID_PARAMETER;
-	if (count > COPYCHUNK_MAX_CHUNKS || !chunks_ok(in, count, &total)) {
+	if (cc.count > COPYCHUNK_MAX_CHUNKS || !chunks_ok(&cc, &total)) {
 		/* MS-SMB2 3.3.5.15.6: tell the client the limits. */
 		copychunk_answer(op, COPYCHUNK_MAX_CHUNKS, COPYCHUNK_MAX_CHUNK,
 				 COPYCHUNK_MAX_TOTAL);
@@ -332,38 +317,37 @@ static u32 copychunk(struct ioctl_op *op)
 	     !(op->fp->daccess & FILE_READ_DATA)) ||
 	    !(op->fp->tree_flags & KSMBD_FILE_TREE_WRITABLE))
 		return STATUS_ACCESS_DENIED;
-	ksmbd_buf_get_le64(in, 0, &pid);
-	ksmbd_buf_get_le64(in, 8, &vid);
+	ksmbd_resume_key_ids(cc.source_key, &pid, &vid);
 	src = ksmbd_file_lookup(op->ctx, pid, vid);
 	if (!src)
 		return STATUS_OBJECT_NAME_NOT_FOUND;
 	if (src->kind != KSMBD_FILE_REGULAR || !(src->daccess & FILE_READ_DATA))
 		status = STATUS_ACCESS_DENIED;
 	else
-		status = copy_chunks(op, src, count);
+		status = copy_chunks(op, src, &cc);
 	ksmbd_file_put(src);
 	return status;
 }
 
 static u32 duplicate_extents(struct ioctl_op *op)
 {
-	const struct ksmbd_buf *in = &op->rq->in;
-	u64 pid, vid, soff, doff, len;
+	struct ksmbd_fsctl_duplicate_extents d;
+	u64 soff, doff, len;
 	struct ksmbd_file *src;
 	int ret;
 
-	if (!ksmbd_buf_get_le64(in, 0, &pid) || !ksmbd_buf_get_le64(in, 8, &vid) ||
-	    !ksmbd_buf_get_le64(in, 16, &soff) ||
-	    !ksmbd_buf_get_le64(in, 24, &doff) ||
-	    !ksmbd_buf_get_le64(in, 32, &len))
+	if (ksmbd_fsctl_duplicate_extents_decode(&op->rq->in, &d))
 		return STATUS_INVALID_PARAMETER;
+	soff = d.source_offset;
+	doff = d.target_offset;
+	len = d.byte_count;
 	if (soff > LLONG_MAX || doff > LLONG_MAX || len > LLONG_MAX - soff ||
 	    len > LLONG_MAX - doff)
 		return STATUS_INVALID_PARAMETER;
 	if (!(op->fp->daccess & FILE_WRITE_DATA) ||
 	    !(op->fp->tree_flags & KSMBD_FILE_TREE_WRITABLE))
 		return STATUS_ACCESS_DENIED;
-	src = ksmbd_file_lookup(op->ctx, pid, vid);
+	src = ksmbd_file_lookup(op->ctx, d.source_pid, d.source_vid);
 	if (!src)
 		return STATUS_INVALID_HANDLE;
 	if (src->kind != KSMBD_FILE_REGULAR || !(src->daccess & FILE_READ_DATA)) {
@@ -411,7 +395,7 @@ static u32 set_compression(struct ioctl_op *op)
 {
 	u16 format;
 
-	if (!ksmbd_buf_get_le16(&op->rq->in, 0, &format))
+	if (ksmbd_fsctl_set_compression_decode(&op->rq->in, &format))
 		return STATUS_INVALID_PARAMETER;
 	if (!(op->fp->daccess & (FILE_WRITE_DATA | FILE_WRITE_ATTRIBUTES)) ||
 	    !(op->fp->tree_flags & KSMBD_FILE_TREE_WRITABLE))
@@ -421,12 +405,14 @@ static u32 set_compression(struct ioctl_op *op)
 
 static u32 set_zero_data(struct ioctl_op *op)
 {
-	const struct ksmbd_buf *in = &op->rq->in;
+	struct ksmbd_fsctl_zero_data z;
 	u64 off, end;
 	int ret;
 
-	if (!ksmbd_buf_get_le64(in, 0, &off) || !ksmbd_buf_get_le64(in, 8, &end))
+	if (ksmbd_fsctl_zero_data_decode(&op->rq->in, &z))
 		return STATUS_INVALID_PARAMETER;
+	off = z.offset;
+	end = z.beyond_final_zero;
 	if (off > end || end > LLONG_MAX)
 		return STATUS_INVALID_PARAMETER;
 	if (!(op->fp->daccess & FILE_WRITE_DATA) ||
@@ -445,12 +431,14 @@ static u32 set_zero_data(struct ioctl_op *op)
 
 static u32 allocated_ranges(struct ioctl_op *op)
 {
-	const struct ksmbd_buf *in = &op->rq->in;
+	struct ksmbd_fsctl_range range;
 	u64 off, len;
 	loff_t end, data, hole;
 
-	if (!ksmbd_buf_get_le64(in, 0, &off) || !ksmbd_buf_get_le64(in, 8, &len))
+	if (ksmbd_fsctl_allocated_ranges_decode(&op->rq->in, &range))
 		return STATUS_INVALID_PARAMETER;
+	off = range.offset;
+	len = range.length;
 	if (off > LLONG_MAX || len > LLONG_MAX - off)
 		return STATUS_INVALID_PARAMETER;
 	if (!(op->fp->daccess & FILE_READ_DATA))
@@ -571,7 +559,10 @@ enum ksmbd_smb2_verdict ksmbd_smb2_ioctl(struct ksmbd_smb2_ctx *ctx)
 	struct ioctl_req rq;
 	struct ioctl_op op = { .ctx = ctx, .rq = &rq };
 
-	decode(ctx->req, &rq);
+	if (decode(ctx->req, &rq)) {
+		ctx->status = STATUS_INVALID_PARAMETER;
+		return KSMBD_SMB2_REPLY;
+	}
 	if (rq.flags != SMB2_IOCTL_FLAG_IS_FSCTL) {
 		ctx->status = STATUS_NOT_SUPPORTED;
 		return KSMBD_SMB2_REPLY;

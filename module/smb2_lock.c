@@ -29,7 +29,7 @@
 #include "file.h"
 #include "lock.h"
 #include "oplock.h"
-#include "proto/validate.h"
+#include "proto/decode.h"
 #include "smb2_dispatch.h"
 
 /* Elements one request may carry; Windows' own limit is far lower. */
@@ -37,23 +37,6 @@
 
 #define LOCK_KIND_MASK	(SMB2_LOCKFLAG_SHARED_LOCK | \
 			 SMB2_LOCKFLAG_EXCLUSIVE_LOCK | SMB2_LOCKFLAG_UNLOCK)
-
-struct lock_elem {
-	u64 off, len;
-	u32 flags;
-};
-
-static void get_elem(const struct ksmbd_buf *b, u32 i, struct lock_elem *e)
-{
-	u32 at = i * SMB2_LOCK_ELEMENT_SIZE;
-
-	/* The gate sized the buffer for every element: these cannot fail. */
-	e->off = e->len = 0;
-	e->flags = 0;
-	ksmbd_buf_get_le64(b, at, &e->off);
-	ksmbd_buf_get_le64(b, at + 8, &e->len);
-	ksmbd_buf_get_le32(b, at + 16, &e->flags);
-}
 
 static u32 status_of(int err)
 {
@@ -74,18 +57,17 @@ static u32 status_of(int err)
 	}
 }
 
-static u32 do_unlocks(struct ksmbd_file *fp, const struct ksmbd_buf *b,
-		      u32 count)
+static u32 do_unlocks(struct ksmbd_file *fp, const struct ksmbd_lock_req *lk)
 {
-	struct lock_elem e;
+	struct ksmbd_lock_elem e;
 	u32 i;
 	int ret;
 
-	for (i = 0; i < count; i++) {
-		get_elem(b, i, &e);
+	for (i = 0; i < lk->count; i++) {
+		ksmbd_lock_elem(lk, i, &e);
 		if (e.flags != SMB2_LOCKFLAG_UNLOCK)
 			return STATUS_INVALID_PARAMETER;
-		ret = ksmbd_lock_release(fp, e.off, e.len);
+		ret = ksmbd_lock_release(fp, e.offset, e.length);
 		if (ret)
 			return status_of(ret);
 	}
@@ -93,15 +75,15 @@ static u32 do_unlocks(struct ksmbd_file *fp, const struct ksmbd_buf *b,
 }
 
 /* Decode and check every lock element; STATUS_SUCCESS with r[] filled. */
-static u32 decode_locks(const struct ksmbd_buf *b, u32 count,
+static u32 decode_locks(const struct ksmbd_lock_req *lk,
 			struct ksmbd_lock_range *r, bool *wait)
 {
-	struct lock_elem e;
-	u32 i, kind;
+	u32 i, kind, count = lk->count;
+	struct ksmbd_lock_elem e;
 
 	*wait = false;
 	for (i = 0; i < count; i++) {
-		get_elem(b, i, &e);
+		ksmbd_lock_elem(lk, i, &e);
 		if (e.flags & ~(LOCK_KIND_MASK | SMB2_LOCKFLAG_FAIL_IMMEDIATELY))
 			return STATUS_INVALID_PARAMETER;
 		kind = e.flags & LOCK_KIND_MASK;
@@ -115,19 +97,20 @@ static u32 decode_locks(const struct ksmbd_buf *b, u32 count,
 		}
 	}
 	for (i = 0; i < count; i++) {
-		get_elem(b, i, &e);
-		if (!ksmbd_lock_range_valid(e.off, e.len))
+		ksmbd_lock_elem(lk, i, &e);
+		if (!ksmbd_lock_range_valid(e.offset, e.length))
 			return STATUS_INVALID_LOCK_RANGE;
-		r[i].off = e.off;
-		r[i].len = e.len;
+		r[i].off = e.offset;
+		r[i].len = e.length;
 		r[i].excl = e.flags & SMB2_LOCKFLAG_EXCLUSIVE_LOCK;
 	}
 	return STATUS_SUCCESS;
 }
 
 static u32 do_locks(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
-		    const struct ksmbd_buf *b, u32 count)
+		    const struct ksmbd_lock_req *lk)
 {
+	u32 count = lk->count;
 	struct ksmbd_lock_range *r;
 	struct ksmbd_async *a = NULL;
 	bool wait;
@@ -137,7 +120,7 @@ static u32 do_locks(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
 	r = kmalloc_array(count, sizeof(*r), GFP_KERNEL);
 	if (!r)
 		return STATUS_INSUFFICIENT_RESOURCES;
-	st = decode_locks(b, count, r, &wait);
+	st = decode_locks(lk, r, &wait);
 	if (st != STATUS_SUCCESS)
 		goto out_free;
 	/* Other handles' read caching cannot survive a byte-range lock. */
@@ -160,43 +143,35 @@ out_free:
 
 enum ksmbd_smb2_verdict ksmbd_smb2_lock(struct ksmbd_smb2_ctx *ctx)
 {
-	const struct ksmbd_req *req = ctx->req;
-	const struct ksmbd_buf *elems = &req->buf[KSMBD_LOCK_ELEMENTS];
+	struct ksmbd_lock_elem first;
+	struct ksmbd_lock_req lk;
 	struct ksmbd_file *fp;
-	u64 pid = 0, vid = 0;
-	u16 count = 0;
-	u32 seq = 0;
-	struct lock_elem first;
 
-	ksmbd_buf_get_le16(&req->body, 2, &count);
-	ksmbd_buf_get_le64(&req->body, 8, &pid);
-	ksmbd_buf_get_le64(&req->body, 16, &vid);
-	if (!count || count > KSMBD_LOCK_MAX_ELEMENTS ||
-	    elems->len < (u32)count * SMB2_LOCK_ELEMENT_SIZE) {
+	if (ksmbd_lock_decode(ctx->req, &lk) ||
+	    lk.count > KSMBD_LOCK_MAX_ELEMENTS) {
 		ctx->status = STATUS_INVALID_PARAMETER;
 		return KSMBD_SMB2_REPLY;
 	}
-	fp = ksmbd_file_lookup(ctx, pid, vid);
+	fp = ksmbd_file_lookup(ctx, lk.pid, lk.vid);
 	if (!fp) {
 		ctx->status = STATUS_FILE_CLOSED;
 		return KSMBD_SMB2_REPLY;
 	}
-	ksmbd_buf_get_le32(&req->body, 4, &seq);
-	get_elem(elems, 0, &first);
+	ksmbd_lock_elem(&lk, 0, &first);
 	if (fp->kind == KSMBD_FILE_PIPE)
 		ctx->status = STATUS_INVALID_DEVICE_REQUEST;
 	else if (!(fp->daccess & (FILE_READ_DATA | FILE_WRITE_DATA)))
 		ctx->status = STATUS_ACCESS_DENIED;
-	else if (ksmbd_durable_lock_replayed(ctx, fp, seq))
+	else if (ksmbd_durable_lock_replayed(ctx, fp, lk.sequence))
 		ctx->status = STATUS_SUCCESS;	/* done before: not again */
 	else if (fp->kind == KSMBD_FILE_DIRECTORY)
 		ctx->status = STATUS_INVALID_PARAMETER;
 	else if (first.flags & SMB2_LOCKFLAG_UNLOCK)
-		ctx->status = do_unlocks(fp, elems, count);
+		ctx->status = do_unlocks(fp, &lk);
 	else
-		ctx->status = do_locks(ctx, fp, elems, count);
+		ctx->status = do_locks(ctx, fp, &lk);
 	if (ctx->status == STATUS_SUCCESS)
-		ksmbd_durable_lock_done(ctx, fp, seq);
+		ksmbd_durable_lock_done(ctx, fp, lk.sequence);
 	ksmbd_file_put(fp);
 	if (ctx->status != STATUS_SUCCESS)
 		return KSMBD_SMB2_REPLY;

@@ -18,6 +18,7 @@
 #include "bufpool.h"
 #include "connection.h"
 #include "ksmbd_trace.h"
+#include "proto/decode.h"
 #include "proto/kdf.h"
 #include "proto/negctx.h"
 #include "proto/spnego.h"
@@ -335,47 +336,8 @@ enum ksmbd_smb2_verdict ksmbd_smb2_echo(struct ksmbd_smb2_ctx *ctx)
 
 /* ---- SMB1 NEGOTIATE upgrade ---- */
 
-/* SMB_COM_NEGOTIATE: WordCount at 32 (0), ByteCount at 33, dialects at 35. */
-#define SMB1_NEG_WORDCOUNT_AT	32
-#define SMB1_NEG_DIALECTS_AT	35
-#define SMB1_DIALECT_MARKER	0x02
 /* The fixed part and the SPNEGO hint. */
 #define UPGRADE_RSP_BODY_MAX	(64 + 256)
-
-/*
- * Does the dialect list name "SMB 2.???"? -EINVAL when malformed.
- * "SMB 2.002" alone would ask for dialect 0x0202, which we do not offer.
- */
-static int smb1_lists_wildcard(const u8 *frame, u32 len)
-{
-	static const char wildcard[] = "SMB 2.???";
-	struct ksmbd_buf list;
-	u16 bytes;
-	u32 pos = 0;
-	bool found = false;
-
-	if (len < SMB1_NEG_DIALECTS_AT || frame[SMB1_NEG_WORDCOUNT_AT] != 0)
-		return -EINVAL;
-	bytes = get_unaligned_le16(frame + SMB1_NEG_WORDCOUNT_AT + 1);
-	if (bytes > len - SMB1_NEG_DIALECTS_AT)
-		return -EINVAL;
-	list = ksmbd_buf_make(frame + SMB1_NEG_DIALECTS_AT, bytes);
-	while (pos < list.len) {
-		const u8 *s, *nul;
-
-		if (list.p[pos] != SMB1_DIALECT_MARKER)
-			return -EINVAL;
-		s = list.p + pos + 1;
-		nul = memchr(s, 0, list.len - pos - 1);
-		if (!nul)
-			return -EINVAL;
-		if (nul - s == sizeof(wildcard) - 1 &&
-		    !memcmp(s, wildcard, sizeof(wildcard) - 1))
-			found = true;
-		pos += (nul - s) + 2;
-	}
-	return found ? 1 : 0;
-}
 
 void ksmbd_smb1_negotiate(struct ksmbd_work *work)
 {
@@ -395,7 +357,7 @@ void ksmbd_smb1_negotiate(struct ksmbd_work *work)
 		ksmbd_conn_drop(conn, "SMB1 negotiate after negotiate");
 		return;
 	}
-	ret = smb1_lists_wildcard(work->frame, work->frame_len);
+	ret = ksmbd_smb1_negotiate_offers_smb2(work->frame, work->frame_len);
 	if (ret <= 0) {
 		const char *why = ret ? "malformed SMB1 negotiate" :
 					"SMB1 without SMB 2.???";

@@ -28,6 +28,7 @@
 #include "connection.h"
 #include "file.h"
 #include "ksmbd_trace.h"
+#include "proto/decode.h"
 #include "server.h"
 #include "session.h"
 #include "smb2_dispatch.h"
@@ -361,22 +362,26 @@ static u32 do_notify(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
 
 enum ksmbd_smb2_verdict ksmbd_smb2_change_notify(struct ksmbd_smb2_ctx *ctx)
 {
-	const struct ksmbd_buf *b = &ctx->req->body;
 	struct notify_req_in in = { };
+	struct ksmbd_notify_req rq;
 	struct ksmbd_file *fp;
 	u8 *body = NULL;
 	u32 len = 0;
 
-	ksmbd_buf_get_le16(b, 2, &in.flags);
-	ksmbd_buf_get_le32(b, 4, &in.out_len);
-	ksmbd_buf_get_le64(b, 8, &in.pid);
-	ksmbd_buf_get_le64(b, 16, &in.vid);
+	if (ksmbd_notify_decode(ctx->req, &rq)) {
+		ctx->status = STATUS_INVALID_PARAMETER;
+		return KSMBD_SMB2_REPLY;
+	}
+	in.flags = rq.flags;
+	in.out_len = rq.output_len;
+	in.pid = rq.pid;
+	in.vid = rq.vid;
 	/*
 	 * Bits past NOTIFY_ALL mean nothing and are ignored, as Windows
 	 * does (smb2.notify.mask tries all 32): a watch left with none
 	 * waits until it is cancelled or closed.
 	 */
-	ksmbd_buf_get_le32(b, 24, &in.raw_filter);
+	in.raw_filter = rq.completion_filter;
 	fp = ksmbd_file_lookup(ctx, in.pid, in.vid);
 	if (!fp) {
 		ctx->status = STATUS_FILE_CLOSED;

@@ -16,6 +16,7 @@
 #include "ksmbd_trace.h"
 #include "oplock.h"
 #include "oplock_internal.h"
+#include "proto/decode.h"
 #include "session.h"
 #include "smb2_dispatch.h"
 #include "smb2_transform.h"
@@ -155,26 +156,21 @@ static struct ack_result oplock_ack_locked(struct ksmbd_conn *conn,
 	return r;
 }
 
-static void oplock_ack(struct ksmbd_smb2_ctx *ctx)
+static void oplock_ack(struct ksmbd_smb2_ctx *ctx,
+		       const struct ksmbd_oplock_break_req *rq)
 {
-	const struct ksmbd_buf *b = &ctx->req->body;
 	struct ksmbd_wbuf *w = &ctx->body;
 	struct ack_result r;
 	struct ksmbd_file *fp;
-	u64 pid = 0, vid = 0;
-	u8 level = 0;
 	LIST_HEAD(notes);
 
-	ksmbd_buf_get_u8(b, 2, &level);
-	ksmbd_buf_get_le64(b, 8, &pid);
-	ksmbd_buf_get_le64(b, 16, &vid);
-	fp = ksmbd_file_lookup(ctx, pid, vid);
+	fp = ksmbd_file_lookup(ctx, rq->pid, rq->vid);
 	if (!fp) {
 		ctx->status = STATUS_FILE_CLOSED;
 		return;
 	}
 	mutex_lock(&ksmbd_owner_lock);
-	r = oplock_ack_locked(ctx->conn, fp->oplock, level, &notes);
+	r = oplock_ack_locked(ctx->conn, fp->oplock, rq->oplock_level, &notes);
 	mutex_unlock(&ksmbd_owner_lock);
 	ksmbd_oplock_send_notes(&notes);
 	ctx->status = r.status;
@@ -215,18 +211,15 @@ static u32 lease_ack_locked(struct ksmbd_smb2_ctx *ctx, const u8 *key,
 	return status;
 }
 
-static void lease_ack(struct ksmbd_smb2_ctx *ctx)
+static void lease_ack(struct ksmbd_smb2_ctx *ctx,
+		      const struct ksmbd_oplock_break_req *rq)
 {
-	const struct ksmbd_buf *b = &ctx->req->body;
 	struct ksmbd_wbuf *w = &ctx->body;
-	u32 state = 0;
 	LIST_HEAD(notes);
-	u8 key[16];
 
-	memcpy(key, b->p + 8, 16);	/* the gate checked 36 bytes */
-	ksmbd_buf_get_le32(b, 24, &state);
 	mutex_lock(&ksmbd_owner_lock);
-	ctx->status = lease_ack_locked(ctx, key, state, &notes);
+	ctx->status = lease_ack_locked(ctx, rq->lease_key, rq->lease_state,
+				       &notes);
 	mutex_unlock(&ksmbd_owner_lock);
 	ksmbd_oplock_send_notes(&notes);
 	if (ctx->status != STATUS_SUCCESS)
@@ -234,19 +227,20 @@ static void lease_ack(struct ksmbd_smb2_ctx *ctx)
 	ksmbd_wbuf_put_le16(w, SMB2_LEASE_ACK_SIZE);
 	ksmbd_wbuf_put_le16(w, 0);
 	ksmbd_wbuf_put_le32(w, 0);		/* Flags */
-	ksmbd_wbuf_put(w, key, 16);
-	ksmbd_wbuf_put_le32(w, state);
+	ksmbd_wbuf_put(w, rq->lease_key, sizeof(rq->lease_key));
+	ksmbd_wbuf_put_le32(w, rq->lease_state);
 	ksmbd_wbuf_put_le64(w, 0);		/* LeaseDuration */
 }
 
 enum ksmbd_smb2_verdict ksmbd_smb2_oplock_break(struct ksmbd_smb2_ctx *ctx)
 {
-	u16 ss = 0;
+	struct ksmbd_oplock_break_req rq;
 
-	ksmbd_buf_get_le16(&ctx->req->body, 0, &ss);
-	if (ss == SMB2_LEASE_ACK_SIZE)
-		lease_ack(ctx);
+	if (ksmbd_oplock_break_decode(ctx->req, &rq))
+		ctx->status = STATUS_INVALID_PARAMETER;
+	else if (rq.lease)
+		lease_ack(ctx, &rq);
 	else
-		oplock_ack(ctx);
+		oplock_ack(ctx, &rq);
 	return KSMBD_SMB2_REPLY;
 }

@@ -22,6 +22,7 @@
 #include "dosattr.h"
 #include "file.h"
 #include "fileinfo.h"
+#include "proto/decode.h"
 #include "proto/utf16.h"
 #include "secdesc.h"
 #include "server.h"
@@ -57,17 +58,18 @@ struct qinfo {
 
 static int qinfo_decode(const struct ksmbd_req *req, struct qinfo_req *q)
 {
-	const struct ksmbd_buf *b = &req->body;
+	struct ksmbd_query_info_req r;
 
-	if (!ksmbd_buf_get_u8(b, 2, &q->type) ||
-	    !ksmbd_buf_get_u8(b, 3, &q->cls) ||
-	    !ksmbd_buf_get_le32(b, 4, &q->out_len) ||
-	    !ksmbd_buf_get_le32(b, 16, &q->addl) ||
-	    !ksmbd_buf_get_le32(b, 20, &q->flags) ||
-	    !ksmbd_buf_get_le64(b, 24, &q->pid) ||
-	    !ksmbd_buf_get_le64(b, 32, &q->vid))
+	if (ksmbd_query_info_decode(req, &r))
 		return -EINVAL;
-	q->input = req->buf[KSMBD_QINFO_INPUT];
+	q->type = r.info_type;
+	q->cls = r.info_class;
+	q->out_len = r.output_len;
+	q->addl = r.additional;
+	q->flags = r.flags;
+	q->pid = r.pid;
+	q->vid = r.vid;
+	q->input = r.input;
 	return 0;
 }
 
@@ -318,19 +320,17 @@ struct ea_out {
 static bool ea_wanted(const struct ksmbd_buf *want, const char *name)
 {
 	u32 pos = 0, next, nlen = strlen(name);
-	u8 len;
+	struct ksmbd_buf n;
 
 	if (!want->len)
 		return true;
 	for (;;) {
-		if (!ksmbd_buf_get_le32(want, pos, &next) ||
-		    !ksmbd_buf_get_u8(want, pos + 4, &len) ||
-		    !ksmbd_range_ok(want->len, pos + 5, len))
+		if (ksmbd_get_ea_entry(want, pos, &n, &next))
 			return false;
-		if (len == nlen && !strncasecmp((const char *)want->p + pos + 5,
-						name, len))
+		if (n.len == nlen &&
+		    !strncasecmp((const char *)n.p, name, n.len))
 			return true;
-		if (!next || next > want->len - pos)
+		if (!next)
 			return false;
 		pos += next;
 	}

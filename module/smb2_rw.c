@@ -17,7 +17,7 @@
 #include "lock.h"
 #include "oplock.h"
 #include "ksmbd_trace.h"
-#include "proto/validate.h"
+#include "proto/decode.h"
 #include "smb2_dispatch.h"
 #include "smb2_files.h"
 #include "transport_tcp.h"
@@ -35,35 +35,41 @@ struct rw_req {
 	u32 min_count;
 	u32 channel;
 	u32 write_flags;
+	struct ksmbd_buf data;		/* WRITE */
 };
 
-static void decode_read(const struct ksmbd_req *req, struct rw_req *rq)
+static int decode_read(const struct ksmbd_req *req, struct rw_req *rq)
 {
-	const struct ksmbd_buf *b = &req->body;
+	struct ksmbd_read_req r;
 
 	memset(rq, 0, sizeof(*rq));
-	/* Inside the fixed part the gate checked: these cannot fail. */
-	ksmbd_buf_get_u8(b, 3, &rq->flags);
-	ksmbd_buf_get_le32(b, 4, &rq->length);
-	ksmbd_buf_get_le64(b, 8, &rq->offset);
-	ksmbd_buf_get_le64(b, 16, &rq->pid);
-	ksmbd_buf_get_le64(b, 24, &rq->vid);
-	ksmbd_buf_get_le32(b, 32, &rq->min_count);
-	ksmbd_buf_get_le32(b, 36, &rq->channel);
+	if (ksmbd_read_decode(req, &r))
+		return -EINVAL;
+	rq->flags = r.flags;
+	rq->length = r.length;
+	rq->offset = r.offset;
+	rq->pid = r.pid;
+	rq->vid = r.vid;
+	rq->min_count = r.minimum_count;
+	rq->channel = r.channel;
+	return 0;
 }
 
-static void decode_write(const struct ksmbd_req *req, struct rw_req *rq)
+static int decode_write(const struct ksmbd_req *req, struct rw_req *rq)
 {
-	const struct ksmbd_buf *b = &req->body;
+	struct ksmbd_write_req r;
 
 	memset(rq, 0, sizeof(*rq));
-	ksmbd_buf_get_le64(b, 8, &rq->offset);
-	ksmbd_buf_get_le64(b, 16, &rq->pid);
-	ksmbd_buf_get_le64(b, 24, &rq->vid);
-	ksmbd_buf_get_le32(b, 32, &rq->channel);
-	ksmbd_buf_get_le32(b, 44, &rq->write_flags);
-	/* Length is the validated buffer's, never the field's own claim. */
-	rq->length = req->buf[KSMBD_WRITE_DATA].len;
+	if (ksmbd_write_decode(req, &r))
+		return -EINVAL;
+	rq->offset = r.offset;
+	rq->pid = r.pid;
+	rq->vid = r.vid;
+	rq->channel = r.channel;
+	rq->write_flags = r.flags;
+	rq->length = r.length;
+	rq->data = r.data;
+	return 0;
 }
 
 /* A handle or the status to answer with. */
@@ -159,8 +165,7 @@ enum ksmbd_smb2_verdict ksmbd_smb2_read(struct ksmbd_smb2_ctx *ctx)
 	struct rw_req rq;
 	u32 got = 0, len_at;
 
-	decode_read(ctx->req, &rq);
-	if (rq.channel != SMB2_CHANNEL_NONE) {
+	if (decode_read(ctx->req, &rq) || rq.channel != SMB2_CHANNEL_NONE) {
 		ctx->status = STATUS_INVALID_PARAMETER;
 		return KSMBD_SMB2_REPLY;
 	}
@@ -312,17 +317,17 @@ static u32 write_file(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
 
 enum ksmbd_smb2_verdict ksmbd_smb2_write(struct ksmbd_smb2_ctx *ctx)
 {
-	const struct ksmbd_buf *data = &ctx->req->buf[KSMBD_WRITE_DATA];
 	struct ksmbd_wbuf *w = &ctx->body;
+	const struct ksmbd_buf *data;
 	struct ksmbd_file *fp;
 	struct rw_req rq;
 	u32 written = 0;
 
-	decode_write(ctx->req, &rq);
-	if (rq.channel != SMB2_CHANNEL_NONE) {
+	if (decode_write(ctx->req, &rq) || rq.channel != SMB2_CHANNEL_NONE) {
 		ctx->status = STATUS_INVALID_PARAMETER;
 		return KSMBD_SMB2_REPLY;
 	}
+	data = &rq.data;
 	fp = lookup(ctx, rq.pid, rq.vid);
 	if (!fp)
 		return KSMBD_SMB2_REPLY;
@@ -358,14 +363,15 @@ enum ksmbd_smb2_verdict ksmbd_smb2_write(struct ksmbd_smb2_ctx *ctx)
 
 enum ksmbd_smb2_verdict ksmbd_smb2_flush(struct ksmbd_smb2_ctx *ctx)
 {
-	const struct ksmbd_buf *b = &ctx->req->body;
+	struct ksmbd_flush_req rq;
 	struct ksmbd_file *fp;
-	u64 pid = 0, vid = 0;
 	int ret = 0;
 
-	ksmbd_buf_get_le64(b, 8, &pid);
-	ksmbd_buf_get_le64(b, 16, &vid);
-	fp = lookup(ctx, pid, vid);
+	if (ksmbd_flush_decode(ctx->req, &rq)) {
+		ctx->status = STATUS_INVALID_PARAMETER;
+		return KSMBD_SMB2_REPLY;
+	}
+	fp = lookup(ctx, rq.pid, rq.vid);
 	if (!fp)
 		return KSMBD_SMB2_REPLY;
 	if (fp->kind == KSMBD_FILE_REGULAR &&

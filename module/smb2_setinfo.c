@@ -21,6 +21,7 @@
 #include "fileinfo.h"
 #include "oplock.h"
 #include "ksmbd_trace.h"
+#include "proto/decode.h"
 #include "secdesc.h"
 #include "server.h"
 #include "share.h"
@@ -43,15 +44,16 @@ struct sinfo_req {
 
 static int sinfo_decode(const struct ksmbd_req *req, struct sinfo_req *s)
 {
-	const struct ksmbd_buf *b = &req->body;
+	struct ksmbd_set_info_req r;
 
-	if (!ksmbd_buf_get_u8(b, 2, &s->type) ||
-	    !ksmbd_buf_get_u8(b, 3, &s->cls) ||
-	    !ksmbd_buf_get_le32(b, 12, &s->addl) ||
-	    !ksmbd_buf_get_le64(b, 16, &s->pid) ||
-	    !ksmbd_buf_get_le64(b, 24, &s->vid))
+	if (ksmbd_set_info_decode(req, &r))
 		return -EINVAL;
-	s->buf = req->buf[KSMBD_SINFO_BUFFER];
+	s->type = r.info_type;
+	s->cls = r.info_class;
+	s->addl = r.additional;
+	s->pid = r.pid;
+	s->vid = r.vid;
+	s->buf = r.buffer;
 	return 0;
 }
 
@@ -150,18 +152,21 @@ void ksmbd_create_set_attrs(struct ksmbd_file *fp, u32 attrs)
 static int set_basic(struct ksmbd_file *fp, const struct ksmbd_buf *b)
 {
 	u64 ctime_, atime, mtime, chtime;
+	struct ksmbd_info_basic bi;
 	struct iattr ia = { };
 	struct kstat st;
 	u32 attrs;
 	umode_t mode;
 	int ret;
 
-	if (!ksmbd_buf_get_le64(b, 0, &ctime_) ||
-	    !ksmbd_buf_get_le64(b, 8, &atime) ||
-	    !ksmbd_buf_get_le64(b, 16, &mtime) ||
-	    !ksmbd_buf_get_le64(b, 24, &chtime) ||
-	    !ksmbd_buf_get_le32(b, 32, &attrs))
-		return -EMSGSIZE;
+	ret = ksmbd_setinfo_basic_decode(b, &bi);
+	if (ret)
+		return ret;
+	ctime_ = bi.creation_time;
+	atime = bi.last_access_time;
+	mtime = bi.last_write_time;
+	chtime = bi.change_time;
+	attrs = bi.attributes;
 	if (!has_access(fp, FILE_WRITE_ATTRIBUTES))
 		return -EACCES;
 	ret = ksmbd_vfs_getattr(fp, &st);
@@ -209,7 +214,7 @@ static int set_eof(struct ksmbd_file *fp, const struct ksmbd_buf *b)
 {
 	u64 size;
 
-	if (!ksmbd_buf_get_le64(b, 0, &size))
+	if (ksmbd_setinfo_eof_decode(b, &size))
 		return -EMSGSIZE;
 	if (!has_access(fp, FILE_WRITE_DATA))
 		return -EACCES;
@@ -228,7 +233,7 @@ static int set_allocation(struct ksmbd_file *fp, const struct sinfo_req *s)
 	u64 size;
 	int ret;
 
-	if (!ksmbd_buf_get_le64(&s->buf, 0, &size))
+	if (ksmbd_setinfo_allocation_decode(&s->buf, &size))
 		return -EMSGSIZE;
 	if (!has_access(fp, FILE_WRITE_DATA))
 		return -EACCES;
@@ -253,18 +258,17 @@ struct rename_req {
 
 static int rename_decode(const struct ksmbd_buf *b, struct rename_req *r)
 {
-	u64 root_dir;
-	u32 len;
-	u8 replace;
+	struct ksmbd_info_rename ri;
+	int ret;
 
-	if (!ksmbd_buf_get_u8(b, 0, &replace) ||
-	    !ksmbd_buf_get_le64(b, 8, &root_dir) ||
-	    !ksmbd_buf_get_le32(b, 16, &len))
-		return -EMSGSIZE;
+	ret = ksmbd_setinfo_rename_decode(b, &ri);
+	if (ret)
+		return ret;
 	/* MS-SMB2 2.2.39: RootDirectory MUST be zero; the name is share-relative */
-	if (root_dir || !len || !ksmbd_buf_sub(b, 20, len, &r->name))
+	if (ri.root_directory)
 		return -EINVAL;
-	r->replace = replace;
+	r->name = ri.name;
+	r->replace = ri.replace;
 	/* A leading '\' names the share root: drop it, the rest is relative. */
 	if (r->name.len >= 2 && get_unaligned_le16(r->name.p) == '\\') {
 		r->name.p += 2;
@@ -363,13 +367,13 @@ static int set_disposition(struct ksmbd_file *fp, const struct ksmbd_buf *b,
 			   bool ex)
 {
 	u32 flags;
-	u8 on;
+	bool on;
 
 	if (ex) {
-		if (!ksmbd_buf_get_le32(b, 0, &flags))
+		if (ksmbd_setinfo_disposition_ex_decode(b, &flags))
 			return -EMSGSIZE;
 		on = flags & 0x1;	/* FILE_DISPOSITION_DELETE */
-	} else if (!ksmbd_buf_get_u8(b, 0, &on)) {
+	} else if (ksmbd_setinfo_disposition_decode(b, &on)) {
 		return -EMSGSIZE;
 	}
 	if (on && fp->filp && ksmbd_mode_readonly(file_inode(fp->filp)->i_mode))
@@ -385,7 +389,7 @@ static int set_position(struct ksmbd_file *fp, const struct ksmbd_buf *b)
 {
 	u64 pos;
 
-	if (!ksmbd_buf_get_le64(b, 0, &pos))
+	if (ksmbd_setinfo_position_decode(b, &pos))
 		return -EMSGSIZE;
 	if (pos > (u64)LLONG_MAX)
 		return -EINVAL;
@@ -397,7 +401,7 @@ static int set_mode(struct ksmbd_file *fp, const struct ksmbd_buf *b)
 {
 	u32 mode;
 
-	if (!ksmbd_buf_get_le32(b, 0, &mode))
+	if (ksmbd_setinfo_mode_decode(b, &mode))
 		return -EMSGSIZE;
 	/* MS-FSA 2.1.5.14.9: only these bits, and not both sync modes */
 	if (mode & ~(KSMBD_FILE_MODE_BITS & ~0x1000u))

@@ -14,7 +14,7 @@
 #include <asm/unaligned.h>
 #include "bufpool.h"
 #include "connection.h"
-#include "proto/smb2.h"
+#include "proto/decode.h"
 #include "smb2_dispatch.h"
 #include "stats.h"
 #include "transport_tcp.h"
@@ -44,14 +44,11 @@ static void work_free(struct ksmbd_work *work)
  */
 static size_t rsp_estimate(const struct ksmbd_work *work)
 {
-	const u8 *f = work->frame;
+	u32 length;
 
-	if (work->frame_len < SMB2_HEADER_SIZE + 8 ||
-	    get_unaligned_le32(f) != le32_to_cpu(SMB2_PROTO_NUMBER) ||
-	    get_unaligned_le16(f + 12) != SMB2_READ)
+	if (!ksmbd_frame_read_length(work->frame, work->frame_len, &length))
 		return RSP_ESTIMATE_SMALL;
-	return max_t(size_t, get_unaligned_le32(f + SMB2_HEADER_SIZE + 4),
-		     RSP_ESTIMATE_SMALL);
+	return max_t(size_t, length, RSP_ESTIMATE_SMALL);
 }
 
 /*
@@ -217,13 +214,10 @@ int ksmbd_work_run_streamed(struct ksmbd_work *work)
  */
 static bool run_inline(const struct ksmbd_work *work)
 {
-	const u8 *f = work->frame;
+	u16 cmd;
 
-	return work->frame_len >= SMB2_HEADER_SIZE &&
-	       get_unaligned_le32(f) == le32_to_cpu(SMB2_PROTO_NUMBER) &&
-	       get_unaligned_le16(f + offsetof(struct smb2_hdr, command)) ==
-	       SMB2_CHANGE_NOTIFY &&
-	       !get_unaligned_le32(f + offsetof(struct smb2_hdr, next_command));
+	return ksmbd_frame_lone_command(work->frame, work->frame_len, &cmd) &&
+	       cmd == SMB2_CHANGE_NOTIFY;
 }
 
 /*
@@ -236,15 +230,10 @@ static bool run_inline(const struct ksmbd_work *work)
  */
 static bool run_alone(const struct ksmbd_work *work)
 {
-	const u8 *f = work->frame;
 	u16 cmd;
 
-	if (work->frame_len < SMB2_HEADER_SIZE ||
-	    get_unaligned_le32(f) != le32_to_cpu(SMB2_PROTO_NUMBER) ||
-	    get_unaligned_le32(f + offsetof(struct smb2_hdr, next_command)))
-		return false;
-	cmd = get_unaligned_le16(f + offsetof(struct smb2_hdr, command));
-	if (cmd != SMB2_READ)
+	if (!ksmbd_frame_lone_command(work->frame, work->frame_len, &cmd) ||
+	    cmd != SMB2_READ)
 		return false;
 	return atomic_read(&work->conn->outstanding) == 1 &&
 	       !skb_queue_len_lockless(&work->conn->sock->sk->sk_receive_queue);

@@ -55,6 +55,19 @@ enum {
 	SMB2_CREDIT_PAYLOAD_UNIT	= 65536,
 };
 
+/*
+ * An SMB1 NEGOTIATE (MS-CIFS 2.2.4.52.1) after its 32-byte header, only
+ * read for the SMB2 upgrade (MS-SMB2 3.3.5.3.1): WordCount 0, then the
+ * dialect strings, each 0x02 and a NUL-terminated name.
+ */
+struct smb1_negotiate_req {
+	u8 word_count;
+	__le16 byte_count;
+	/* dialects */
+} __packed;
+
+#define SMB1_DIALECT_MARKER	0x02
+
 /* ---- Commands (2.2.1) ---- */
 
 enum smb2_command {
@@ -484,6 +497,42 @@ struct smb2_create_context {
 	__le32 data_length;
 } __packed;
 
+/* Data of the create contexts CREATE acts on (2.2.13.2.x). */
+enum {
+	SMB2_APP_INSTANCE_ID_SIZE	= 16,
+};
+
+/* .6 AlSi */
+struct smb2_create_alloc_size {
+	__le64 allocation_size;
+} __packed;
+
+/* .8 RqLs, lease v1 */
+struct smb2_create_lease {
+	u8 lease_key[SMB2_LEASE_KEY_SIZE];
+	__le32 lease_state;
+	__le32 lease_flags;
+	__le64 lease_duration;
+} __packed;
+
+/* .10 RqLs, lease v2: v1 followed by these */
+struct smb2_create_lease_v2 {
+	u8 lease_key[SMB2_LEASE_KEY_SIZE];
+	__le32 lease_state;
+	__le32 lease_flags;
+	__le64 lease_duration;
+	u8 parent_lease_key[SMB2_LEASE_KEY_SIZE];
+	__le16 epoch;
+	__le16 reserved;
+} __packed;
+
+/* .13 SMB2_CREATE_APP_INSTANCE_ID */
+struct smb2_create_app_instance_id {
+	__le16 structure_size;	/* 20 */
+	__le16 reserved;
+	u8 app_instance_id[SMB2_APP_INSTANCE_ID_SIZE];
+} __packed;
+
 /* ---- CLOSE, FLUSH (2.2.15 - 2.2.18) ---- */
 
 struct smb2_close_req {
@@ -749,6 +798,7 @@ enum {
 /* Sizes of the fixed parts against MS-SMB2 (odd StructureSize counts one buffer byte). */
 static_assert(sizeof(struct smb2_rfc1002_hdr) == 4, "rfc1002 header");
 static_assert(sizeof(struct smb2_hdr) == 64, "SMB2 header");
+static_assert(sizeof(struct smb1_negotiate_req) == 3, "SMB1 negotiate");
 static_assert(sizeof(struct smb2_transform_hdr) == 52, "transform header");
 static_assert(sizeof(struct smb2_compression_hdr) == 16, "compression header");
 static_assert(sizeof(struct smb2_compression_payload_hdr) == 8, "payload header");
@@ -768,6 +818,10 @@ static_assert(sizeof(struct smb2_tree_connect_rsp) == 16, "tree connect rsp");
 static_assert(sizeof(struct smb2_create_req) == 56, "create req");
 static_assert(sizeof(struct smb2_create_rsp) == 88, "create rsp");
 static_assert(sizeof(struct smb2_create_context) == 16, "create context");
+static_assert(sizeof(struct smb2_create_alloc_size) == 8, "AlSi");
+static_assert(sizeof(struct smb2_create_lease) == 32, "lease v1");
+static_assert(sizeof(struct smb2_create_lease_v2) == 52, "lease v2");
+static_assert(sizeof(struct smb2_create_app_instance_id) == 20, "app instance");
 static_assert(sizeof(struct smb2_close_req) == 24, "close req");
 static_assert(sizeof(struct smb2_close_rsp) == 60, "close rsp");
 static_assert(sizeof(struct smb2_flush_req) == 24, "flush req");

@@ -10,6 +10,7 @@ and writes small, de-duplicated seed files named cap-NAME-... into the
 targets' directories under CORPUS_DIR:
 
   frame        whole client frames (after the 4-byte transport header)
+  decode       the same, when an element is a file command (CREATE and on)
   negctx       le16 count + the NEGOTIATE context list
   spnego       SESSION_SETUP security buffers
   ntlmssp      the NTLMSSP messages inside them
@@ -32,7 +33,7 @@ MAX_FILE = 16384          # a seed larger than this is not kept
 PER_KIND = 6              # at most this many seeds of one kind per capture
 RPC_MARKER = b'\xf0\x9f\x94\xaa'
 RPC_PIPES = {'srvsvc': 0, 'wkssvc': 1, 'lsarpc': 2, 'samr': 3}
-TARGETS = ('frame', 'negctx', 'spnego', 'ntlmssp', 'create_ctx', 'files_names',
+TARGETS = ('frame', 'decode', 'negctx', 'spnego', 'ntlmssp', 'create_ctx', 'files_names',
            'secdesc', 'pattern', 'rpc')
 CMD = {0: 'negotiate', 1: 'sess_setup', 2: 'logoff', 3: 'tree_connect',
        4: 'tree_disconnect', 5: 'create', 6: 'close', 7: 'flush', 8: 'read',
@@ -229,6 +230,8 @@ def split(corpus, path):
                 frame_keys.add(k)
                 kind = '+'.join(CMD.get(hdr(e)['cmd'], 'x') for e in els)
                 corpus.add('frame', kind, frame)
+                if any(hdr(e)['cmd'] >= 5 for e in els):
+                    corpus.add('decode', kind, frame)
             for e in els:
                 h = hdr(e)
                 reqs[(conn, h['mid'])] = (h['cmd'], e)
