@@ -9,10 +9,15 @@ import hmac
 import os
 import struct
 
-from Cryptodome.Cipher import AES
-from Cryptodome.Hash import CMAC, MD4
-
 from . import wire
+
+
+# Cryptodome is imported on first use: its C modules take seconds to load
+# in a TCG guest, and clients that only frame requests (started in the
+# background by case files that then wait for their connections) need none.
+def _aes():
+    from Cryptodome.Cipher import AES
+    return AES
 
 # SigningAlgorithmId (MS-SMB2 2.2.3.1.7) and their names in Session.alg
 SIGN_HMAC_SHA256, SIGN_AES_CMAC, SIGN_AES_GMAC = 0, 1, 2
@@ -32,6 +37,7 @@ def hmac_md5(key, data):
 
 
 def nt_hash(password):
+    from Cryptodome.Hash import MD4
     return MD4.new(password.encode("utf-16-le")).digest()
 
 
@@ -87,7 +93,8 @@ def gmac_nonce(msg):
 
 
 def aes_cmac(key, data):
-    c = CMAC.new(key, ciphermod=AES)
+    from Cryptodome.Hash import CMAC
+    c = CMAC.new(key, ciphermod=_aes())
     c.update(data)
     return c.digest()
 
@@ -95,7 +102,8 @@ def aes_cmac(key, data):
 def aes_gmac(key, msg):
     """AES-GMAC: GCM over no plaintext with the message as associated
     data."""
-    g = AES.new(key, AES.MODE_GCM, nonce=gmac_nonce(msg), mac_len=16)
+    aes = _aes()
+    g = aes.new(key, aes.MODE_GCM, nonce=gmac_nonce(msg), mac_len=16)
     g.update(msg)
     return g.digest()
 
@@ -138,9 +146,10 @@ def is_ccm(cipher):
 def aead(cipher, key, nonce):
     """The AEAD of cipher over the transform's Nonce field (CCM uses its
     first 11 bytes, GCM its first 12)."""
+    aes = _aes()
     if is_ccm(cipher):
-        return AES.new(key, AES.MODE_CCM, nonce=nonce[:11], mac_len=16)
-    return AES.new(key, AES.MODE_GCM, nonce=nonce[:12], mac_len=16)
+        return aes.new(key, aes.MODE_CCM, nonce=nonce[:11], mac_len=16)
+    return aes.new(key, aes.MODE_GCM, nonce=nonce[:12], mac_len=16)
 
 
 def make_nonce(cipher, counter):
