@@ -253,13 +253,13 @@ within 120 attached /tmp/lat-new.err
 check new-clients-connect python3 - "$pylib" $NEWCLIENTS <<'PY'
 import socket, sys
 sys.path.insert(0, sys.argv[1])
-from smb2 import client
+from smb2.conn import Conn
 orig = socket.create_connection
 for i in range(int(sys.argv[2])):
     src = "127.1.%d.%d" % (i // 200, i % 200 + 1)
     socket.create_connection = lambda a, timeout=None, **kw: orig(
         a, timeout, source_address=(src, 0))
-    c = client.Conn()
+    c = Conn()
     assert c.negotiate([0x0311]).status == 0
     c.close()
 PY
@@ -347,8 +347,8 @@ rate() {
 	python3 - "$pylib" <<'PY'
 import sys, time
 sys.path.insert(0, sys.argv[1])
-from smb2 import client
-c = client.Conn()
+from smb2.conn import Conn
+c = Conn()
 c.negotiate([0x0311])
 n, t0 = 2000, time.monotonic()
 for _ in range(n):

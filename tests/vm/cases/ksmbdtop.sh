@@ -36,11 +36,11 @@ raw_load() {
 	python3 - "$top/tests" "$@" <<'PY'
 import sys
 sys.path.insert(0, sys.argv[1])
-from smb2 import client
+from smb2.conn import Conn
 src, conns, echos = sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 n = 0
 for _ in range(conns):
-    c = client.Conn(source=src)
+    c = Conn(source=src)
     c.negotiate([0x0311]); n += 1
     for _ in range(echos):
         c.echo(); n += 1
@@ -55,11 +55,12 @@ echo_forever() {
 	python3 - "$top/tests" "$@" <<'PY' &
 import sys, time
 sys.path.insert(0, sys.argv[1])
-from smb2 import client, wire
+from smb2 import wire
+from smb2.conn import Conn
 src, pause = sys.argv[2], float(sys.argv[3])
 while True:
     try:
-        c = client.Conn(source=src)
+        c = Conn(source=src)
         c.negotiate([0x0311])
         while True:
             c.echo()

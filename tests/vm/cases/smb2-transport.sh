@@ -20,8 +20,8 @@ hold_client() {
 	python3 - "$1" "$VM_TOP/tests" <<'PY' &
 import struct, sys, time
 sys.path.insert(0, sys.argv[2])
-from smb2 import client
-c = client.Conn()
+from smb2.conn import Conn
+c = Conn()
 if sys.argv[1] == "midframe":
     c.send_raw(struct.pack(">I", 4000) + b"\xfeSMB")
 else:

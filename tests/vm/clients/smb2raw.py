@@ -14,7 +14,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", ".."))
-from smb2.client import Conn  # noqa: E402
+from smb2.conn import Conn  # noqa: E402
 from smb2.runner import case_main, case_registry  # noqa: E402
 from smb2.wire import *  # noqa: E402,F401,F403
 
