@@ -7,7 +7,8 @@
   spnego   DER and the SPNEGO tokens (MS-SPNG, RFC 4178)
   ntlm     NTLMv2 (MS-NLMP): messages, proof, MIC, signing/sealing keys
   create   CREATE request body, create contexts, the CREATE response
-  client   Conn (a TCP connection) -> AuthConn (negotiate, session setup,
+  conn     Conn: one TCP connection (imports only wire: starts fast)
+  client   Conn -> AuthConn (negotiate, session setup,
            signing) -> Tree (a share connected, handle helpers) ->
            AsyncTree (responses matched by MessageId)
   runner   the case registry and the command line every case client shares
