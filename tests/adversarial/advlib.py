@@ -24,6 +24,11 @@ from smb2.wire import (NEGOTIATE, SESSION_SETUP, LOGOFF,  # noqa: E402,F401
                        OPLOCK_BREAK, CMD_NAMES, FLAG_RESPONSE, FLAG_ASYNC,
                        FLAG_RELATED, FLAG_SIGNED, HDR)
 
+# Cryptodome loads on its first use, seconds in a loaded TCG guest: here,
+# not between a NEGOTIATE and its session's end, which adversarial.sh
+# bounds to 15 s (session_timeout_s).
+crypto.nt_hash("")
+
 # NT status values by their bare names (SUCCESS, ACCESS_DENIED, ...)
 globals().update(wire.ST)
 STATUS_NAMES = wire.STATUS_NAMES
@@ -440,10 +445,6 @@ class Client:
         id and signing key are set on success."""
         user = self.env.user if user is None else user
         password = self.env.password if password is None else password
-        # The NT hash first: its first use loads Cryptodome, seconds in a
-        # loaded TCG guest, which must not fall between the legs
-        # (adversarial.sh gives a session 15 s, session_timeout_s).
-        crypto.nt_hash(password)
         hash_ = self.preauth
         req, raw, r = self.session_setup_raw(spnego_init(ntlm.negotiate()))
         if r.status != MORE_PROCESSING_REQUIRED:
