@@ -5,8 +5,6 @@ setup, signing, tree connect, create) to reach each handler, and request
 bodies laid out as MS-SMB2 2.2 describes them so that cases can corrupt one
 field at a time.
 """
-import hashlib
-import hmac
 import os
 import socket
 import struct
@@ -14,79 +12,26 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "vm", "clients"))
-import smb2raw  # noqa: E402
+sys.path.insert(0, os.path.join(HERE, ".."))
+from smb2 import client, create, crypto, ntlm, spnego, wire  # noqa: E402,F401
+from smb2.crypto import aes_cmac, aes_gmac, kdf  # noqa: E402,F401
+from smb2.spnego import der, spnego_init, spnego_resp  # noqa: E402,F401
+from smb2.wire import Dropped, Response, split_compound  # noqa: E402,F401
+from smb2.wire import (NEGOTIATE, SESSION_SETUP, LOGOFF,  # noqa: E402,F401
+                       TREE_CONNECT, TREE_DISCONNECT, CREATE, CLOSE, FLUSH,
+                       READ, WRITE, LOCK, IOCTL, CANCEL, ECHO,
+                       QUERY_DIRECTORY, CHANGE_NOTIFY, QUERY_INFO, SET_INFO,
+                       OPLOCK_BREAK, CMD_NAMES, FLAG_RESPONSE, FLAG_ASYNC,
+                       FLAG_RELATED, FLAG_SIGNED, HDR)
 
-from smb2raw import Dropped, Response, split_compound  # noqa: E402,F401
+# Cryptodome loads on its first use, seconds in a loaded TCG guest: here,
+# not between a NEGOTIATE and its session's end, which adversarial.sh
+# bounds to 15 s (session_timeout_s).
+crypto.nt_hash("")
 
-HDR = smb2raw.HDR
-
-# Commands (MS-SMB2 2.2.1.2)
-NEGOTIATE, SESSION_SETUP, LOGOFF, TREE_CONNECT, TREE_DISCONNECT = 0, 1, 2, 3, 4
-CREATE, CLOSE, FLUSH, READ, WRITE, LOCK, IOCTL, CANCEL, ECHO = range(5, 14)
-QUERY_DIRECTORY, CHANGE_NOTIFY, QUERY_INFO, SET_INFO, OPLOCK_BREAK = range(14, 19)
-CMD_NAMES = ["negotiate", "session_setup", "logoff", "tree_connect",
-             "tree_disconnect", "create", "close", "flush", "read", "write",
-             "lock", "ioctl", "cancel", "echo", "query_directory",
-             "change_notify", "query_info", "set_info", "oplock_break"]
-
-FLAG_RESPONSE, FLAG_ASYNC, FLAG_RELATED, FLAG_SIGNED = 0x1, 0x2, 0x4, 0x8
-
-# NT status values (MS-ERREF 2.3.1)
-SUCCESS = 0
-PENDING = 0x00000103
-BUFFER_OVERFLOW = 0x80000005
-NO_MORE_FILES = 0x80000006
-INVALID_EA_NAME = 0x80000013
-EA_LIST_INCONSISTENT = 0x80000014
-STOPPED_ON_SYMLINK = 0x8000002D
-NOT_IMPLEMENTED = 0xC0000002
-INVALID_INFO_CLASS = 0xC0000003
-INFO_LENGTH_MISMATCH = 0xC0000004
-INVALID_HANDLE = 0xC0000008
-INVALID_PARAMETER = 0xC000000D
-NO_SUCH_FILE = 0xC000000F
-INVALID_DEVICE_REQUEST = 0xC0000010
-END_OF_FILE = 0xC0000011
-MORE_PROCESSING_REQUIRED = 0xC0000016
-ACCESS_DENIED = 0xC0000022
-BUFFER_TOO_SMALL = 0xC0000023
-OBJECT_NAME_INVALID = 0xC0000033
-OBJECT_NAME_NOT_FOUND = 0xC0000034
-OBJECT_NAME_COLLISION = 0xC0000035
-OBJECT_PATH_INVALID = 0xC0000039
-OBJECT_PATH_NOT_FOUND = 0xC000003A
-OBJECT_PATH_SYNTAX_BAD = 0xC000003B
-EAS_NOT_SUPPORTED = 0xC000004F
-EA_TOO_LARGE = 0xC0000050
-NONEXISTENT_EA_ENTRY = 0xC0000051
-LOCK_NOT_GRANTED = 0xC0000055
-LOGON_FAILURE = 0xC000006D
-INVALID_SECURITY_DESCR = 0xC0000079
-RANGE_NOT_LOCKED = 0xC000007E
-DISK_FULL = 0xC000007F
-INSUFFICIENT_RESOURCES = 0xC000009A
-FILE_IS_A_DIRECTORY = 0xC00000BA
-NOT_SUPPORTED = 0xC00000BB
-BAD_NETWORK_PATH = 0xC00000BE
-NETWORK_NAME_DELETED = 0xC00000C9
-INTERNAL_ERROR = 0xC00000E5
-BAD_NETWORK_NAME = 0xC00000CC
-REQUEST_NOT_ACCEPTED = 0xC00000D0
-NOT_SAME_DEVICE = 0xC00000D4
-NOT_A_DIRECTORY = 0xC0000103
-TOO_MANY_OPENED_FILES = 0xC000011F
-FILE_CLOSED = 0xC0000128
-INVALID_LOCK_RANGE = 0xC00001A1
-USER_SESSION_DELETED = 0xC0000203
-NETWORK_SESSION_EXPIRED = 0xC000035C
-INVALID_SID = 0xC0000078
-INVALID_ACL = 0xC0000077
-INVALID_OWNER = 0xC000005A
-
-STATUS_NAMES = {v: k for k, v in globals().items()
-                if k.isupper() and isinstance(v, int) and
-                (v >= 0x80000000 or k in ("SUCCESS", "PENDING"))}
+# NT status values by their bare names (SUCCESS, ACCESS_DENIED, ...)
+globals().update(wire.ST)
+STATUS_NAMES = wire.STATUS_NAMES
 
 
 def sname(status):
@@ -181,7 +126,7 @@ def body_simple():
 
 
 # CREATE defaults: generic read+write, share all, open-if, non-directory.
-GENERIC_ALL_RW = 0x0012019F
+GENERIC_ALL_RW = create.GENERIC_ALL_RW
 FILE_OPEN, FILE_CREATE, FILE_OPEN_IF, FILE_OVERWRITE_IF = 1, 2, 3, 5
 OPT_DIRECTORY, OPT_NON_DIRECTORY = 0x1, 0x40
 
@@ -189,31 +134,11 @@ OPT_DIRECTORY, OPT_NON_DIRECTORY = 0x1, 0x40
 def body_create(name, access=GENERIC_ALL_RW, disposition=FILE_OPEN_IF,
                 options=OPT_NON_DIRECTORY, contexts=b"", share=7, attrs=0x80,
                 oplock=0):
-    n = utf16(name)
-    fixed = struct.pack("<HBBIQQIIIIIHHII", 57, 0, oplock, 2, 0, 0, access,
-                        attrs, share, disposition, options, 120 if n else 0,
-                        len(n), 0, 0)
-    body = fixed + n
-    if contexts:
-        pad = (8 - (64 + len(body)) % 8) % 8
-        body += b"\0" * pad
-        off = 64 + len(body)
-        body = body[:48] + struct.pack("<II", off, len(contexts)) + \
-            body[56:] + contexts
-    elif not n:
-        body += b"\0"
-    return body
+    return create.create_body(name, access, disposition, options, share,
+                              contexts, attrs, oplock)
 
 
-def create_context(tag, data):
-    """One create context (MS-SMB2 2.2.13.2), last in its chain."""
-    name_off = 16
-    data_off = (name_off + len(tag) + 7) & ~7 if data else 0
-    out = struct.pack("<IHHHHI", 0, name_off, len(tag), 0, data_off,
-                      len(data)) + tag
-    if data:
-        out += b"\0" * (data_off - len(out)) + data
-    return out
+create_context = create.create_ctx
 
 
 def body_close(fid, flags=0):
@@ -313,71 +238,22 @@ def minimal_body(cmd, fid=NO_FID):
     if cmd == OPLOCK_BREAK:
         return body_oplock_break(fid)
     if cmd == NEGOTIATE:
-        return smb2raw.negotiate_body([0x0210])
+        return wire.negotiate_body([0x0210])
     return body_simple()
 
 
-# ---- SPNEGO (MS-SPNG, RFC 4178) by hand: hostile cases need bad DER -------
+# ---- SPNEGO: tests/smb2's, with the bare OIDs hostile DER is built from ----
 
-OID_SPNEGO = bytes.fromhex("2b0601050502")
-OID_NTLMSSP = bytes.fromhex("2b0601040182370202 0a".replace(" ", ""))
-
-
-def der(tag, content, length=None):
-    n = len(content) if length is None else length
-    if n < 0x80:
-        ln = bytes([n])
-    else:
-        b = n.to_bytes((n.bit_length() + 7) // 8, "big")
-        ln = bytes([0x80 | len(b)]) + b
-    return bytes([tag]) + ln + content
-
-
-def spnego_init(mech_token):
-    mechs = der(0x30, der(0x06, OID_NTLMSSP))
-    inner = der(0x30, der(0xA0, mechs) + der(0xA2, der(0x04, mech_token)))
-    return der(0x60, der(0x06, OID_SPNEGO) + der(0xA0, inner))
-
-
-def spnego_resp(token):
-    return der(0xA1, der(0x30, der(0xA2, der(0x04, token))))
+OID_SPNEGO = spnego.SPNEGO_OID[2:]
+OID_NTLMSSP = spnego.NTLMSSP_OID[2:]
 
 
 def spnego_token(blob):
     """The NTLMSSP token inside a server's NegTokenResp (first one found)."""
-    i = blob.find(b"NTLMSSP\0")
-    if i < 0:
+    try:
+        return spnego.find_ntlmssp(blob)
+    except AssertionError:
         raise CaseFailure("no NTLMSSP token in the server's security blob")
-    return blob[i:]
-
-
-# ---- keys and signatures (MS-SMB2 3.1.4.1, 3.1.4.2) ----------------------
-
-def kdf(key, label, context):
-    """SP800-108 counter mode with HMAC-SHA256, 128-bit output."""
-    data = struct.pack(">I", 1) + label + b"\0" + context + \
-        struct.pack(">I", 128)
-    return hmac.new(key, data, hashlib.sha256).digest()[:16]
-
-
-def aes_cmac(key, data):
-    from cryptography.hazmat.primitives import cmac
-    from cryptography.hazmat.primitives.ciphers import algorithms
-    c = cmac.CMAC(algorithms.AES(key))
-    c.update(data)
-    return c.finalize()
-
-
-def aes_gmac(key, elem):
-    """AES-GMAC signing (3.1.1): GCM over nothing with the element as
-    associated data; nonce = MessageId, then bit 0 for the server, bit 1 for
-    a CANCEL request (MS-SMB2 3.1.4.1)."""
-    from cryptography.hazmat.primitives.ciphers.aead import AESGCM
-    cmd, = struct.unpack_from("<H", elem, 12)
-    flags, = struct.unpack_from("<I", elem, 16)
-    word = (flags & 1) | (2 if cmd == CANCEL and not flags & 1 else 0)
-    nonce = elem[24:32] + struct.pack("<I", word)
-    return AESGCM(key).encrypt(nonce, b"", elem)
 
 
 # ---- the connection -------------------------------------------------------
@@ -388,8 +264,8 @@ class Client:
 
     def __init__(self, env, timeout=10, source=None):
         self.env = env
-        self.conn = smb2raw.Conn(env.host, env.port, timeout=timeout,
-                                 source=source)
+        self.conn = client.Conn(env.host, env.port, timeout=timeout,
+                                source=source)
         self.sock = self.conn.sock
         self.mid = 0
         self.sess = 0
@@ -433,24 +309,12 @@ class Client:
 
     def header(self, cmd, mid, credit_req=64, flags=0, next_cmd=0, charge=0,
                sess=None, tree=None, status=0):
-        return HDR.pack(b"\xfeSMB", 64, charge, status, cmd, credit_req,
-                        flags, next_cmd, mid, 0xFEFF,
-                        self.tree if tree is None else tree,
-                        self.sess if sess is None else sess, b"\0" * 16)
+        return wire.header(cmd, mid, credit_req, flags, next_cmd, charge,
+                           self.sess if sess is None else sess,
+                           self.tree if tree is None else tree, status)
 
     def sign(self, elem):
-        elem = bytearray(elem)
-        flags = struct.unpack_from("<I", elem, 16)[0] | FLAG_SIGNED
-        struct.pack_into("<I", elem, 16, flags)
-        elem[48:64] = b"\0" * 16
-        if self.sign_alg == 2:
-            mac = aes_gmac(self.key, bytes(elem))
-        elif self.sign_alg == 1:
-            mac = aes_cmac(self.key, bytes(elem))
-        else:
-            mac = hmac.new(self.key, bytes(elem), hashlib.sha256).digest()
-        elem[48:64] = mac[:16]
-        return bytes(elem)
+        return crypto.sign_message(self.sign_alg, self.key, elem)
 
     def element(self, cmd, body, mid=None, charge=None, sign=None, **kw):
         if charge is None:
@@ -544,9 +408,9 @@ class Client:
     # -- the real-client steps
     def negotiate(self, dialects=(0x0311,), contexts=None, guid=None):
         """guid: the ClientGuid (the shared default when None)."""
-        body = smb2raw.negotiate_body(list(dialects), contexts) \
+        body = wire.negotiate_body(list(dialects), contexts) \
             if guid is None else \
-            smb2raw.negotiate_body(list(dialects), contexts, guid)
+            wire.negotiate_body(list(dialects), contexts, guid)
         req = self.header(NEGOTIATE, self.next_mid(), credit_req=64) + body
         self.send_frame(req)
         raw = self.recv_frame()
@@ -559,9 +423,9 @@ class Client:
         self.max_trans = n["max_trans"]
         self.granted = r.credits
         if self.dialect == 0x0311:
-            self.preauth = hashlib.sha512(self.preauth + req).digest()
-            self.preauth = hashlib.sha512(self.preauth + raw).digest()
-            sig = n["contexts"].get(smb2raw.CTX_SIGNING)
+            self.preauth = crypto.sha512_chain(self.preauth, req)
+            self.preauth = crypto.sha512_chain(self.preauth, raw)
+            sig = n["contexts"].get(wire.CTX_SIGNING)
             self.sign_alg = struct.unpack_from("<H", sig, 2)[0] if sig \
                 else 1
         else:
@@ -580,31 +444,22 @@ class Client:
         """NTLMv2 through SPNEGO. Returns the final response; the session
         id and signing key are set on success. prev: the PreviousSessionId
         the last leg names (the server ends that session of the user)."""
-        from impacket import ntlm
         user = self.env.user if user is None else user
         password = self.env.password if password is None else password
-        t1 = ntlm.getNTLMSSPType1("", "", signingRequired=False)
         hash_ = self.preauth
-        req, raw, r = self.session_setup_raw(spnego_init(t1.getData()))
+        req, raw, r = self.session_setup_raw(spnego_init(ntlm.negotiate()))
         if r.status != MORE_PROCESSING_REQUIRED:
             return r
-        hash_ = hashlib.sha512(hash_ + req).digest()
-        hash_ = hashlib.sha512(hash_ + raw).digest()
+        hash_ = crypto.sha512_chain(crypto.sha512_chain(hash_, req), raw)
         self.sess = r.session
-        off, ln = struct.unpack_from("<HH", r.body, 4)
-        challenge = spnego_token(raw[off:off + ln])
-        t3, key = ntlm.getNTLMSSPType3(t1, challenge, user, password, "")
-        req, raw, r = self.session_setup_raw(spnego_resp(t3.getData()),
-                                             prev=prev)
-        hash_ = hashlib.sha512(hash_ + req).digest()
+        _, challenge, tinfo = ntlm.parse_challenge(
+            spnego_token(client.security_blob(r)))
+        t3, key = ntlm.authenticate(user, password, "", challenge, tinfo)
+        req, raw, r = self.session_setup_raw(spnego_resp(t3), prev=prev)
+        hash_ = crypto.sha512_chain(hash_, req)
         if r.status != SUCCESS:
             return r
-        if self.dialect == 0x0311:
-            self.key = kdf(key, b"SMBSigningKey\0", hash_)
-        elif self.dialect >= 0x0300:
-            self.key = kdf(key, b"SMB2AESCMAC\0", b"SmbSign\0")
-        else:
-            self.key = key.ljust(16, b"\0")
+        self.key = crypto.signing_key(self.dialect, key, hash_)
         self.session_key = key
         return r
 

@@ -15,10 +15,11 @@ import struct
 import sys
 
 top = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(top, "tests"))
 sys.path.insert(0, os.path.join(top, "tests", "vm", "clients"))
-import smb2auth  # noqa: E402
 import smb2krb5  # noqa: E402
-from smb2auth import der  # noqa: E402
+from smb2 import spnego  # noqa: E402
+from smb2.spnego import der  # noqa: E402
 from smb2krb5 import AES256, Key  # noqa: E402
 
 # fuzz_krb5.c's fuzz_key.
@@ -72,9 +73,9 @@ def main():
         "kvno2": smb2krb5.spnego_ap_req(env, smb2krb5.forged_ticket(
             env, "cifs", Key(AES256, KEY), 2, start, end)),
         # NegTokenResp (a second-leg token) carrying the AP-REQ.
-        "negtokenresp": smb2auth.spnego_resp(smb2krb5.ap_req(env, good)),
+        "negtokenresp": spnego.spnego_resp(smb2krb5.ap_req(env, good)),
         # NegTokenInit offering only NTLMSSP, with an NTLMSSP NEGOTIATE.
-        "negtokeninit-ntlmssp": smb2auth.spnego_init(
+        "negtokeninit-ntlmssp": spnego.spnego_init(
             b"NTLMSSP\0" + struct.pack("<II", 1, 0xe2088297) + bytes(16)),
         "negtokeninit-empty": der(0x60, bytes.fromhex("06062b0601050502") +
                                   der(0xa0, der(0x30, b""))),

@@ -702,7 +702,7 @@ def set_read_only(env, on):
       "LOCK (async form nor sync form); the owner's CANCEL ends it "
       "(CANCELLED)")
 def case_cancel_other_session(env):
-    import smb2raw
+    from advlib import wire
     name = "az_cancel.txt"
     fresh_file(env, name)
     c = env.client("tree")
@@ -726,8 +726,8 @@ def case_cancel_other_session(env):
     expect(interim.status == advlib.PENDING, "blocking lock answered %s" %
            sname(interim.status))
     aid = struct.unpack_from("<Q", interim.raw, 32)[0]
-    c.send_frame(smb2raw.cancel_frame(mid, a_tree, b_sess, aid))
-    c.send_frame(smb2raw.cancel_frame(mid, a_tree, b_sess))
+    c.send_frame(wire.cancel_frame(mid, a_tree, b_sess, aid))
+    c.send_frame(wire.cancel_frame(mid, a_tree, b_sess))
     c.sock.settimeout(1.5)
     try:
         early = advlib.Response(c.recv_frame())
@@ -737,7 +737,7 @@ def case_cancel_other_session(env):
     expect(early is None, "another session's CANCEL ended the lock: %s "
            "(mid %d, async id 0x%x, sessions 0x%x 0x%x)" %
            (sname(early.status) if early else "", mid, aid, a_sess, b_sess))
-    c.send_frame(smb2raw.cancel_frame(mid, a_tree, a_sess, aid))
+    c.send_frame(wire.cancel_frame(mid, a_tree, a_sess, aid))
     fin = advlib.Response(c.recv_frame())
     expect_status(fin, CANCELLED, "the owner's CANCEL")
     c.close_file(h2.fid)

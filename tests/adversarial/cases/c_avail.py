@@ -10,6 +10,7 @@ import subprocess
 import threading
 import time
 
+from advlib import ntlm
 import advlib
 from advlib import (Client, expect, expect_status, sname, is_error, SUCCESS,
                     MORE_PROCESSING_REQUIRED, SESSION_SETUP, ECHO,
@@ -32,8 +33,7 @@ def stat(name):
 
 
 def ntlm_first_leg():
-    from impacket import ntlm
-    return spnego_init(ntlm.getNTLMSSPType1("", "", False).getData())
+    return spnego_init(ntlm.negotiate())
 
 
 @case("avail", "64 connections x 4 unfinished NTLM first legs from one "
@@ -1446,7 +1446,7 @@ def case_notify_unrelated_watches(env):
       "notify_watches back where it was", timeout=600)
 def case_notify_watches_per_session(env):
     env.need("tree")
-    import smb2raw
+    from advlib import wire
     limit = 256
     name = "adv_nps"
     os.makedirs(host_path(env, name), exist_ok=True)
@@ -1473,7 +1473,7 @@ def case_notify_watches_per_session(env):
            "ended with %s" % sname(ended.get(omid, 0)))
     # Cancelled requests leave their handles' watches armed.
     for mid, aid in armed:
-        c.send_frame(smb2raw.cancel_frame(mid, c.tree, c.sess, aid))
+        c.send_frame(wire.cancel_frame(mid, c.tree, c.sess, aid))
     for _ in armed:
         r = advlib.Response(c.recv_frame())
         expect(r.status == CANCELLED, "cancel: %s" % sname(r.status))

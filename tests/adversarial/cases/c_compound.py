@@ -5,6 +5,7 @@ torn down by one element while later elements use them (rows 1, 2, 8, 24,
 
 import struct
 
+from advlib import ntlm
 import advlib
 from advlib import (expect, expect_status, sname, is_error, SUCCESS,
                     FILE_OPEN, FILE_OPEN_IF, INVALID_PARAMETER, NOT_IMPLEMENTED, FILE_CLOSED,
@@ -92,8 +93,7 @@ def case_echo_first_then_session_commands(env):
       "MORE_PROCESSING_REQUIRED or an error, never a crash")
 def case_echo_then_session_setup(env):
     c = env.client("negotiate")
-    from impacket import ntlm
-    t1 = ntlm.getNTLMSSPType1("", "", signingRequired=False).getData()
+    t1 = ntlm.negotiate()
     parts = c.call_compound([(ECHO, E, {}),
                              (SESSION_SETUP, body_session_setup(
                                  spnego_init(t1)), {})], related=False)

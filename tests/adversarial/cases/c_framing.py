@@ -6,7 +6,7 @@ import struct
 import time
 
 import advlib
-from advlib import Client, expect, smb2raw, NEGOTIATE
+from advlib import Client, expect, wire, NEGOTIATE
 from suite import case, mem_available_kb
 
 
@@ -69,7 +69,7 @@ def case_truncated_header(env):
 def case_bad_protocol_ids(env):
     for magic in (b"\x00SMB", b"\xfeSMC", b"\xfdSMC", b"\xfcSMb", b"GET "):
         c = raw_conn(env)
-        c.send_frame(magic + b"\0" * 60 + smb2raw.negotiate_body([0x0210]))
+        c.send_frame(magic + b"\0" * 60 + wire.negotiate_body([0x0210]))
         expect(c.is_dropped(), "%r not dropped" % magic)
 
 
@@ -79,7 +79,7 @@ def case_header_structure_size(env):
         c = raw_conn(env)
         hdr = advlib.HDR.pack(b"\xfeSMB", hs, 0, 0, NEGOTIATE, 1, 0, 0, 0, 0,
                               0, 0, b"\0" * 16)
-        c.send_frame(hdr + smb2raw.negotiate_body([0x0210]))
+        c.send_frame(hdr + wire.negotiate_body([0x0210]))
         expect(c.is_dropped(), "header StructureSize %d not dropped" % hs)
 
 
@@ -98,7 +98,7 @@ def case_slow_sender(env):
     c = raw_conn(env)
     frame = advlib.HDR.pack(b"\xfeSMB", 64, 0, 0, NEGOTIATE, 1, 0, 0, 0,
                             0xFEFF, 0, 0, b"\0" * 16) + \
-        smb2raw.negotiate_body([0x0210, 0x0300])
+        wire.negotiate_body([0x0210, 0x0300])
     data = struct.pack(">I", len(frame)) + frame
     c.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     for i in range(0, len(data), 2):
@@ -139,7 +139,7 @@ def case_close_mid_frame(env):
       "NEGOTIATE, row 27)")
 def case_smb1_after_smb2(env):
     c = env.client("negotiate")
-    c.send_frame(smb2raw.smb1_negotiate([b"NT LM 0.12", b"SMB 2.???"]))
+    c.send_frame(wire.smb1_negotiate([b"NT LM 0.12", b"SMB 2.???"]))
     expect(c.is_dropped(), "not dropped")
 
 
@@ -156,7 +156,7 @@ def case_smb1_other_command(env):
       "count running past the frame)")
 def case_smb1_truncated_dialects(env):
     c = raw_conn(env)
-    frame = bytearray(smb2raw.smb1_negotiate([b"SMB 2.???"]))
+    frame = bytearray(wire.smb1_negotiate([b"SMB 2.???"]))
     struct.pack_into("<H", frame, 33, 4000)
     c.send_frame(bytes(frame))
     expect(c.is_dropped(), "not dropped")

@@ -2,12 +2,12 @@
 """NEGOTIATE and its contexts, and what may come before it (rows 19, 50)."""
 import struct
 
-from advlib import (Client, expect, expect_status, smb2raw, SUCCESS,
+from advlib import (Client, expect, expect_status, wire, SUCCESS,
                     INVALID_PARAMETER, SESSION_SETUP, NEGOTIATE,
                     body_session_setup, spnego_init)
 from suite import case
 
-PREAUTH = smb2raw.preauth_ctx()
+PREAUTH = wire.preauth_ctx()
 
 
 def send_negotiate(env, body):
@@ -18,7 +18,7 @@ def send_negotiate(env, body):
 
 def neg311_body(contexts):
     """A 3.1.1 body with the contexts exactly as given (no padding added)."""
-    body = bytearray(smb2raw.negotiate_body([0x0311], [PREAUTH]))
+    body = bytearray(wire.negotiate_body([0x0311], [PREAUTH]))
     off = struct.unpack_from("<I", body, 28)[0]
     body = body[:off - 64] + b"".join(contexts)
     struct.pack_into("<H", body, 32, len(contexts))
@@ -93,7 +93,7 @@ def case_negctx_preauth_inner_lengths(env):
       "past the frame")
 def case_dialect_count(env):
     for count in (0, 4000):
-        body = bytearray(smb2raw.negotiate_body([0x0210]))
+        body = bytearray(wire.negotiate_body([0x0210]))
         struct.pack_into("<H", body, 2, count)
         c, r = send_negotiate(env, bytes(body))
         expect_status(r, INVALID_PARAMETER, "DialectCount %d" % count)
@@ -103,7 +103,7 @@ def case_dialect_count(env):
 @case("negotiate", "connection dropped: a failed NEGOTIATE, then "
       "SESSION_SETUP (row 50)")
 def case_session_setup_after_failed_negotiate(env):
-    body = bytearray(smb2raw.negotiate_body([0x0210]))
+    body = bytearray(wire.negotiate_body([0x0210]))
     struct.pack_into("<H", body, 2, 0)
     c, r = send_negotiate(env, bytes(body))
     expect_status(r, INVALID_PARAMETER, "negotiate")
@@ -124,7 +124,7 @@ def case_session_setup_before_negotiate(env):
       "session exists")
 def case_negotiate_twice(env):
     c = env.client("session")
-    c.send_frame(c.element(NEGOTIATE, smb2raw.negotiate_body([0x0311]),
+    c.send_frame(c.element(NEGOTIATE, wire.negotiate_body([0x0311]),
                            sign=False))
     expect(c.is_dropped(), "second negotiate not dropped")
 
@@ -134,7 +134,7 @@ def case_negotiate_twice(env):
 def case_negotiate_truncated(env):
     c = Client(env)
     c.send_frame(c.header(NEGOTIATE, 0) +
-                 smb2raw.negotiate_body([0x0210])[:34])
+                 wire.negotiate_body([0x0210])[:34])
     r = c.recv()
     expect_status(r, INVALID_PARAMETER, "negotiate")
     c.mid = 1

@@ -8,6 +8,7 @@ alive afterwards."""
 import struct
 import time
 
+from advlib import ntlm
 import advlib
 from advlib import (Client, expect, sname, SUCCESS, MORE_PROCESSING_REQUIRED,
                     USER_SESSION_DELETED, NETWORK_NAME_DELETED, FILE_CLOSED,
@@ -109,8 +110,7 @@ def case_race_close_vs_logoff(env):
       "logged-off session, no crash", timeout=120)
 def case_race_session_setup_vs_logoff(env):
     env.need("session")
-    from impacket import ntlm
-    t1 = spnego_init(ntlm.getNTLMSSPType1("", "", False).getData())
+    t1 = spnego_init(ntlm.negotiate())
     for _ in rounds(env):
         c = env.client("session")
         items = [(SESSION_SETUP, body_session_setup(t1), {}),
@@ -128,8 +128,7 @@ def case_race_session_setup_vs_logoff(env):
       "never served", timeout=120)
 def case_race_two_connections_one_session(env):
     env.need("session")
-    from impacket import ntlm
-    t1 = spnego_init(ntlm.getNTLMSSPType1("", "", False).getData())
+    t1 = spnego_init(ntlm.negotiate())
     for _ in rounds(env):
         a = env.client("session")
         b = env.client("negotiate")
@@ -212,8 +211,7 @@ def case_race_tree_disconnect_with_io(env):
       "(rows 15, 41): the server keeps serving, sessions back to 0 (group "
       "check)", timeout=120)
 def case_race_rst_during_session_setup(env):
-    from impacket import ntlm
-    t1 = spnego_init(ntlm.getNTLMSSPType1("", "", False).getData())
+    t1 = spnego_init(ntlm.negotiate())
     for _ in rounds(env):
         c = env.client("negotiate")
         c.send_frame(c.element(SESSION_SETUP, body_session_setup(t1)))

@@ -4,7 +4,7 @@ import struct
 import threading
 
 from advlib import (Client, expect, Dropped, ECHO, body_simple,
-                    smb2raw)
+                    wire)
 from suite import case, live_counts
 
 E = body_simple()
@@ -40,7 +40,7 @@ def case_charge_beyond_granted(env):
 def case_credit_request_huge(env):
     c = Client(env)
     c.send_frame(c.header(0, 0, credit_req=65535) +
-                 smb2raw.negotiate_body([0x0311]))
+                 wire.negotiate_body([0x0311]))
     held = c.recv().credits
     mid = 1
     for _ in range(5):
@@ -58,7 +58,7 @@ def case_credit_request_huge(env):
 def case_pipeline_beyond_credits(env):
     c = Client(env)
     c.send_frame(c.header(0, 0, credit_req=1) +
-                 smb2raw.negotiate_body([0x0311]))
+                 wire.negotiate_body([0x0311]))
     c.recv()
     peak = [0]
     stop = threading.Event()

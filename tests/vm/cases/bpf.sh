@@ -17,7 +17,7 @@
 . "$VM_TOP/tests/vm/lib/check.sh"
 lat=$VM_TOP/build/bpf/ksmbd-lat
 hist=$VM_TOP/tracing/ksmbd-hist
-clients=$VM_TOP/tests/vm/clients
+pylib=$VM_TOP/tests    # the tests/smb2 package
 tr=/sys/kernel/tracing
 pin=/sys/fs/bpf/ksmbd
 wl=/tmp/bpf-workload.py
@@ -33,25 +33,25 @@ if [ ! -x "$lat" ]; then
 fi
 mountpoint -q /sys/fs/bpf || mount -t bpf bpf /sys/fs/bpf
 
-# ---- the workload client: smb2raw/smb2auth from a chosen source address ----
+# ---- the workload client: tests/smb2 from a chosen source address ----
 cat > $wl <<'PY'
 import argparse, socket, struct, sys
 p = argparse.ArgumentParser()
-p.add_argument("--clients", required=True)
+p.add_argument("--pylib", required=True)
 p.add_argument("--src", required=True)
 p.add_argument("--echos", type=int, default=10)
 p.add_argument("--user")
 p.add_argument("--password")
 p.add_argument("--tree")
 a = p.parse_args()
-sys.path.insert(0, a.clients)
+sys.path.insert(0, a.pylib)
 orig = socket.create_connection
 # Bind the client's source address (127.0.0.2 is loopback too).
 socket.create_connection = lambda addr, timeout=None, **kw: orig(
     addr, timeout, source_address=(a.src, 0))
-import smb2raw, smb2auth
+from smb2 import client
 if not a.user:
-    c = smb2raw.Conn()
+    c = client.Conn()
     assert c.negotiate([0x0311]).status == 0
     for _ in range(a.echos):
         assert c.echo().status == 0
@@ -59,7 +59,7 @@ if not a.user:
     sys.exit(0)
 stage = "connect"
 try:
-    c = smb2auth.AuthConn("127.0.0.1", 445, 0x0311)
+    c = client.AuthConn("127.0.0.1", 445, 0x0311)
     stage = "login"
     st, sess, _ = c.login(a.user, a.password)
     assert st == 0, "login status 0x%x" % st
@@ -79,7 +79,7 @@ except Exception as e:
     # The check shows only the last lines: name the step that failed.
     sys.exit("workload from %s failed at %s: %r" % (a.src, stage, e))
 PY
-workload() { python3 $wl --clients "$clients" "$@"; }
+workload() { python3 $wl --pylib "$pylib" "$@"; }
 
 # ---- the analysis: ksmbd-lat JSON vs trace-cmd report ----
 cat > $an <<'PY'
@@ -250,16 +250,16 @@ NEWCLIENTS=${BPF_NEWCLIENTS:-100}
 $lat -C -c -j 1 > /tmp/lat-new.json 2> /tmp/lat-new.err &
 latpid=$!
 within 120 attached /tmp/lat-new.err
-check new-clients-connect python3 - "$clients" $NEWCLIENTS <<'PY'
+check new-clients-connect python3 - "$pylib" $NEWCLIENTS <<'PY'
 import socket, sys
 sys.path.insert(0, sys.argv[1])
-import smb2raw
+from smb2.conn import Conn
 orig = socket.create_connection
 for i in range(int(sys.argv[2])):
     src = "127.1.%d.%d" % (i // 200, i % 200 + 1)
     socket.create_connection = lambda a, timeout=None, **kw: orig(
         a, timeout, source_address=(src, 0))
-    c = smb2raw.Conn()
+    c = Conn()
     assert c.negotiate([0x0311]).status == 0
     c.close()
 PY
@@ -344,11 +344,11 @@ check status-after-unpin sh -c "$lat --status | grep -q 'nothing pinned'"
 
 # ---- 5. benchmark note: ECHO rate with and without the programs ----
 rate() {
-	python3 - "$clients" <<'PY'
+	python3 - "$pylib" <<'PY'
 import sys, time
 sys.path.insert(0, sys.argv[1])
-import smb2raw
-c = smb2raw.Conn()
+from smb2.conn import Conn
+c = Conn()
 c.negotiate([0x0311])
 n, t0 = 2000, time.monotonic()
 for _ in range(n):

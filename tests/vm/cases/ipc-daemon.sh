@@ -199,7 +199,6 @@ check daemonized-exits wait_for 10 sh -c "! test -e $lock"
 # --- ksmbd.control --reload, ksmbd.addshare, mountd --port, and
 # "bind interfaces only": a dummy interface (traffic stays in the guest)
 # with an IPv4 and an IPv6 address; only those are listened on.
-clients=$VM_TOP/tests/vm/clients
 smb() { timeout 30 smbclient -p 4450 "$@" -U tester%tester -c ls; }
 listens_on() { ss -ltnH 'sport = :4450' | awk '{print $4}' | grep -qxF -- "$1"; }
 # The module's count of listening sockets is what ss shows (the dummy
@@ -231,16 +230,16 @@ check_not bind-no-wildcard sh -c "ss -ltnH 'sport = :4450' | awk '{print \$4}' |
 check bind-v4-serves smb //10.77.0.1/share
 check bind-v6-serves smb -I fd77::1 //ksmbd/share
 check_not bind-loopback-refused smb //127.0.0.1/share
-check fake-fscaps-reported python3 - "$clients" <<'PY'
+check fake-fscaps-reported python3 - "$VM_TOP/tests" <<'PY'
 import struct, sys
 sys.path.insert(0, sys.argv[1])
-import smb2query
-env = smb2query.Env()
-env.host, env.port, env.user, env.password = "10.77.0.1", 4450, "tester", "tester"
-cl = smb2query.Client(env)
-st, fid = cl.create("", disposition=1, options=1, access=0x00120089)
-assert st == 0, "open the share root: 0x%x" % st
-r, data = cl.query_info(fid, 2, 5, 1024)    # FileFsAttributeInformation
+from smb2.client import Tree
+class Env:
+    host, port, user, password = "10.77.0.1", 4450, "tester", "tester"
+cl = Tree(Env)
+r, cr = cl.create("", disp=1, options=1, access=0x00120089)
+assert cr, "open the share root: 0x%x" % r.status
+r, data = cl.query_info(cr.fid, 2, 5, 1024)    # FileFsAttributeInformation
 assert r.status == 0, "query: 0x%x" % r.status
 attrs = struct.unpack_from("<I", data, 0)[0]
 assert attrs & 64, "FILE_SUPPORTS_SPARSE_FILES not reported: 0x%x" % attrs

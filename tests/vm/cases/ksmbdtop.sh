@@ -33,19 +33,14 @@ ip addr add 127.0.0.2/8 dev lo 2>/dev/null || true
 # raw_load SRC CONNS ECHOS: NEGOTIATE + ECHOS echoes on each of CONNS
 # connections bound to source address SRC; prints the request count.
 raw_load() {
-	python3 - "$top/tests/vm/clients" "$@" <<'PY'
-import socket, sys
+	python3 - "$top/tests" "$@" <<'PY'
+import sys
 sys.path.insert(0, sys.argv[1])
-import smb2raw
+from smb2.conn import Conn
 src, conns, echos = sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
-class SrcConn(smb2raw.Conn):
-    def __init__(self, src):
-        self.sock = socket.create_connection(("127.0.0.1", 445), timeout=10,
-                                             source_address=(src, 0))
-        self.mid = 0
 n = 0
 for _ in range(conns):
-    c = SrcConn(src)
+    c = Conn(source=src)
     c.negotiate([0x0311]); n += 1
     for _ in range(echos):
         c.echo(); n += 1
@@ -57,22 +52,20 @@ PY
 # echo_forever SRC PAUSE: echoes until killed; reconnects when the server
 # drops the connection (no SESSION_SETUP within session_timeout_s).
 echo_forever() {
-	python3 - "$top/tests/vm/clients" "$@" <<'PY' &
-import socket, sys, time
+	python3 - "$top/tests" "$@" <<'PY' &
+import sys, time
 sys.path.insert(0, sys.argv[1])
-import smb2raw
+from smb2 import wire
+from smb2.conn import Conn
 src, pause = sys.argv[2], float(sys.argv[3])
 while True:
     try:
-        c = smb2raw.Conn.__new__(smb2raw.Conn)
-        c.sock = socket.create_connection(("127.0.0.1", 445), timeout=10,
-                                          source_address=(src, 0))
-        c.mid = 0
+        c = Conn(source=src)
         c.negotiate([0x0311])
         while True:
             c.echo()
             time.sleep(pause)
-    except (OSError, smb2raw.Dropped):
+    except (OSError, wire.Dropped):
         time.sleep(0.2)
 PY
 }
@@ -288,21 +281,21 @@ id "$juser" >/dev/null 2>&1 || useradd --badname -M -d /srv/share "$juser"
 	-i /etc/ksmbd/ksmbdpwd.db >/dev/null 2>&1
 [ -f /run/ksmbd.mountd.pid ] && kill -HUP "$(cat /run/ksmbd.mountd.pid)"
 sleep 1
-python3 - "$top/tests/vm/clients" "$juser" > "$work/idle.out" 2>&1 <<'PY' &
+python3 - "$top/tests" "$juser" > "$work/idle.out" 2>&1 <<'PY' &
 import socket, sys, time
 sys.path.insert(0, sys.argv[1])
 orig = socket.create_connection
 def bound(src):
     socket.create_connection = lambda a, timeout=None, **kw: orig(
         a, timeout, source_address=(src, 0))
-import smb2raw, smb2auth
+from smb2 import client
 bound("127.0.0.6")
-c = smb2auth.AuthConn("127.0.0.1", 445, 0x0311)
+c = client.AuthConn("127.0.0.1", 445, 0x0311)
 st, sess, _ = c.login(sys.argv[2], "Jose-pw-77")
 assert st == 0, "login status 0x%x" % st
 assert c.tree_connect(sess, "share").status == 0
 bound("127.0.0.7")
-n = smb2raw.Conn()
+n = client.Conn()
 assert n.negotiate([0x0302]).status == 0
 print("idle", flush=True)
 time.sleep(300)

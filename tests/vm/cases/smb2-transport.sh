@@ -17,11 +17,11 @@ live_zero() {
 }
 # A background client that holds a connection: negotiated, or mid-frame.
 hold_client() {
-	python3 - "$1" "$(dirname "$raw")" <<'PY' &
+	python3 - "$1" "$VM_TOP/tests" <<'PY' &
 import struct, sys, time
 sys.path.insert(0, sys.argv[2])
-import smb2raw
-c = smb2raw.Conn()
+from smb2.conn import Conn
+c = Conn()
 if sys.argv[1] == "midframe":
     c.send_raw(struct.pack(">I", 4000) + b"\xfeSMB")
 else:

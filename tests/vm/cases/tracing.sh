@@ -16,7 +16,7 @@
 # unloads and loads with every event enabled, without a warning.
 . "$VM_TOP/tests/vm/lib/check.sh"
 kt=$VM_TOP/tracing/ksmbd-trace
-clients=$VM_TOP/tests/vm/clients
+pylib=$VM_TOP/tests    # the tests/smb2 package
 ko=$VM_TOP/build/module/ksmbd.ko
 ev=/sys/kernel/tracing/events/ksmbd
 mnt=/mnt/ksmbd-trace
@@ -48,12 +48,12 @@ sleep 1
 # A session whose keys we know (to look for them), a refused logon, and
 # two connections the server refuses (frame too large, MessageId outside
 # the window) from 127.0.0.3.
-check raw-sessions python3 - "$clients" $user2 $pass2 $sec <<'PY'
+check raw-sessions python3 - "$pylib" $user2 $pass2 $sec <<'PY'
 import socket, struct, sys
 sys.path.insert(0, sys.argv[1])
 user, password, out = sys.argv[2], sys.argv[3], sys.argv[4]
-import smb2raw, smb2auth
-c = smb2auth.AuthConn("127.0.0.1", 445, 0x0311)
+from smb2 import client, crypto, wire
+c = client.AuthConn("127.0.0.1", 445, 0x0311)
 st, sess, _ = c.login(user, password)
 assert st == 0, "login status 0x%x" % st
 r = c.tree_connect(sess, "share", signed=True)
@@ -61,23 +61,23 @@ assert r.status == 0, "tree connect 0x%x" % r.status
 c.tree_disconnect(sess, r.tree, signed=True)
 c.logoff(sess, signed=True)
 c.close()
-bad = smb2auth.AuthConn("127.0.0.1", 445, 0x0311)
+bad = client.AuthConn("127.0.0.1", 445, 0x0311)
 st, _, _ = bad.login(user, password + "x")
 assert st == 0xC000006D, "bad password: 0x%x" % st
 bad.close()
 with open(out, "w") as f:
-    for k in (smb2auth.nt_hash(password), smb2auth.nt_hash("tester"),
+    for k in (crypto.nt_hash(password), crypto.nt_hash("tester"),
               sess.key, sess.sign_key):
         f.write(k.hex() + "\n")
 orig = socket.create_connection
 socket.create_connection = lambda a, timeout=None, **kw: orig(
     a, timeout, source_address=("127.0.0.3", 0))
-big = smb2raw.Conn()
+big = client.Conn()
 big.send_raw(struct.pack(">I", 0x00ffffff) + b"\xfeSMB" + b"\0" * 60)
 assert big.is_dropped(), "frame too large kept"
-w = smb2raw.Conn()
+w = client.Conn()
 assert w.negotiate([0x0311]).status == 0
-w.send_frame(smb2raw.smb2_header(smb2raw.ECHO, 5000) + struct.pack("<HH", 4, 0))
+w.send_frame(wire.header(wire.ECHO, 5000) + struct.pack("<HH", 4, 0))
 assert w.is_dropped(), "MessageId outside the window kept"
 PY
 

@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
 """SESSION_SETUP (NTLMv2, raw and in SPNEGO), signing, LOGOFF, TREE_CONNECT
-and TREE_DISCONNECT against the server, on top of smb2raw.py.
+and TREE_DISCONNECT against the server, with the client of tests/smb2.
 
 The NTLMv2 response, the SMB2 signing keys (2.1 session key, 3.0 KDF, 3.1.1
-KDF over the preauth hash) and the signatures are computed here from the
-specifications, so a passing session setup also proves the server derived
+KDF over the preauth hash) and the signatures are computed by tests/smb2
+from the specifications, so a passing session setup also proves the server derived
 the same keys: it must accept our signed requests and its own signatures
 must verify.
 
@@ -18,469 +18,26 @@ CLI: smb2auth.py [--host H] [--port P] [--prefix NAME] [--user U]
                  [--password PW] [--user2 U --password2 PW] [--config]
                  [CASE ...]
 """
-import argparse
-import hashlib
-import hmac
 import os
 import struct
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import smb2raw  # noqa: E402
-from smb2raw import HDR, SMB2_MAGIC, Dropped, expect, expect_eq  # noqa: E402
-
-from Cryptodome.Cipher import AES  # noqa: E402  (python3-pycryptodomex)
-from Cryptodome.Hash import CMAC, MD4  # noqa: E402
-
-SESSION_SETUP, LOGOFF, TREE_CONNECT, TREE_DISCONNECT = 1, 2, 3, 4
-FLUSH, ECHO = 7, 0xD
-FLAG_RESPONSE, FLAG_SIGNED, FLAG_RELATED = 0x1, 0x8, 0x4
-
-STATUS_SUCCESS = 0
-STATUS_MORE_PROCESSING_REQUIRED = 0xC0000016
-STATUS_ACCESS_DENIED = 0xC0000022
-STATUS_LOGON_FAILURE = 0xC000006D
-STATUS_NETWORK_NAME_DELETED = 0xC00000C9
-STATUS_BAD_NETWORK_NAME = 0xC00000CC
-STATUS_REQUEST_NOT_ACCEPTED = 0xC00000D0
-STATUS_USER_SESSION_DELETED = 0xC0000203
-STATUS_INSUFFICIENT_RESOURCES = 0xC000009A
-SESSION_FLAG_IS_GUEST, SESSION_FLAG_IS_NULL = 0x1, 0x2
-
-NTLMSSP_SIG = b"NTLMSSP\0"
-# UNICODE, REQUEST_TARGET, SIGN, NTLM, ALWAYS_SIGN, EXTENDED_SESSIONSECURITY,
-# TARGET_INFO, 128: no KEY_EXCH, so the exported key is the base key.
-NTLM_FLAGS = 0x00000001 | 0x00000004 | 0x00000010 | 0x00000200 | \
-    0x00008000 | 0x00080000 | 0x00800000 | 0x20000000
-
-SPNEGO_OID = bytes.fromhex("06062b0601050502")
-NTLMSSP_OID = bytes.fromhex("060a2b06010401823702020a")
-
-
-# ---- primitives ----------------------------------------------------------
-
-def hmac_md5(key, data):
-    return hmac.new(key, data, hashlib.md5).digest()
-
-
-def nt_hash(password):
-    return MD4.new(password.encode("utf-16-le")).digest()
-
-
-def kdf(key, label, context):
-    """SP800-108 counter mode, HMAC-SHA256, one block, L = 128."""
-    msg = struct.pack(">I", 1) + label + b"\0" + context + struct.pack(">I", 128)
-    return hmac.new(key, msg, hashlib.sha256).digest()[:16]
-
-
-def der_len(n):
-    if n < 0x80:
-        return bytes([n])
-    b = n.to_bytes((n.bit_length() + 7) // 8, "big")
-    return bytes([0x80 | len(b)]) + b
-
-
-def der(tag, body):
-    return bytes([tag]) + der_len(len(body)) + body
-
-
-KRB5_OID = bytes.fromhex("06092a864886f712010202")
-
-
-def mech_types(krb5_first=False):
-    """The DER MechTypeList, which the SPNEGO mechListMIC covers."""
-    return der(0x30, (KRB5_OID if krb5_first else b"") + NTLMSSP_OID)
-
-
-def spnego_init(token, krb5_first=False):
-    mechs = der(0xa0, mech_types(krb5_first))
-    tok = der(0xa2, der(0x04, token))
-    return der(0x60, SPNEGO_OID + der(0xa0, der(0x30, mechs + tok)))
-
-
-def spnego_resp(token, mic=None):
-    body = der(0xa2, der(0x04, token))
-    if mic is not None:
-        body += der(0xa3, der(0x04, mic))
-    return der(0xa1, der(0x30, body))
-
-
-def der_read(b, pos):
-    """(tag, value, next position) of the TLV at pos."""
-    tag, n = b[pos], b[pos + 1]
-    pos += 2
-    if n & 0x80:
-        k = n & 0x7f
-        n = int.from_bytes(b[pos:pos + k], "big")
-        pos += k
-    return tag, b[pos:pos + n], pos + n
-
-
-def spnego_resp_fields(blob):
-    """{context tag number: inner value} of a NegTokenResp."""
-    tag, seq, _ = der_read(blob, 0)
-    expect_eq(tag, 0xa1, "NegTokenResp tag")
-    tag, body, _ = der_read(seq, 0)
-    expect_eq(tag, 0x30, "NegTokenResp sequence")
-    out, pos = {}, 0
-    while pos < len(body):
-        tag, val, pos = der_read(body, pos)
-        out[tag & 0x1f] = der_read(val, 0)[1]
-    return out
-
-
-def ntlm_sign_key(key, direction):
-    """MS-NLMP 3.4.5.2 SIGNKEY (extended session security)."""
-    magic = b"session key to %s signing key magic constant\0" % direction
-    return hashlib.md5(key + magic).digest()
-
-
-def ntlm_mic(key, direction, msg, seq=0):
-    """MS-NLMP 3.4.4.2 MAC without KEY_EXCH (our NTLM_FLAGS): the
-    checksum goes out without RC4."""
-    seqb = struct.pack("<I", seq)
-    check = hmac_md5(ntlm_sign_key(key, direction), seqb + msg)[:8]
-    return struct.pack("<I", 1) + check + seqb
-
-
-def find_ntlmssp(blob):
-    at = blob.find(NTLMSSP_SIG)
-    expect(at >= 0, "no NTLMSSP message in the security blob")
-    return blob[at:]
-
-
-# ---- NTLMSSP -------------------------------------------------------------
-
-def ntlm_negotiate():
-    return NTLMSSP_SIG + struct.pack("<II", 1, NTLM_FLAGS) + b"\0" * 16
-
-
-def parse_challenge(msg):
-    expect_eq(msg[:8], NTLMSSP_SIG, "CHALLENGE signature")
-    (mtype,) = struct.unpack_from("<I", msg, 8)
-    expect_eq(mtype, 2, "NTLMSSP message type")
-    (flags,) = struct.unpack_from("<I", msg, 20)
-    challenge = msg[24:32]
-    tlen, _, toff = struct.unpack_from("<HHI", msg, 40)
-    expect(toff + tlen <= len(msg), "TargetInfo past the message")
-    return flags, challenge, msg[toff:toff + tlen]
-
-
-def av_pairs(info):
-    out, pos = {}, 0
-    while pos + 4 <= len(info):
-        aid, alen = struct.unpack_from("<HH", info, pos)
-        if aid == 0:
-            break
-        out[aid] = info[pos + 4:pos + 4 + alen]
-        pos += 4 + alen
-    return out
-
-
-def ntlm_authenticate(user, password, domain, challenge, target_info,
-                      flags=NTLM_FLAGS, av_list=None):
-    """AUTHENTICATE with an NTLMv2 response; returns (message, session key).
-    user None: anonymous (MS-NLMP 3.2.5.1.2: empty user and NT response,
-    LM Z(1)), and no key. av_list: these bytes instead of the AV_PAIR list
-    (the server's target info and padding) in the client's blob, which
-    the proof still covers."""
-    if user is None:
-        fields = [b"\0", b"", b"", b"", "WS".encode("utf-16-le"), b""]
-        key = None
-    else:
-        owf = hmac_md5(nt_hash(password),
-                       (user.upper() + domain).encode("utf-16-le"))
-        ts = av_pairs(target_info).get(7) or struct.pack("<Q", 0)
-        if av_list is None:
-            av_list = target_info + b"\0" * 4
-        blob = b"\x01\x01" + b"\0" * 6 + ts + os.urandom(8) + b"\0" * 4 + \
-            av_list
-        proof = hmac_md5(owf, challenge + blob)
-        key = hmac_md5(owf, proof)
-        fields = [b"\0" * 24, proof + blob, domain.encode("utf-16-le"),
-                  user.encode("utf-16-le"), "WS".encode("utf-16-le"), b""]
-    off = 88  # fixed part, Version and MIC
-    hdr, payload = b"", b""
-    for f in fields:
-        hdr += struct.pack("<HHI", len(f), len(f), off + len(payload))
-        payload += f
-    msg = NTLMSSP_SIG + struct.pack("<I", 3) + hdr + struct.pack("<I", flags) + \
-        b"\0" * 8 + b"\0" * 16 + payload
-    return msg, key
-
-
-# ---- SMB2 with sessions and signing ----------------------------------------
-
-class Rsp(smb2raw.Response):
-    def __init__(self, raw):
-        super().__init__(raw)
-        (_, _, _, _, _, _, _, _, _, _, self.tree, _, self.sig) = \
-            HDR.unpack_from(raw, 0)
-
-
-class Session:
-    def __init__(self):
-        self.id = 0
-        self.key = None
-        self.sign_key = None
-        self.alg = None  # "hmac", "cmac" or "gmac"
-        self.flags = 0
-        self.preauth = None  # 3.1.1: the hash the keys come from
-        self.server_mic = None  # the final NegTokenResp's mechListMIC
-
-
-def gmac_nonce(msg):
-    """MS-SMB2 3.1.4.1: MessageId, then bit 0 = from the server, bit 1 =
-    a CANCEL request."""
-    (cmd,) = struct.unpack_from("<H", msg, 12)
-    (flags,) = struct.unpack_from("<I", msg, 16)
-    server = flags & FLAG_RESPONSE
-    word = (1 if server else 0) | (2 if cmd == 0x0C and not server else 0)
-    return msg[24:32] + struct.pack("<I", word)
-
-
-def mac(alg, key, data):
-    if alg == "hmac":
-        return hmac.new(key, data, hashlib.sha256).digest()[:16]
-    if alg == "gmac":
-        g = AES.new(key, AES.MODE_GCM, nonce=gmac_nonce(data), mac_len=16)
-        g.update(data)
-        return g.digest()
-    c = CMAC.new(key, ciphermod=AES)
-    c.update(data)
-    return c.digest()
-
-
-def sign(sess, msg):
-    msg = bytearray(msg)
-    flags = struct.unpack_from("<I", msg, 16)[0] | FLAG_SIGNED
-    struct.pack_into("<I", msg, 16, flags)
-    msg[48:64] = b"\0" * 16
-    msg[48:64] = mac(sess.alg, sess.sign_key, bytes(msg))
-    return bytes(msg)
-
-
-def signature_ok(sess, raw):
-    zeroed = raw[:48] + b"\0" * 16 + raw[64:]
-    return hmac.compare_digest(mac(sess.alg, sess.sign_key, zeroed), raw[48:64])
-
-
-SIGNING_NAMES = {0: "hmac", 1: "cmac", 2: "gmac"}
-
-
-class AuthConn(smb2raw.Conn):
-    def __init__(self, host, port, dialect, contexts=None, caps=None,
-                 guid=b"\x42" * 16):
-        super().__init__(host, port)
-        self.dialect = dialect
-        self.preauth = b"\0" * 64
-        self.signing_alg = "hmac" if dialect < 0x0300 else "cmac"
-        body = bytearray(smb2raw.negotiate_body([dialect], contexts, guid))
-        if caps is not None:
-            struct.pack_into("<I", body, 8, caps)
-        req = self.build(smb2raw.NEGOTIATE, bytes(body), credit_req=64)
-        self.send_frame(req)
-        raw = self.recv_frame()
-        r = Rsp(raw)
-        expect_eq(r.status, STATUS_SUCCESS, "negotiate status")
-        n = r.negotiate()
-        self.neg = n
-        expect_eq(n["dialect"], dialect, "negotiated dialect")
-        if dialect == 0x0311:
-            self.preauth = self.chain(self.chain(self.preauth, req), raw)
-            sig = n["contexts"].get(smb2raw.CTX_SIGNING)
-            if sig:
-                alg = struct.unpack_from("<H", sig, 2)[0]
-                self.signing_alg = SIGNING_NAMES.get(alg, "?")
-
-    @staticmethod
-    def chain(h, msg):
-        return hashlib.sha512(h + msg).digest()
-
-    def build(self, command, body, session=0, tree=0, flags=0, credit_req=8,
-              mid=None, next_cmd=0):
-        if mid is None:
-            mid = self.mid
-            self.mid += 1
-        return smb2raw.HDR.pack(SMB2_MAGIC, 64, 1, 0, command, credit_req,
-                                flags, next_cmd, mid, 0xFEFF, tree, session,
-                                b"\0" * 16) + body
-
-    def call(self, command, body, sess=None, tree=0, signed=False, flags=0):
-        msg = self.build(command, body, session=sess.id if sess else 0,
-                         tree=tree, flags=flags)
-        if signed:
-            msg = sign(sess, msg)
-        self.send_frame(msg)
-        return Rsp(self.recv_frame())
-
-    # -- session setup --
-
-    def setup_leg(self, sess, blob, security_mode=1, flags=0, signed=False):
-        body = struct.pack("<HBBIIHHQ", 25, flags, security_mode, 0, 0,
-                           64 + 24, len(blob), 0) + blob
-        req = self.build(SESSION_SETUP, body, session=sess.id)
-        if signed:
-            req = sign(sess, req)
-        self.send_frame(req)
-        raw = self.recv_frame()
-        return req, raw, Rsp(raw)
-
-    def login(self, user, password, domain="", spnego=False, security_mode=1,
-              krb5_first=False, reauth=None, signed=False, mech_mic=None,
-              av_list=None):
-        """(status, Session, final response); Session is set up on success.
-
-        krb5_first: the first leg is a SPNEGO NegTokenInit preferring
-        Kerberos with a (bogus) Kerberos token, as domain clients send.
-        user None: an anonymous logon. reauth: a Session to
-        re-authenticate (its key stays, MS-SMB2 3.3.5.5.2); signed: sign
-        every leg with its key. mech_mic (SPNEGO): send a mechListMIC
-        with AUTHENTICATE, "bad" a corrupted one; None sends one when
-        krb5_first (RFC 4178 requires it then). av_list: see
-        ntlm_authenticate.
-        """
-        if mech_mic is None:
-            mech_mic = krb5_first
-        if reauth:
-            return self.reauthenticate(reauth, user, password, domain,
-                                       spnego, security_mode, signed)
-        sess = Session()
-        tok = ntlm_negotiate()
-        h = self.preauth
-        if krb5_first:
-            spnego = True
-            req, raw, r = self.setup_leg(
-                sess, spnego_init(b"\x60\x03\x06\x01\x00", True),
-                security_mode)
-            if r.status != STATUS_MORE_PROCESSING_REQUIRED:
-                return r.status, sess, r
-            expect(raw.find(NTLMSSP_SIG) < 0, "token in the mech choice")
-            expect(raw.find(NTLMSSP_OID[2:]) >= 0, "NTLMSSP not chosen")
-            sess.id = r.session
-            h = self.chain(self.chain(h, req), raw)
-            first = spnego_resp(tok)
-        else:
-            first = spnego_init(tok) if spnego else tok
-        req, raw, r = self.setup_leg(sess, first, security_mode)
-        if r.status != STATUS_MORE_PROCESSING_REQUIRED:
-            return r.status, sess, r
-        expect(r.session != 0, "no session id with the challenge")
-        expect(not sess.id or r.session == sess.id, "session id changed")
-        sess.id = r.session
-        h = self.chain(self.chain(h, req), raw)
-        boff, blen = struct.unpack_from("<HH", r.body, 4)
-        _, challenge, tinfo = parse_challenge(find_ntlmssp(raw[boff:boff + blen]))
-        if callable(av_list):
-            av_list = av_list(tinfo)
-        msg, key = ntlm_authenticate(user, password, domain, challenge, tinfo,
-                                     av_list=av_list)
-        mic = None
-        if mech_mic and key is not None:
-            mic = ntlm_mic(key, b"client-to-server", mech_types(krb5_first))
-            if mech_mic == "bad":
-                mic = mic[:8] + bytes([mic[8] ^ 1]) + mic[9:]
-        req, raw, r = self.setup_leg(sess, spnego_resp(msg, mic) if spnego
-                                     else msg, security_mode)
-        if r.status != STATUS_SUCCESS:
-            return r.status, sess, r
-        if spnego:
-            boff, blen = struct.unpack_from("<HH", r.body, 4)
-            sess.server_mic = spnego_resp_fields(raw[boff:boff + blen]).get(3)
-        h = self.chain(h, req)
-        sess.flags = struct.unpack_from("<H", r.body, 2)[0]
-        if key is None or sess.flags & (SESSION_FLAG_IS_GUEST |
-                                        SESSION_FLAG_IS_NULL):
-            return r.status, sess, r  # guest or anonymous: no key
-        sess.key = key
-        sess.preauth = h
-        sess.alg = self.signing_alg
-        if self.dialect < 0x0300:
-            sess.sign_key = key
-        elif self.dialect == 0x0311:
-            sess.sign_key = kdf(key, b"SMBSigningKey\0", h)
-        else:
-            sess.sign_key = kdf(key, b"SMB2AESCMAC\0", b"SmbSign\0")
-        return r.status, sess, r
-
-    def reauthenticate(self, sess, user, password, domain, spnego,
-                       security_mode, signed):
-        tok = ntlm_negotiate()
-        _, raw, r = self.setup_leg(sess, spnego_init(tok) if spnego else tok,
-                                   security_mode, signed=signed)
-        if r.status != STATUS_MORE_PROCESSING_REQUIRED:
-            return r.status, sess, r
-        expect_eq(r.session, sess.id, "session id of the re-authentication")
-        boff, blen = struct.unpack_from("<HH", r.body, 4)
-        _, challenge, tinfo = parse_challenge(find_ntlmssp(raw[boff:boff + blen]))
-        msg, _ = ntlm_authenticate(user, password, domain, challenge, tinfo)
-        _, raw, r = self.setup_leg(sess, spnego_resp(msg) if spnego else msg,
-                                   security_mode, signed=signed)
-        return r.status, sess, r
-
-    # -- trees --
-
-    def tree_connect(self, sess, share, signed=None):
-        """signed None: as a real client, signed on 3.1.1 when the session
-        has a key (MS-SMB2 3.3.5.7 drops the connection otherwise)."""
-        path = ("\\\\127.0.0.1\\" + share).encode("utf-16-le")
-        body = struct.pack("<HHHH", 9, 0, 64 + 8, len(path)) + path
-        if signed is None:
-            signed = self.dialect == 0x0311 and sess is not None and \
-                sess.sign_key is not None and not sess.flags & 0x3
-        return self.call(TREE_CONNECT, body, sess, signed=signed)
-
-    def tree_disconnect(self, sess, tree, signed=False):
-        return self.call(TREE_DISCONNECT, struct.pack("<HH", 4, 0), sess,
-                         tree=tree, signed=signed)
-
-    def logoff(self, sess, signed=False):
-        return self.call(LOGOFF, struct.pack("<HH", 4, 0), sess, signed=signed)
-
-    def echo(self, sess=None, signed=False):
-        return self.call(ECHO, struct.pack("<HH", 4, 0), sess, signed=signed)
-
-    def flush(self, sess, tree):
-        body = struct.pack("<HHI16s", 24, 0, 0, b"\xff" * 16)
-        return self.call(FLUSH, body, sess, tree=tree)
-
-
-def flush_body():
-    return struct.pack("<HHI16s", 24, 0, 0, b"\xff" * 16)
-
-
-def compound(conn, elems):
-    """elems: (command, body, session, tree, flags); returns the responses."""
-    out = b""
-    for i, (cmd, body, sid, tid, fl) in enumerate(elems):
-        last = i == len(elems) - 1
-        size = 64 + len(body)
-        padded = size if last else size + (8 - size % 8) % 8
-        msg = conn.build(cmd, body, session=sid, tree=tid, flags=fl,
-                         next_cmd=0 if last else padded)
-        out += msg + b"\0" * (padded - size)
-    conn.send_frame(out)
-    raw, rs, off = conn.recv_frame(), [], 0
-    while True:
-        r = Rsp(raw[off:])
-        rs.append(r)
-        if not r.next:
-            return rs
-        expect(off + r.next < len(raw), "NextCommand past the frame")
-        off += r.next
-
-
-# ---- cases ------------------------------------------------------------------
-
-CASES, case = smb2raw.case_registry()
-
-
-def logged_on(env, dialect=0x0311, **kw):
-    c = AuthConn(env.host, env.port, dialect)
-    st, sess, r = c.login(env.user, env.password, **kw)
-    expect_eq(st, STATUS_SUCCESS, "session setup status")
-    return c, sess, r
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", ".."))
+from smb2 import ntlm  # noqa: E402
+from smb2.client import (AuthConn, Session, compound, flush_body,  # noqa: E402
+                         logged_on, sign, signature_ok, CAP_MULTI_CHANNEL,
+                         SESSION_FLAG_BINDING as FLAG_BINDING,
+                         SESSION_FLAG_IS_GUEST, SESSION_FLAG_IS_NULL)
+from smb2.create import GENERIC_ALL_RW, OVERWRITE_IF, create_body  # noqa: E402
+from smb2.crypto import kdf  # noqa: E402
+from smb2.runner import case_main, case_registry  # noqa: E402
+from smb2.spnego import (find_ntlmssp, mech_types,  # noqa: E402
+                         spnego_init, spnego_resp)
+from smb2.wire import *  # noqa: E402,F401,F403
+
+CASES, case = case_registry()
 
 
 def check_login(env, dialect, spnego=False, krb5_first=False):
@@ -534,7 +91,7 @@ def case_login_311_kerberos_preferred(env):
 
 
 def check_server_mic(sess, krb5_first=False):
-    want = ntlm_mic(sess.key, b"server-to-client",
+    want = ntlm.mic(sess.key, b"server-to-client",
                     mech_types(krb5_first))
     expect(sess.server_mic is not None, "no mechListMIC in the final answer")
     expect_eq(sess.server_mic.hex(), want.hex(), "server's mechListMIC")
@@ -592,7 +149,7 @@ def case_mech_choice_only_once(env):
     s.id = r.session
     _, _, r = c.setup_leg(s, spnego_init(b"\x60\x03\x06\x01\x00", True))
     expect_eq(r.status, STATUS_REQUEST_NOT_ACCEPTED, "second mech choice")
-    _, _, r = c.setup_leg(s, spnego_resp(ntlm_negotiate()))
+    _, _, r = c.setup_leg(s, spnego_resp(ntlm.negotiate()))
     expect_eq(r.status, STATUS_USER_SESSION_DELETED, "refused setup is gone")
     c.close()
 
@@ -632,7 +189,7 @@ def case_malformed_av_pairs_invalid_parameter(env):
         for pw in (env.password, "wrong"):
             c = AuthConn(env.host, env.port, 0x0311)
             st, sess, _ = c.login(env.user, pw, av_list=av)
-            expect_eq(st, smb2raw.STATUS_INVALID_PARAMETER, what + ", status")
+            expect_eq(st, STATUS_INVALID_PARAMETER, what + ", status")
             t = c.tree_connect(sess, "share")
             expect_eq(t.status, STATUS_USER_SESSION_DELETED,
                       what + ", tree connect after it")
@@ -659,14 +216,14 @@ def case_bad_signature_denied(env):
                                        session=sess.id)))
     msg[50] ^= 0x55
     c.send_frame(bytes(msg))
-    r = Rsp(c.recv_frame())
+    r = Response(c.recv_frame())
     expect_eq(r.status, STATUS_ACCESS_DENIED, "corrupted signature")
     # A signed request with a signature over other bytes is refused too.
     msg = bytearray(sign(sess, c.build(ECHO, struct.pack("<HH", 4, 0),
                                        session=sess.id)))
     msg[64 + 2] ^= 1
     c.send_frame(bytes(msg))
-    expect_eq(Rsp(c.recv_frame()).status, STATUS_ACCESS_DENIED,
+    expect_eq(Response(c.recv_frame()).status, STATUS_ACCESS_DENIED,
               "body changed after signing")
     expect_eq(c.echo(sess, signed=True).status, STATUS_SUCCESS,
               "good signature still accepted")
@@ -735,7 +292,7 @@ def case_tree_disconnect_reuse(env):
               STATUS_NETWORK_NAME_DELETED, "second disconnect")
     msg = sign(sess, c.build(FLUSH, flush_body(), session=sess.id, tree=tid))
     c.send_frame(msg)
-    expect_eq(Rsp(c.recv_frame()).status, STATUS_NETWORK_NAME_DELETED,
+    expect_eq(Response(c.recv_frame()).status, STATUS_NETWORK_NAME_DELETED,
               "flush on a disconnected tree")
     c.close()
 
@@ -804,7 +361,7 @@ def case_reauth_signed_legs(env):
     c = AuthConn(env.host, env.port, 0x0300)
     st, sess, _ = c.login(env.user, env.password, security_mode=3)
     expect_eq(st, STATUS_SUCCESS, "session setup")
-    _, _, r = c.setup_leg(sess, ntlm_negotiate(), 3)
+    _, _, r = c.setup_leg(sess, ntlm.negotiate(), 3)
     expect_eq(r.status, STATUS_ACCESS_DENIED, "unsigned re-authentication leg")
     st, _, r = c.login(env.user, env.password, security_mode=3, reauth=sess,
                        signed=True)
@@ -831,7 +388,7 @@ def case_reauth_wrong_password_ends_session(env):
 def case_reauth_interleaved(env):
     """Commands keep working between the legs of a re-authentication."""
     c, sess, _ = logged_on(env)
-    _, _, r = c.setup_leg(sess, ntlm_negotiate())
+    _, _, r = c.setup_leg(sess, ntlm.negotiate())
     expect_eq(r.status, STATUS_MORE_PROCESSING_REQUIRED, "re-auth first leg")
     r = c.tree_connect(sess, "share", signed=True)
     expect_eq(r.status, STATUS_SUCCESS, "tree connect during re-authentication")
@@ -870,11 +427,6 @@ def case_unknown_user_not_guest(env):
 
 # ---- binding (MS-SMB2 3.3.5.5.2): a second connection joins a session ----
 
-STATUS_INVALID_PARAMETER = 0xC000000D
-STATUS_REQUEST_OUT_OF_SEQUENCE = 0xC000042A
-CREATE, CLOSE, READ, WRITE = 5, 6, 8, 9
-FLAG_BINDING = 1
-CAP_MULTI_CHANNEL = 0x8
 
 
 def bind(c2, sess, user, password, key_sess=None, signed=True):
@@ -883,7 +435,7 @@ def bind(c2, sess, user, password, key_sess=None, signed=True):
     key comes from this exchange (3.1.1: over c2's preauth chain)."""
     key_sess = key_sess or sess
     h = c2.preauth
-    req, raw, r = c2.setup_leg(key_sess, ntlm_negotiate(), flags=FLAG_BINDING,
+    req, raw, r = c2.setup_leg(key_sess, ntlm.negotiate(), flags=FLAG_BINDING,
                                signed=signed)
     if r.status != STATUS_MORE_PROCESSING_REQUIRED:
         return r.status, None, r
@@ -891,8 +443,8 @@ def bind(c2, sess, user, password, key_sess=None, signed=True):
            "binding challenge signed with the session's key")
     h = c2.chain(c2.chain(h, req), raw)
     boff, blen = struct.unpack_from("<HH", r.body, 4)
-    _, challenge, tinfo = parse_challenge(find_ntlmssp(raw[boff:boff + blen]))
-    msg, key = ntlm_authenticate(user, password, "", challenge, tinfo)
+    _, challenge, tinfo = ntlm.parse_challenge(find_ntlmssp(raw[boff:boff + blen]))
+    msg, key = ntlm.authenticate(user, password, "", challenge, tinfo)
     req, raw, r = c2.setup_leg(key_sess, msg, flags=FLAG_BINDING,
                                signed=signed)
     if r.status != STATUS_SUCCESS:
@@ -911,13 +463,11 @@ def bind(c2, sess, user, password, key_sess=None, signed=True):
 
 
 def create_file(c, sess, tree, name):
-    path = name.encode("utf-16-le")
-    body = struct.pack("<HBBIQQIIIIIHHII", 57, 0, 0, 2, 0, 0,
-                       0x12019F, 0x80, 7, 5, 0x40, 64 + 56, len(path), 0,
-                       0) + path
+    body = create_body(name, access=GENERIC_ALL_RW, disp=OVERWRITE_IF)
     r = c.call(CREATE, body, sess, tree=tree, signed=True)
     expect_eq(r.status, STATUS_SUCCESS, "create " + name)
     return r.body[64:80]
+
 
 
 def write_file(c, sess, tree, fid, data):
@@ -972,7 +522,7 @@ def case_binding_channel(env):
     # Signed with the session's key, not the channel's: refused.
     expect_eq(c2.tree_connect(sess, "share", signed=True).status,
               STATUS_ACCESS_DENIED, "channel 2 request signed with channel 1's key")
-    _, _, r = c2.setup_leg(ch, ntlm_negotiate(), flags=FLAG_BINDING,
+    _, _, r = c2.setup_leg(ch, ntlm.negotiate(), flags=FLAG_BINDING,
                            signed=True)
     expect_eq(r.status, STATUS_ACCESS_DENIED, "binding twice")
     c1.close()
@@ -1020,7 +570,7 @@ def case_binding_refusals(env):
               STATUS_REQUEST_NOT_ACCEPTED, "binding a 2.1 connection")
     c3.close()
     c4 = AuthConn(env.host, env.port, 0x0311,
-                  contexts=[smb2raw.preauth_ctx(), smb2raw.signing_ctx((1,))])
+                  contexts=[preauth_ctx(), signing_ctx((1,))])
     c5 = AuthConn(env.host, env.port, 0x0300)
     st, s4, _ = c4.login(env.user, env.password)
     expect_eq(st, STATUS_SUCCESS, "AES-CMAC 3.1.1 session")
@@ -1089,7 +639,7 @@ def case_half_done_setups_bounded(env):
     c = AuthConn(env.host, env.port, 0x0311)
     granted = refused = 0
     for _ in range(50):
-        _, _, r = c.setup_leg(Session(), ntlm_negotiate())
+        _, _, r = c.setup_leg(Session(), ntlm.negotiate())
         if r.status == STATUS_MORE_PROCESSING_REQUIRED:
             granted += 1
         else:
@@ -1112,7 +662,7 @@ def case_half_done_setups_bounded(env):
 
 # ---- cases for the configuration of smb2-guest.sh (--config) -------------
 
-CONFIG_CASES, config_case = smb2raw.case_registry()
+CONFIG_CASES, config_case = case_registry()
 
 
 @config_case
@@ -1168,7 +718,7 @@ def case_max_sessions_per_connection(env):
         st, sess, _ = c.login(env.user, env.password)
         expect_eq(st, STATUS_SUCCESS, "session %d of %d" % (i + 1, env.max_sessions))
         sessions.append(sess)
-    _, _, r = c.setup_leg(Session(), ntlm_negotiate())
+    _, _, r = c.setup_leg(Session(), ntlm.negotiate())
     expect_eq(r.status, STATUS_INSUFFICIENT_RESOURCES, "one session too many")
     for sess in sessions:
         expect_eq(c.echo(sess, signed=True).status, STATUS_SUCCESS,
@@ -1209,28 +759,16 @@ def case_reauth_guest_as_user_denied(env):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__,
-                                 formatter_class=argparse.RawTextHelpFormatter)
-    ap.add_argument("--host", default="127.0.0.1")
-    ap.add_argument("--port", type=int, default=445)
-    ap.add_argument("--prefix", default="smb2auth")
-    ap.add_argument("--user", default="tester")
-    ap.add_argument("--password", default="tester")
-    ap.add_argument("--hold", type=float, default=0,
-                    help="half_done_setups_bounded: keep them this long")
-    ap.add_argument("--user2", default="")
-    ap.add_argument("--password2", default="")
-    ap.add_argument("--max-sessions", type=int, default=3)
-    ap.add_argument("--config", action="store_true",
-                    help="the cases for smb2-guest.sh's configuration")
-    ap.add_argument("--list", action="store_true")
-    ap.add_argument("cases", nargs="*")
-    env = ap.parse_args()
-    cases = CONFIG_CASES if env.config else CASES
-    if env.list:
-        print("\n".join(cases))
-        return 0
-    return smb2raw.run_cases(env, cases)
+    def args(ap):
+        ap.add_argument("--hold", type=float, default=0,
+                        help="half_done_setups_bounded: keep them this long")
+        ap.add_argument("--user2", default="")
+        ap.add_argument("--password2", default="")
+        ap.add_argument("--max-sessions", type=int, default=3)
+        ap.add_argument("--config", action="store_true",
+                        help="the cases for smb2-guest.sh's configuration")
+    return case_main(__doc__, "smb2auth", CASES, args,
+                     pick=lambda env: CONFIG_CASES if env.config else CASES)
 
 
 if __name__ == "__main__":

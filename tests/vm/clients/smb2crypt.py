@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
 """SMB 3.x encryption (AES-128/256, CCM/GCM) and AES-GMAC signing against
-the server, on top of smb2auth.py.
+the server, with tests/smb2's CryptConn.
 
-Keys are derived here from the specification (SP800-108 KDF over the
+Keys are derived by tests/smb2 from the specification (SP800-108 KDF over the
 session key, with the 3.1.1 preauth hash), the TRANSFORM_HEADER is built
 and the AEAD run with Cryptodome, so a request the server answers proves
 it decrypted with the same key and nonce layout, and a response we can
@@ -16,134 +16,23 @@ CLI: smb2crypt.py [--host H] [--port P] [--prefix NAME] [--user U]
 Cases that need a server configuration (global_required, global_desired)
 are only run when named.
 """
-import hashlib
-import hmac
 import os
 import struct
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import smb2raw  # noqa: E402
-import smb2auth  # noqa: E402
-from smb2raw import Dropped, expect, expect_eq  # noqa: E402
-from smb2auth import (AuthConn, Rsp, ECHO, TREE_CONNECT,  # noqa: E402
-                      TREE_DISCONNECT, FLAG_RELATED, FLAG_SIGNED,
-                      STATUS_SUCCESS, STATUS_ACCESS_DENIED)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", ".."))
+from smb2.client import (AuthConn, CryptConn, Session, sign,  # noqa: E402
+                         signature_ok, ECHO_BODY, CAP_ENCRYPTION,
+                         SESSION_FLAG_ENCRYPT_DATA, SHAREFLAG_ENCRYPT_DATA)
+from smb2.client import tree_connect_body as tcon_body  # noqa: E402
+from smb2.create import *  # noqa: E402,F401,F403
+from smb2.crypto import (AES128_CCM, AES128_GCM, AES256_CCM,  # noqa: E402
+                         AES256_GCM)
+from smb2.runner import case_main, case_registry  # noqa: E402
+from smb2.wire import *  # noqa: E402,F401,F403
 
-import smb2files  # noqa: E402
-from Cryptodome.Cipher import AES  # noqa: E402
-
-AES128_CCM, AES128_GCM, AES256_CCM, AES256_GCM = 1, 2, 3, 4
-CIPHER_NAMES = {1: "AES-128-CCM", 2: "AES-128-GCM", 3: "AES-256-CCM",
-                4: "AES-256-GCM"}
-CAP_ENCRYPTION = 0x40
-SESSION_FLAG_ENCRYPT_DATA = 0x4
-SHAREFLAG_ENCRYPT_DATA = 0x8000
-TRANSFORM = struct.Struct("<4s16s16sIHHQ")  # 52 bytes, MS-SMB2 2.2.41
-
-
-def kdf(key, label, context, bits):
-    msg = struct.pack(">I", 1) + label + b"\0" + context + \
-        struct.pack(">I", bits)
-    return hmac.new(key, msg, hashlib.sha256).digest()[:bits // 8]
-
-
-def encryption_ctx(ciphers):
-    return smb2raw.negctx(smb2raw.CTX_ENCRYPTION,
-                          struct.pack("<H", len(ciphers)) +
-                          b"".join(struct.pack("<H", c) for c in ciphers))
-
-
-def aead(cipher, key, nonce):
-    n = nonce[:11] if cipher in (AES128_CCM, AES256_CCM) else nonce[:12]
-    mode = AES.MODE_CCM if cipher in (AES128_CCM, AES256_CCM) else \
-        AES.MODE_GCM
-    return AES.new(key, mode, nonce=n, mac_len=16)
-
-
-class CryptConn(AuthConn):
-    """A connection that negotiates a cipher (3.1.1 context, or the 3.0
-    capability) and can wrap requests in transform headers."""
-
-    def __init__(self, env, dialect=0x0311, ciphers=(AES128_GCM,),
-                 signing=(2, 1, 0), guid=b"\x42" * 16):
-        ctxs = [smb2raw.preauth_ctx(), smb2raw.signing_ctx(signing)]
-        if ciphers is not None:
-            ctxs.append(encryption_ctx(ciphers))
-        super().__init__(env.host, env.port, dialect,
-                         contexts=ctxs if dialect == 0x0311 else [],
-                         caps=0x7f if ciphers else 0x3f, guid=guid)
-        self.cipher = 0
-        if dialect == 0x0311:
-            enc = self.neg["contexts"].get(smb2raw.CTX_ENCRYPTION)
-            if ciphers is not None:
-                expect(enc is not None, "encryption context not answered")
-                cnt, self.cipher = struct.unpack_from("<HH", enc, 0)
-                expect_eq(cnt, 1, "CipherCount")
-        elif self.neg["capabilities"] & CAP_ENCRYPTION:
-            self.cipher = AES128_CCM
-        self.nonce = 0
-
-    def keys(self, sess):
-        """(client-to-server key, server-to-client key) of the session."""
-        bits = 256 if self.cipher in (AES256_CCM, AES256_GCM) else 128
-        if self.dialect == 0x0311:
-            return (kdf(sess.key, b"SMBC2SCipherKey\0", sess.preauth, bits),
-                    kdf(sess.key, b"SMBS2CCipherKey\0", sess.preauth, bits))
-        return (kdf(sess.key, b"SMB2AESCCM\0", b"ServerIn \0", bits),
-                kdf(sess.key, b"SMB2AESCCM\0", b"ServerOut\0", bits))
-
-    def wrap(self, sess, msg, session_id=None, flags=1):
-        self.nonce += 1
-        nonce = os.urandom(4) + struct.pack("<Q", self.nonce) + b"\0" * 4
-        if self.cipher in (AES128_CCM, AES256_CCM):
-            nonce = nonce[:11] + b"\0" * 5
-        hdr = TRANSFORM.pack(b"\xfdSMB", b"\0" * 16, nonce, len(msg), 0,
-                             flags, sess.id if session_id is None
-                             else session_id)
-        c = aead(self.cipher, self.keys(sess)[0], nonce)
-        c.update(hdr[20:])
-        ct, tag = c.encrypt_and_digest(msg)
-        return hdr[:4] + tag + hdr[20:] + ct
-
-    def unwrap(self, sess, frame):
-        expect_eq(frame[:4], b"\xfdSMB", "response protocol id")
-        (_, tag, nonce, size, _, flags, sid) = TRANSFORM.unpack_from(frame)
-        expect_eq(sid, sess.id, "transform SessionId")
-        expect_eq(flags, 1, "transform Flags")
-        expect_eq(size, len(frame) - 52, "OriginalMessageSize")
-        c = aead(self.cipher, self.keys(sess)[1], nonce)
-        c.update(frame[20:52])
-        return c.decrypt_and_verify(frame[52:], tag)
-
-    def ecall(self, sess, command, body, tree=0, flags=0):
-        """One encrypted request; the decrypted response."""
-        msg = self.build(command, body, session=sess.id, tree=tree,
-                         flags=flags)
-        self.send_frame(self.wrap(sess, msg))
-        return Rsp(self.unwrap(sess, self.recv_frame()))
-
-    def ecompound(self, sess, elems):
-        out = b""
-        for i, (cmd, body, tid, fl) in enumerate(elems):
-            last = i == len(elems) - 1
-            size = 64 + len(body)
-            padded = size if last else size + (8 - size % 8) % 8
-            out += self.build(cmd, body, session=sess.id, tree=tid, flags=fl,
-                              next_cmd=0 if last else padded)
-            out += b"\0" * (padded - size)
-        self.send_frame(self.wrap(sess, out))
-        return smb2raw.split_compound(self.unwrap(sess, self.recv_frame()))
-
-
-def tcon_body(share):
-    path = ("\\\\127.0.0.1\\" + share).encode("utf-16-le")
-    return struct.pack("<HHHH", 9, 0, 64 + 8, len(path)) + path
-
-
-ECHO_BODY = struct.pack("<HH", 4, 0)
-
-CASES, case = smb2raw.case_registry()
+CASES, case = case_registry()
 
 
 def logged_on(env, **kw):
@@ -214,7 +103,7 @@ def case_server_preference(env):
 @case
 def case_no_encryption_311_no_cap(env):
     c = CryptConn(env, ciphers=None)
-    expect(smb2raw.CTX_ENCRYPTION not in c.neg["contexts"],
+    expect(CTX_ENCRYPTION not in c.neg["contexts"],
            "encryption context answered unasked")
     expect_eq(c.neg["capabilities"] & CAP_ENCRYPTION, 0, "3.1.1 capability")
     c.close()
@@ -245,7 +134,7 @@ def case_unencrypted_still_allowed(env):
               "EncryptData without the server asking")
     r = c.echo(sess, signed=True)
     expect_eq(r.status, STATUS_SUCCESS, "plain signed echo")
-    expect(smb2auth.signature_ok(sess, r.raw), "echo signature")
+    expect(signature_ok(sess, r.raw), "echo signature")
     c.close()
 
 
@@ -342,7 +231,7 @@ def case_hostile_short_body(env):
 @case
 def case_hostile_before_session(env):
     c = CryptConn(env)
-    s = smb2auth.Session()
+    s = Session()
     s.id = 1
     s.key = b"\0" * 16
     s.preauth = b"\0" * 64
@@ -374,30 +263,30 @@ def check_signing(env, offer, want):
     r = c.echo(sess, signed=True)
     expect_eq(r.status, STATUS_SUCCESS, "signed echo")
     expect(r.flags & FLAG_SIGNED, "response not signed")
-    expect(smb2auth.signature_ok(sess, r.raw), "response signature")
+    expect(signature_ok(sess, r.raw), "response signature")
     return c, sess
 
 
 @case
 def case_gmac_signing(env):
     c, sess = check_signing(env, (2, 1, 0), "gmac")
-    msg = bytearray(smb2auth.sign(sess, c.build(ECHO, ECHO_BODY,
+    msg = bytearray(sign(sess, c.build(ECHO, ECHO_BODY,
                                                 session=sess.id)))
     msg[52] ^= 0x80
     c.send_frame(bytes(msg))
-    expect_eq(Rsp(c.recv_frame()).status, STATUS_ACCESS_DENIED,
+    expect_eq(Response(c.recv_frame()).status, STATUS_ACCESS_DENIED,
               "bad GMAC signature")
     # The nonce is the MessageId: a signature made for another id fails.
-    good = bytearray(smb2auth.sign(sess, c.build(ECHO, ECHO_BODY,
+    good = bytearray(sign(sess, c.build(ECHO, ECHO_BODY,
                                                  session=sess.id)))
     struct.pack_into("<Q", good, 24, struct.unpack_from("<Q", good, 24)[0] + 1)
     c.mid += 1
     c.send_frame(bytes(good))
-    expect_eq(Rsp(c.recv_frame()).status, STATUS_ACCESS_DENIED,
+    expect_eq(Response(c.recv_frame()).status, STATUS_ACCESS_DENIED,
               "GMAC over another MessageId")
     r = c.tree_connect(sess, "share", signed=True)
     expect_eq(r.status, STATUS_SUCCESS, "signed tree connect")
-    expect(smb2auth.signature_ok(sess, r.raw), "tree connect signature")
+    expect(signature_ok(sess, r.raw), "tree connect signature")
     c.close()
 
 
@@ -450,10 +339,7 @@ def case_share_required(env):
 
 # ---- server-initiated messages of encrypting sessions ---------------------
 
-OPLOCK_BREAK, NOTIFY_MID = 0x12, 0xFFFFFFFFFFFFFFFF
-LEVEL_II, LEVEL_BATCH = 1, 9
-STATUS_PENDING, STATUS_NOTIFY_ENUM_DIR = 0x103, 0x10C
-CHANGE_NOTIFY, F_FILE_NAME = 0xF, 0x1
+F_FILE_NAME = 0x1
 
 
 def erecv(c, sess, what, wait=15):
@@ -464,13 +350,11 @@ def erecv(c, sess, what, wait=15):
     finally:
         c.sock.settimeout(30)
     expect_eq(frame[:4], b"\xfdSMB", what + ": protocol id (not encrypted)")
-    return Rsp(c.unwrap(sess, frame))
+    return Response(c.unwrap(sess, frame))
 
 
 def ecreate_body(name, level, disp):
-    body = bytearray(smb2files.create_body(name, disp=disp))
-    body[3] = level
-    return bytes(body)
+    return create_body(name, disp=disp, oplock=level)
 
 
 def check_encrypted_break(env, share):
@@ -483,17 +367,17 @@ def check_encrypted_break(env, share):
     a, sa = logged_on(env)
     ta = a.ecall(sa, TREE_CONNECT, tcon_body(share))
     expect_eq(ta.status, STATUS_SUCCESS, "A's tree connect to %s" % share)
-    r = a.ecall(sa, smb2files.CREATE,
-                ecreate_body(name, LEVEL_BATCH, smb2files.OVERWRITE_IF),
+    r = a.ecall(sa, CREATE,
+                ecreate_body(name, LEVEL_BATCH, OVERWRITE_IF),
                 tree=ta.tree)
     expect_eq(r.status, STATUS_SUCCESS, "A's create")
     expect_eq(r.body[2], LEVEL_BATCH, "A's oplock level")
-    fid = smb2files.Created(r).fid
+    fid = Created(r).fid
     b, sb = logged_on(env)
     tb = b.ecall(sb, TREE_CONNECT, tcon_body(share))
     expect_eq(tb.status, STATUS_SUCCESS, "B's tree connect")
-    msg = b.build(smb2files.CREATE,
-                  ecreate_body(name, LEVEL_BATCH, smb2files.OPEN),
+    msg = b.build(CREATE,
+                  ecreate_body(name, LEVEL_BATCH, OPEN),
                   session=sb.id, tree=tb.tree)
     b.send_frame(b.wrap(sb, msg))
     n = erecv(a, sa, "oplock break")
@@ -510,14 +394,14 @@ def check_encrypted_break(env, share):
         rb = erecv(b, sb, "B's final create answer")
     expect_eq(rb.status, STATUS_SUCCESS, "B's create")
     expect_eq(rb.body[2], LEVEL_II, "B's oplock level")
-    fb = smb2files.Created(rb).fid
+    fb = Created(rb).fid
 
     # B watches the share root (encrypted); A's create completes it.
-    r = b.ecall(sb, smb2files.CREATE, smb2files.create_body(
-        "", access=smb2files.GENERIC_READ, disp=smb2files.OPEN,
-        options=smb2files.DIRECTORY_FILE), tree=tb.tree)
+    r = b.ecall(sb, CREATE, create_body(
+        "", access=GENERIC_READ, disp=OPEN,
+        options=DIRECTORY_FILE), tree=tb.tree)
     expect_eq(r.status, STATUS_SUCCESS, "B's directory open")
-    fd = smb2files.Created(r).fid
+    fd = Created(r).fid
     msg = b.build(CHANGE_NOTIFY, struct.pack("<HHIQQII", 32, 0, 4096, *fd,
                                              F_FILE_NAME, 0),
                   session=sb.id, tree=tb.tree)
@@ -525,18 +409,18 @@ def check_encrypted_break(env, share):
     r = erecv(b, sb, "notify interim")
     expect_eq(r.status, STATUS_PENDING, "notify interim status")
     added = "crypt-notify-%s.txt" % os.urandom(4).hex()
-    r = a.ecall(sa, smb2files.CREATE, ecreate_body(added, 0,
-                                                   smb2files.OPEN_IF),
+    r = a.ecall(sa, CREATE, ecreate_body(added, 0,
+                                                   OPEN_IF),
                 tree=ta.tree)
     expect_eq(r.status, STATUS_SUCCESS, "A's create in the watched root")
-    fa = smb2files.Created(r).fid
+    fa = Created(r).fid
     r = erecv(b, sb, "notify final answer")
     expect_eq(r.command, CHANGE_NOTIFY, "final answer command")
     expect(r.status in (STATUS_SUCCESS, STATUS_NOTIFY_ENUM_DIR),
            "notify final status 0x%x" % r.status)
     for c, s, t, f in ((b, sb, tb.tree, fd), (a, sa, ta.tree, fa),
                        (b, sb, tb.tree, fb), (a, sa, ta.tree, fid)):
-        r = c.ecall(s, smb2files.CLOSE, struct.pack("<HHIQQ", 24, 0, 0, *f),
+        r = c.ecall(s, CLOSE, struct.pack("<HHIQQ", 24, 0, 0, *f),
                     tree=t)
         expect_eq(r.status, STATUS_SUCCESS, "close")
     a.close()
@@ -550,11 +434,8 @@ def case_oplock_break_encrypted_share(env):
 
 
 def elease_body(name, key, state, disp):
-    ctx = smb2files.create_ctx(b"RqLs", struct.pack(
-        "<16sIIQ16sHH", key, state, 0, 0, b"\0" * 16, 0, 0))
-    body = bytearray(smb2files.create_body(name, disp=disp, ctxs=ctx))
-    body[3] = 0xFF
-    return bytes(body)
+    return create_body(name, disp=disp, ctxs=lease_ctx(key, state),
+                       oplock=LEVEL_LEASE)
 
 
 @case
@@ -573,15 +454,15 @@ def case_lease_break_routed_encrypted(env):
     t2 = a2.ecall(s2, TREE_CONNECT, tcon_body(env.secure_share))
     expect_eq(t2.status, STATUS_SUCCESS, "second connection's tree connect")
     key = os.urandom(16)
-    r = a2.ecall(s2, smb2files.CREATE,
-                 elease_body(name, key, 7, smb2files.OVERWRITE_IF),
+    r = a2.ecall(s2, CREATE,
+                 elease_body(name, key, 7, OVERWRITE_IF),
                  tree=t2.tree)
     expect_eq(r.status, STATUS_SUCCESS, "lease open on the second")
-    fid = smb2files.Created(r).fid
+    fid = Created(r).fid
     b, sb = logged_on(env)
     tb = b.ecall(sb, TREE_CONNECT, tcon_body(env.secure_share))
     expect_eq(tb.status, STATUS_SUCCESS, "breaker's tree connect")
-    msg = b.build(smb2files.CREATE, ecreate_body(name, 0, smb2files.OPEN),
+    msg = b.build(CREATE, ecreate_body(name, 0, OPEN),
                   session=sb.id, tree=tb.tree)
     b.send_frame(b.wrap(sb, msg))
     n = erecv(a1, s1, "lease break on the client's first connection")
@@ -594,9 +475,9 @@ def case_lease_break_routed_encrypted(env):
     if rb.status == STATUS_PENDING:
         rb = erecv(b, sb, "breaker's final create answer")
     expect_eq(rb.status, STATUS_SUCCESS, "breaker's create")
-    for c, s, t, f in ((b, sb, tb.tree, smb2files.Created(rb).fid),
+    for c, s, t, f in ((b, sb, tb.tree, Created(rb).fid),
                        (a2, s2, t2.tree, fid)):
-        r = c.ecall(s, smb2files.CLOSE, struct.pack("<HHIQQ", 24, 0, 0, *f),
+        r = c.ecall(s, CLOSE, struct.pack("<HHIQQ", 24, 0, 0, *f),
                     tree=t)
         expect_eq(r.status, STATUS_SUCCESS, "close")
     for c in (a1, a2, b):
@@ -660,7 +541,7 @@ def main():
                         help="a share with smb3 encryption = yes")
     # The CONFIG_CASES need smb2-crypt.sh's later configuration: by name only.
     plain = [n for n in CASES if n not in CONFIG_CASES]
-    return smb2raw.case_main(__doc__, "smb2crypt", CASES, args,
+    return case_main(__doc__, "smb2crypt", CASES, args,
                              default_cases=plain)
 
 

@@ -7,7 +7,7 @@ oplock or lease and the data; another user cannot reclaim it; LOGOFF
 does not leave it behind; a short v2 timeout gets it scavenged (its share
 modes go with it); a conflicting open from elsewhere closes it; a
 replayed DH2Q CREATE gets the same open; malformed or contradictory
-durable contexts are refused. Built on smb2files.py and smb2raw.py.
+durable contexts are refused. Built on tests/smb2's Tree.
 
 CLI: smb2durable.py [--host H] [--port P] [--prefix NAME] [--user U]
                     [--password PW] [--other-user U] [--other-password PW]
@@ -18,43 +18,18 @@ import struct
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import smb2files  # noqa: E402
-import smb2raw  # noqa: E402
-from smb2files import (OPEN, OPEN_IF, OVERWRITE_IF, SHARE_ALL,  # noqa: E402
-                       Created, Tree, chain_ctxs, create_body, create_ctx,
-                       expect_status)
-from smb2raw import expect, expect_eq  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", ".."))
+from smb2.client import Tree  # noqa: E402
+from smb2.create import *  # noqa: E402,F401,F403
+from smb2.runner import case_main, case_registry  # noqa: E402
+from smb2.wire import *  # noqa: E402,F401,F403
 
-LEVEL_BATCH, LEVEL_LEASE = 9, 0xFF
-R, H, W = 1, 2, 4
-FLAG_REPLAY = 0x20000000
-
-ST = dict(smb2files.ST)
-smb2files.ST.update(ST)
+R, H, W = LEASE_R, LEASE_H, LEASE_W
 
 
 def lease_v2(key, state):
-    return create_ctx(b"RqLs", struct.pack("<16sIIQ16sHH", key, state, 0, 0,
-                                           b"\0" * 16, 0, 0))
-
-
-def dhnq():
-    return create_ctx(b"DHnQ", b"\0" * 16)
-
-
-def dhnc(fid):
-    return create_ctx(b"DHnC", struct.pack("<QQ", *fid))
-
-
-def dh2q(guid, timeout_ms=0, flags=0):
-    return create_ctx(b"DH2Q", struct.pack("<IIQ16s", timeout_ms, flags, 0,
-                                           guid))
-
-
-def dh2c(fid, guid, flags=0):
-    return create_ctx(b"DH2C", struct.pack("<QQ16sI", fid[0], fid[1], guid,
-                                           flags))
+    return lease_ctx(key, state)
 
 
 def guid_of(tag):
@@ -63,15 +38,10 @@ def guid_of(tag):
 
 class Client(Tree):
     def open(self, name, level=0, ctxs=(), flags=0, **kw):
-        body = bytearray(create_body(name, ctxs=chain_ctxs(list(ctxs)), **kw))
-        body[3] = level
-        msg = bytearray(self.c.build(smb2files.CREATE, bytes(body),
-                                     session=self.sess.id, tree=self.tid))
-        if flags:
-            struct.pack_into("<I", msg, 16,
-                             struct.unpack_from("<I", msg, 16)[0] | flags)
-        self.c.send_frame(bytes(msg))
-        r = smb2files.smb2auth.Rsp(self.c.recv_frame())
+        body = create_body(name, ctxs=chain_ctxs(list(ctxs)), oplock=level,
+                           **kw)
+        self.c.send_frame(self.build(CREATE, body, flags=flags))
+        r = Response(self.c.recv_frame())
         return r, (Created(r) if r.status == 0 else None)
 
     def must_open(self, name, **kw):
@@ -97,7 +67,7 @@ def gone(env, name):
     """Retry for a moment: the server handles the drop asynchronously."""
     for _ in range(50):
         t = Client(env)
-        r, cr = t.open(name, access=smb2files.GENERIC_READ, disp=OPEN,
+        r, cr = t.open(name, access=GENERIC_READ, disp=OPEN,
                        share=0)
         if cr:
             t.close(cr.fid)
@@ -114,7 +84,7 @@ def cleanup(env, name):
     t.bye()
 
 
-CASES, case = smb2raw.case_registry()
+CASES, case = case_registry()
 
 
 @case
@@ -269,8 +239,8 @@ def case_conflict_closes(env):
     time.sleep(0.3)
     b = Client(env)
     t0 = time.time()
-    _, cr2 = b.must_open(name, access=smb2files.GENERIC_READ |
-                         smb2files.GENERIC_WRITE, disp=OPEN)
+    _, cr2 = b.must_open(name, access=GENERIC_READ |
+                         GENERIC_WRITE, disp=OPEN)
     expect(time.time() - t0 < 5, "conflicting open waited for a break")
     c = Client(env)
     r, _ = c.open(name, level=LEVEL_BATCH, ctxs=[dhnc(cr.fid)])
@@ -334,7 +304,7 @@ def main():
     def args(ap):
         ap.add_argument("--other-user", default="other")
         ap.add_argument("--other-password", default="other2")
-    return smb2raw.case_main(__doc__, "smb2durable", CASES, args)
+    return case_main(__doc__, "smb2durable", CASES, args)
 
 
 if __name__ == "__main__":

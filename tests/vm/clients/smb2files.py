@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
 """CREATE, CLOSE, READ, WRITE, FLUSH, named pipes and IOCTL against the
-server, on top of smb2auth.py (login, tree connect) and smb2raw.py.
+server, with the client of tests/smb2 (login, tree connect, handles).
 
 Every case logs on as the test user, connects the share (or IPC$), and
 checks statuses and bytes the server sends back: names the server must
@@ -20,187 +20,16 @@ import subprocess
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import smb2auth  # noqa: E402
-import smb2raw  # noqa: E402
-from smb2raw import Dropped, expect, expect_eq  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", ".."))
+from smb2.client import Tree, compound  # noqa: E402
+from smb2.create import *  # noqa: E402,F401,F403
+from smb2.runner import case_main, case_registry  # noqa: E402
+from smb2.wire import *  # noqa: E402,F401,F403
 
-CREATE, CLOSE, FLUSH, READ, WRITE, IOCTL = 5, 6, 7, 8, 9, 0xB
-QUERY_DIRECTORY, QUERY_INFO, SET_INFO = 0xE, 0x10, 0x11
-FLAG_RELATED = 0x4
-
-ST = dict(
-    SUCCESS=0, BUFFER_OVERFLOW=0x80000005, INVALID_PARAMETER=0xC000000D,
-    END_OF_FILE=0xC0000011, ACCESS_DENIED=0xC0000022,
-    OBJECT_NAME_INVALID=0xC0000033, OBJECT_NAME_NOT_FOUND=0xC0000034,
-    OBJECT_NAME_COLLISION=0xC0000035, OBJECT_PATH_NOT_FOUND=0xC000003A,
-    SHARING_VIOLATION=0xC0000043, DELETE_PENDING=0xC0000056,
-    FILE_IS_A_DIRECTORY=0xC00000BA, NOT_SUPPORTED=0xC00000BB,
-    NOT_A_DIRECTORY=0xC0000103, FILE_CLOSED=0xC0000128,
-    NOT_A_REPARSE_POINT=0xC0000275, DISK_FULL=0xC000007F,
-)
-
-GENERIC_READ, GENERIC_WRITE, GENERIC_ALL = 0x80000000, 0x40000000, 0x10000000
-DELETE, MAXIMUM_ALLOWED = 0x10000, 0x02000000
-FILE_READ_DATA, FILE_WRITE_DATA, FILE_APPEND_DATA = 0x1, 0x2, 0x4
-FILE_READ_ATTRIBUTES = 0x80
-SHARE_ALL = 7
-SUPERSEDE, OPEN, CREATE_NEW, OPEN_IF, OVERWRITE, OVERWRITE_IF = range(6)
-DIRECTORY_FILE, NON_DIRECTORY_FILE, DELETE_ON_CLOSE = 0x1, 0x40, 0x1000
 ALL_ONES = (0xFFFFFFFFFFFFFFFF, 0xFFFFFFFFFFFFFFFF)
 
-
-def status_name(v):
-    for k, s in ST.items():
-        if s == v:
-            return k
-    return "0x%08x" % v
-
-
-def expect_status(r, name, what):
-    if r.status != ST[name]:
-        raise AssertionError("%s: status %s, expected %s" %
-                             (what, status_name(r.status), name))
-
-
-def create_ctx(tag, data):
-    """One create context (MS-SMB2 2.2.13.2), unchained."""
-    return struct.pack("<IHHHHI", 0, 16, 4, 0, 24, len(data)) + tag + \
-        b"\0" * 4 + data
-
-
-def chain_ctxs(ctxs):
-    out = b""
-    for i, c in enumerate(ctxs):
-        if i < len(ctxs) - 1:
-            c = smb2raw.pad8(c)
-            c = struct.pack("<I", len(c)) + c[4:]
-        out += c
-    return out
-
-
-def create_body(name, access=GENERIC_READ | GENERIC_WRITE, disp=OPEN_IF,
-                options=NON_DIRECTORY_FILE, share=SHARE_ALL, ctxs=b"",
-                attrs=0x80):
-    uname = name.encode("utf-16-le")
-    name_off = 64 + 56
-    ctx_off = (name_off + len(uname) + 7) & ~7 if ctxs else 0
-    body = struct.pack("<HBBIQQIIIIIHHII", 57, 0, 0, 2, 0, 0, access, attrs,
-                       share, disp, options, name_off, len(uname), ctx_off,
-                       len(ctxs))
-    body += uname
-    if ctxs:
-        body += b"\0" * (ctx_off - 64 - len(body)) + ctxs
-    elif not uname:
-        body += b"\0"
-    return body
-
-
-class Created:
-    def __init__(self, r):
-        (self.ss, _, _, self.action, _, _, _, _, self.alloc, self.eof,
-         self.attrs, _, self.pid, self.vid, self.ctx_off,
-         self.ctx_len) = struct.unpack_from("<HBBIQQQQQQIIQQII", r.body, 0)
-        self.contexts = {}
-        pos = self.ctx_off
-        while self.ctx_len:
-            nxt, noff, nlen, _, doff, dlen = struct.unpack_from(
-                "<IHHHHI", r.raw, pos)
-            tag = r.raw[pos + noff:pos + noff + nlen]
-            self.contexts[tag] = r.raw[pos + doff:pos + doff + dlen]
-            if not nxt:
-                break
-            pos += nxt
-
-    @property
-    def fid(self):
-        return (self.pid, self.vid)
-
-
-class Tree:
-    """A logged-on connection with one tree connected."""
-
-    def __init__(self, env, share="share"):
-        self.c, self.sess, _ = smb2auth.logged_on(env)
-        r = self.c.tree_connect(self.sess, share)
-        expect_eq(r.status, 0, "tree connect to " + share)
-        self.tid = r.tree
-
-    def call(self, cmd, body, charge=1):
-        msg = bytearray(self.c.build(cmd, body, session=self.sess.id,
-                                     tree=self.tid))
-        struct.pack_into("<H", msg, 6, charge)
-        self.c.mid += charge - 1
-        self.c.send_frame(bytes(msg))
-        r = smb2auth.Rsp(self.c.recv_frame())
-        # An interim STATUS_PENDING (async form): the answer follows.
-        while r.status == 0x103 and r.flags & 0x2:
-            r = smb2auth.Rsp(self.c.recv_frame())
-        return r
-
-    def create(self, name, **kw):
-        r = self.call(CREATE, create_body(name, **kw))
-        return r, (Created(r) if r.status == 0 else None)
-
-    def must_create(self, name, **kw):
-        r, cr = self.create(name, **kw)
-        expect_status(r, "SUCCESS", "create %r" % name)
-        return cr
-
-    def close(self, fid, postquery=False):
-        body = struct.pack("<HHIQQ", 24, 1 if postquery else 0, 0, *fid)
-        return self.call(CLOSE, body)
-
-    def write(self, fid, data, offset=0, flags=0):
-        body = struct.pack("<HHIQQQIIHHI", 49, 64 + 48, len(data), offset,
-                           fid[0], fid[1], 0, 0, 0, 0, flags) + data
-        return self.call(WRITE, body, charge=max(1, (len(data) + 65535) // 65536))
-
-    def read(self, fid, length, offset=0, min_count=0):
-        body = struct.pack("<HBBIQQQIIIHH", 49, 0, 0, length, offset,
-                           fid[0], fid[1], min_count, 0, 0, 0, 0) + b"\0"
-        r = self.call(READ, body, charge=max(1, (length + 65535) // 65536))
-        data = b""
-        if r.status in (0, ST["BUFFER_OVERFLOW"]):
-            doff, _, dlen = struct.unpack_from("<BBI", r.body, 2)
-            data = r.raw[doff:doff + dlen]
-        return r, data
-
-    def ioctl(self, fid, code, data=b"", max_out=4096):
-        body = struct.pack("<HHIQQIIIIIIII", 57, 0, code, fid[0], fid[1],
-                           64 + 56 if data else 0, len(data), 0, 0, 0,
-                           max_out, 1, 0) + data
-        r = self.call(IOCTL, body)
-        out = b""
-        if len(r.body) >= 48:
-            ooff, olen = struct.unpack_from("<II", r.body, 32)
-            out = r.raw[ooff:ooff + olen]
-        return r, out
-
-    def set_info(self, fid, itype, cls, buf, addl=0):
-        body = struct.pack("<HBBIHHI", 33, itype, cls, len(buf), 64 + 32, 0,
-                           addl) + struct.pack("<QQ", *fid) + buf
-        return self.call(SET_INFO, body)
-
-    def dispose(self, fid, on=True):
-        """SET_INFO FileDispositionInformation."""
-        return self.set_info(fid, 1, 13, b"\x01" if on else b"\x00")
-
-    def put_file(self, name, data):
-        cr = self.must_create(name, disp=OVERWRITE_IF)
-        expect_status(self.write(cr.fid, data), "SUCCESS", "write " + name)
-        self.close(cr.fid)
-
-    def unlink(self, name):
-        r, cr = self.create(name, access=DELETE, disp=OPEN, options=DELETE_ON_CLOSE)
-        if cr:
-            self.close(cr.fid)
-
-    def bye(self):
-        self.c.close()
-
-
-CASES, case = smb2raw.case_registry()
+CASES, case = case_registry()
 
 
 @case
@@ -613,7 +442,7 @@ def case_related_compound(env):
     rbody = struct.pack("<HBBIQQQIIIHH", 49, 0, 0, 100, 0, *ALL_ONES,
                         0, 0, 0, 0, 0) + b"\0"
     cbody = struct.pack("<HHIQQ", 24, 1, 0, *ALL_ONES)
-    rs = smb2auth.compound(t.c, [
+    rs = compound(t.c, [
         (CREATE, create_body("cmp.txt", disp=OVERWRITE_IF), sid, tid, 0),
         (WRITE, wbody, sid, tid, FLAG_RELATED),
         (READ, rbody, sid, tid, FLAG_RELATED),
@@ -625,7 +454,7 @@ def case_related_compound(env):
     eof = struct.unpack_from("<Q", rs[3].body, 48)[0]
     expect_eq(eof, len(data), "CLOSE POSTQUERY EndOfFile")
     # All-ones FileId without a related CREATE: nothing to find.
-    rs = smb2auth.compound(t.c, [(READ, rbody, sid, tid, 0)])
+    rs = compound(t.c, [(READ, rbody, sid, tid, 0)])
     expect_status(rs[0], "FILE_CLOSED", "unrelated all-ones FileId")
     t.unlink("cmp.txt")
     t.bye()
@@ -872,7 +701,7 @@ def burst(t, items):
         msg = t.c.build(cmd, body, session=t.sess.id, tree=t.tid)
         frames += struct.pack(">I", len(msg)) + msg
     t.c.send_raw(frames)
-    return [smb2auth.Rsp(t.c.recv_frame()) for _ in items]
+    return [Response(t.c.recv_frame()) for _ in items]
 
 
 def write_frame(t, fid, data, offset=0):
@@ -911,8 +740,8 @@ def case_create_vs_teardown(env):
             time.sleep(0.002 * (rnd % 4))
             t.bye()
         else:
-            items.insert(1 + rnd % 4, (smb2auth.TREE_DISCONNECT
-                                       if how == "tdis" else smb2auth.LOGOFF,
+            items.insert(1 + rnd % 4, (TREE_DISCONNECT
+                                       if how == "tdis" else LOGOFF,
                                        tdis))
             for r in burst(t, items):
                 expect(r.status in (0, 0xC00000C9, 0xC0000203),
@@ -982,7 +811,7 @@ def case_streamed_writes(env):
         t.c.send_raw(frame[at:at + 997])
         if at % (997 * 8) == 0:
             time.sleep(0.002)
-    r = smb2auth.Rsp(t.c.recv_frame())
+    r = Response(t.c.recv_frame())
     expect_status(r, "SUCCESS", "trickled write")
     expect_eq(struct.unpack_from("<I", r.body, 4)[0], len(trickle),
               "trickled count")
@@ -1101,7 +930,7 @@ def case_stalled_frames(env):
         frame = write_frame(a, fa.fid, os.urandom(512 * 1024))
         a.c.send_raw(frame[:len(frame) // 3])
         b = Tree(env)
-        echo = b.c.build(smb2auth.ECHO, struct.pack("<HH", 4, 0),
+        echo = b.c.build(ECHO, struct.pack("<HH", 4, 0),
                          session=b.sess.id) + bytes(936)
         b.c.send_raw(struct.pack(">I", len(echo)) + echo[:100])
         t0 = time.monotonic()
@@ -1131,7 +960,7 @@ def case_stalled_frames(env):
             for at in range(0, len(frame), step):
                 t.c.send_raw(frame[at:at + step])
                 time.sleep(0.4)
-            r = smb2auth.Rsp(t.c.recv_frame())
+            r = Response(t.c.recv_frame())
             expect_status(r, "SUCCESS", "a %d-byte WRITE sent over 5 s" % size)
             expect_eq(struct.unpack_from("<I", r.body, 4)[0], size,
                       "count of the slow %d-byte WRITE" % size)
@@ -1139,7 +968,7 @@ def case_stalled_frames(env):
             expect(got == data, "the slow %d-byte WRITE read back differs"
                    % size)
         time.sleep(4)
-        r = t.call(smb2auth.ECHO, struct.pack("<HH", 4, 0))
+        r = t.call(ECHO, struct.pack("<HH", 4, 0))
         expect_status(r, "SUCCESS", "ECHO after 4 s of silence")
         t.close(slow.fid)
         t.unlink("slow.bin")
@@ -1180,7 +1009,7 @@ def case_stalled_write_freeze(env):
         expect_eq(r.returncode, 0, "fsfreeze -f: %s" % r.stderr.strip())
         subprocess.run(["fsfreeze", "-u", env.freeze_path], check=True)
         a.c.send_raw(frame[len(frame) // 2:])
-        r = smb2auth.Rsp(a.c.recv_frame())
+        r = Response(a.c.recv_frame())
         expect_status(r, "SUCCESS", "the WRITE completed after the thaw")
         expect_eq(struct.unpack_from("<I", r.body, 4)[0], len(data),
                   "count of the WRITE completed after the thaw")
@@ -1247,7 +1076,7 @@ def case_no_stale_response_bytes(env):
             r, got = t.read(cr.fid, len(data))
             expect(got == data, "round %d: marker read back" % rnd)
         for name in names:
-            rs = smb2auth.compound(t.c, stat(name))
+            rs = compound(t.c, stat(name))
             expect_eq([x.status for x in rs], [0, 0, 0], "stat " + name)
             probe("stat compound", rs[0].raw)
             # The padding after QUERY_INFO's output, up to the CLOSE: zeros.
@@ -1293,7 +1122,7 @@ def main():
                         help="that share's mount point (for fsfreeze)")
     # run only when named: they need a file system the main share is not
     named_only = {"stalled_write_freeze"}
-    return smb2raw.case_main(__doc__, "smb2files", CASES, args,
+    return case_main(__doc__, "smb2files", CASES, args,
                              default_cases=[c for c in CASES
                                             if c not in named_only])
 

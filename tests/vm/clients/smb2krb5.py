@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Kerberos SESSION_SETUP with an AP-REQ built here (impacket's krb5 ASN.1
-and crypto, on top of smb2raw.py and smb2auth.py), so the ticket and the
+and crypto, on top of tests/smb2's AuthConn), so the ticket and the
 authenticator are under the test's control: a valid logon, then the
 hostile ones that must end in STATUS_LOGON_FAILURE.
 
@@ -32,12 +32,15 @@ import struct
 import subprocess
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import smb2raw  # noqa: E402
-import smb2auth  # noqa: E402
-from smb2raw import expect, expect_eq  # noqa: E402
-from smb2auth import (AuthConn, Session, STATUS_SUCCESS,  # noqa: E402
-                      STATUS_LOGON_FAILURE, der, der_read)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", ".."))
+from smb2.client import AuthConn, Session, signature_ok  # noqa: E402
+from smb2.crypto import kdf  # noqa: E402
+from smb2.runner import case_main, case_registry  # noqa: E402
+from smb2.spnego import (der, der_read, spnego_init,  # noqa: E402
+                         spnego_resp_fields)
+from smb2.wire import (FLAG_SIGNED, STATUS_LOGON_FAILURE,  # noqa: E402
+                       STATUS_SUCCESS, expect, expect_eq)
 
 from pyasn1.codec.der import decoder, encoder  # noqa: E402
 from pyasn1.type.univ import noValue  # noqa: E402
@@ -242,7 +245,7 @@ def ap_req(env, ticket, when=None):
 
 
 def spnego_ap_req(env, ticket, when=None):
-    return smb2auth.spnego_init(ap_req(env, ticket, when), krb5_first=True)
+    return spnego_init(ap_req(env, ticket, when), krb5_first=True)
 
 
 def setup(env, blob):
@@ -256,7 +259,7 @@ def acceptor_subkey(ticket, raw, r):
     """The key of the session: the subkey in the AP-REP inside the
     response's NegTokenResp (MIT's acceptor always sends one)."""
     boff, blen = struct.unpack_from("<HH", r.body, 4)
-    fields = smb2auth.spnego_resp_fields(raw[boff:boff + blen])
+    fields = spnego_resp_fields(raw[boff:boff + blen])
     tok = fields.get(2)
     expect(tok is not None, "no responseToken in the NegTokenResp")
     tag, inner, _ = der_read(tok, 0)
@@ -284,10 +287,10 @@ def check_valid(env, ticket=None, when=None):
     sess = Session()
     sess.id = r.session
     sess.alg = c.signing_alg
-    sess.sign_key = smb2auth.kdf(key, b"SMBSigningKey\0",
+    sess.sign_key = kdf(key, b"SMBSigningKey\0",
                                  c.chain(c.preauth, req))
-    expect(r.flags & smb2auth.FLAG_SIGNED, "final response not signed")
-    expect(smb2auth.signature_ok(sess, raw), "response signature")
+    expect(r.flags & FLAG_SIGNED, "final response not signed")
+    expect(signature_ok(sess, raw), "response signature")
     expect_eq(c.logoff(sess, signed=True).status, STATUS_SUCCESS, "logoff")
     c.close()
     return blob
@@ -300,7 +303,7 @@ def refused(env, blob, what):
     c.close()
 
 
-CASES, case = smb2raw.case_registry()
+CASES, case = case_registry()
 
 
 @case
@@ -369,7 +372,7 @@ def main():
         ap.add_argument("--kdc", default="127.0.0.1")
         ap.add_argument("--keytab", default="/etc/krb5.keytab")
         ap.add_argument("--other", default="cifs/other.host")
-    return smb2raw.case_main(__doc__, "smb2krb5", CASES, args)
+    return case_main(__doc__, "smb2krb5", CASES, args)
 
 
 if __name__ == "__main__":

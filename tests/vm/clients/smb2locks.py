@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""Byte-range locks, asynchronous requests and CANCEL, on top of
-smb2files.py (login, tree, create) and smb2raw.py.
+"""Byte-range locks, asynchronous requests and CANCEL, with the client
+of tests/smb2 (its AsyncTree: responses matched by MessageId).
 
 Every case checks statuses and header fields the server sends back:
 conflicts between handles and with READ/WRITE, the element rules of
@@ -19,136 +19,20 @@ import fcntl
 import os
 import struct
 import sys
-import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import smb2auth  # noqa: E402
-import smb2files  # noqa: E402
-import smb2raw  # noqa: E402
-from smb2files import Tree  # noqa: E402
-from smb2raw import expect, expect_eq  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", ".."))
+from smb2.client import AsyncTree as LockTree  # noqa: E402
+from smb2.client import (LOCK_SHARED as SHARED,  # noqa: E402
+                         LOCK_EXCLUSIVE as EXCL, LOCK_UNLOCK as UNLOCK,
+                         LOCK_FAIL_IMMEDIATELY as FI, lock_body)
+from smb2.runner import case_main, case_registry  # noqa: E402
+from smb2.wire import *  # noqa: E402,F401,F403
+from smb2.wire import expect_status as want  # noqa: E402
 
-TREE_DISCONNECT, LOCK, CANCEL, ECHO = 0x4, 0xA, 0xC, 0xD
-FLAG_ASYNC, FLAG_RELATED = 0x2, 0x4
-SHARED, EXCL, UNLOCK, FI = 0x1, 0x2, 0x4, 0x10
-
-ST = dict(
-    SUCCESS=0, PENDING=0x103, INVALID_PARAMETER=0xC000000D,
-    FILE_LOCK_CONFLICT=0xC0000054, LOCK_NOT_GRANTED=0xC0000055,
-    RANGE_NOT_LOCKED=0xC000007E, CANCELLED=0xC0000120,
-    FILE_CLOSED=0xC0000128, INVALID_LOCK_RANGE=0xC00001A1,
-    INSUFFICIENT_RESOURCES=0xC000009A,
-)
 U64 = 0xFFFFFFFFFFFFFFFF
 
-
-def name_of(v):
-    for k, s in ST.items():
-        if s == v:
-            return k
-    return "0x%08x" % v
-
-
-def want(r, name, what):
-    if r.status != ST[name]:
-        raise AssertionError("%s: status %s, expected %s" %
-                             (what, name_of(r.status), name))
-
-
-def lock_body(fid, elems, count=None):
-    body = struct.pack("<HHIQQ", 48, len(elems) if count is None else count,
-                       0, fid[0], fid[1])
-    for off, length, flags in elems:
-        body += struct.pack("<QQII", off, length, flags, 0)
-    return body
-
-
-def async_id(r):
-    return struct.unpack_from("<Q", r.raw, 32)[0]
-
-
-class LockTree(Tree):
-    """A Tree that can also send without waiting and match by MessageId."""
-
-    def __init__(self, env):
-        super().__init__(env)
-        self.stash = {}
-
-    def call(self, cmd, body, charge=1):
-        # Tree.call takes the next frame; here responses match by MessageId
-        msg = bytearray(self.c.build(cmd, body, session=self.sess.id,
-                                     tree=self.tid))
-        mid = struct.unpack_from("<Q", msg, 24)[0]
-        struct.pack_into("<H", msg, 6, charge)
-        self.c.mid += charge - 1
-        self.c.send_frame(bytes(msg))
-        return self.recv_mid(mid)
-
-    def send(self, cmd, body, flags=0, next_cmd=0):
-        mid = self.c.mid
-        msg = self.c.build(cmd, body, session=self.sess.id, tree=self.tid,
-                           flags=flags, next_cmd=next_cmd)
-        self.c.send_frame(msg)
-        return mid
-
-    def recv_mid(self, mid, timeout=10.0):
-        """The next response for mid (interim or final); others are kept."""
-        if mid in self.stash and self.stash[mid]:
-            return self.stash[mid].pop(0)
-        self.c.sock.settimeout(timeout)
-        while True:
-            try:
-                raw = self.c.recv_frame()
-            except OSError as e:
-                raise type(e)("waiting for mid %d (held: %s): %s" % (
-                    mid, {m: [name_of(r.status) for r in rs]
-                          for m, rs in self.stash.items() if rs}, e))
-            for r in smb2raw.split_compound(raw):
-                r = smb2auth.Rsp(r.raw)
-                self.stash.setdefault(r.mid, []).append(r)
-            if self.stash.get(mid):
-                return self.stash[mid].pop(0)
-
-    def nothing_for(self, mid, wait=1.0):
-        """True when no response for mid arrives within wait seconds."""
-        try:
-            r = self.recv_mid(mid, timeout=wait)
-        except OSError:
-            return True
-        self.stash.setdefault(mid, []).insert(0, r)
-        return False
-
-    def lock(self, fid, elems, count=None):
-        return self.recv_mid(self.send(LOCK, lock_body(fid, elems, count)))
-
-    def pending_lock(self, fid, off, length, flags=EXCL):
-        """Send a blocking lock; return (mid, interim response)."""
-        mid = self.send(LOCK, lock_body(fid, [(off, length, flags)]))
-        r = self.recv_mid(mid)
-        want(r, "PENDING", "blocking lock interim")
-        expect(r.flags & FLAG_ASYNC, "interim without SMB2_FLAGS_ASYNC_COMMAND")
-        expect(async_id(r) != 0, "interim AsyncId is 0")
-        expect(r.credits >= 1, "interim grants no credits")
-        return mid, r
-
-    def cancel(self, mid, aid=None):
-        """SMB2 CANCEL: async form with aid, else sync form by MessageId."""
-        self.c.send_frame(smb2raw.cancel_frame(mid, self.tid, self.sess.id,
-                                               aid))
-
-    def final(self, mid, interim, what):
-        r = self.recv_mid(mid)
-        expect(r.flags & FLAG_ASYNC, what + ": final response not async")
-        expect_eq(async_id(r), async_id(interim), what + ": AsyncId")
-        expect_eq(r.credits, 0, what + ": final response credits")
-        return r
-
-    def alive(self):
-        r = self.recv_mid(self.send(ECHO, struct.pack("<HH", 4, 0)))
-        expect_eq(r.status, 0, "echo")
-
-
-CASES, case = smb2raw.case_registry()
+CASES, case = case_registry()
 
 
 def two_handles(t, name, size=200):
@@ -269,7 +153,7 @@ def case_blocking_unlock(env):
     h3 = t.must_create("lk-block.bin").fid
     m2, i2 = t.pending_lock(h2, 0, 5, SHARED)
     m3, i3 = t.pending_lock(h3, 5, 5, SHARED)
-    expect(async_id(i2) != async_id(i3), "two pending requests, one AsyncId")
+    expect(i2.async_id != i3.async_id, "two pending requests, one AsyncId")
     want(t.lock(h1, [(0, 10, UNLOCK)]), "SUCCESS", "unlock for two")
     want(t.final(m2, i2, "shared 1"), "SUCCESS", "shared waiter 1")
     want(t.final(m3, i3, "shared 2"), "SUCCESS", "shared waiter 2")
@@ -286,7 +170,7 @@ def case_cancel(env):
     want(t.lock(h1, [(0, 10, EXCL)]), "SUCCESS", "first lock")
     # by AsyncId
     mid, interim = t.pending_lock(h2, 0, 10)
-    t.cancel(mid, async_id(interim))
+    t.cancel(mid, interim.async_id)
     want(t.final(mid, interim, "cancel by AsyncId"), "CANCELLED",
          "cancel by AsyncId")
     # by MessageId (sync form)
@@ -300,7 +184,7 @@ def case_cancel(env):
     want(t.lock(h1, [(0, 10, UNLOCK)]), "SUCCESS", "unlock")
     want(t.lock(h2, [(0, 10, EXCL | FI)]), "SUCCESS", "nothing left behind")
     # hostile: cancel of a completed request, of unknown ids
-    t.cancel(mid, async_id(interim))
+    t.cancel(mid, interim.async_id)
     t.cancel(mid)
     t.cancel(123456, 0xDEADBEEF)
     t.cancel(0, 0)
@@ -342,7 +226,7 @@ def case_teardown_pending(env):
         b = LockTree(env)
         hb = b.must_create("lk-tear.bin").fid
         b.pending_lock(hb, 0, 10)
-        b.send(smb2files.CLOSE, struct.pack("<HHIQQ", 24, 0, 0, *hb))
+        b.send(CLOSE, struct.pack("<HHIQQ", 24, 0, 0, *hb))
         b.bye()
         b = LockTree(env)
         hb = b.must_create("lk-tear.bin").fid
@@ -354,7 +238,7 @@ def case_teardown_pending(env):
         hb = b.must_create("lk-tear.bin").fid
         mid, interim = b.pending_lock(hb, 0, 10)
         if how == "logoff":
-            m = b.send(smb2raw.LOGOFF, struct.pack("<HH", 4, 0))
+            m = b.send(LOGOFF, struct.pack("<HH", 4, 0))
         else:
             m = b.send(TREE_DISCONNECT, struct.pack("<HH", 4, 0))
         want(b.final(mid, interim, how), "RANGE_NOT_LOCKED", how)
@@ -418,7 +302,7 @@ def case_compound_lock_unlock(env):
     if r1.status == ST["PENDING"]:
         want(t.final(m1, r1, "compound waiter"), "SUCCESS", "compound waiter")
     else:
-        raise AssertionError("first element: %s" % name_of(r1.status))
+        raise AssertionError("first element: %s" % status_name(r1.status))
     want(t.lock(h1, [(0, 1, SHARED | FI)]), "LOCK_NOT_GRANTED", "h2 holds it")
     t.close(h1)
     t.close(h2)
@@ -455,7 +339,7 @@ def case_posix_visible(env):
 
 
 def main():
-    return smb2raw.case_main(__doc__, "smb2locks", CASES, lambda ap: ap.add_argument(
+    return case_main(__doc__, "smb2locks", CASES, lambda ap: ap.add_argument(
         "--share-dir", default="/srv/share"))
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""CHANGE_NOTIFY against the server, on top of smb2locks.py's LockTree.
+"""CHANGE_NOTIFY against the server, with tests/smb2's AsyncTree.
 
 Changes are made in the share's backing directory by this process (the
 client runs in the guest), so they reach the server through fsnotify as
@@ -19,22 +19,18 @@ import shutil
 import struct
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import smb2files  # noqa: E402
-import smb2raw  # noqa: E402
-from smb2locks import LockTree, async_id, want, ST  # noqa: E402
-from smb2raw import expect, expect_eq  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", ".."))
+from smb2.client import AsyncTree, notify_body  # noqa: E402
+from smb2.create import DIRECTORY_FILE, GENERIC_READ  # noqa: E402
+from smb2.runner import case_main, case_registry  # noqa: E402
+from smb2.wire import *  # noqa: E402,F401,F403
+from smb2.wire import expect_status as want  # noqa: E402
 
-CHANGE_NOTIFY = 0xF
 WATCH_TREE = 0x1
 F_FILE_NAME, F_DIR_NAME, F_ATTRIBUTES, F_SIZE, F_LAST_WRITE = 1, 2, 4, 8, 0x10
 ADDED, REMOVED, MODIFIED, OLD_NAME, NEW_NAME = 1, 2, 3, 4, 5
-ST.update(NOTIFY_CLEANUP=0x10B, NOTIFY_ENUM_DIR=0x10C, DELETE_PENDING=0xC0000056)
 DIR = "notify-case"
-
-
-def notify_body(fid, filt, out_len=4096, flags=0):
-    return struct.pack("<HHIQQII", 32, flags, out_len, fid[0], fid[1], filt, 0)
 
 
 def entries(r):
@@ -52,10 +48,10 @@ def entries(r):
         pos += nxt
 
 
-class NotifyTree(LockTree):
+class NotifyTree(AsyncTree):
     def open_dir(self, name=DIR):
-        return self.must_create(name, options=smb2files.DIRECTORY_FILE,
-                                access=smb2files.GENERIC_READ).fid
+        return self.must_create(name, options=DIRECTORY_FILE,
+                                access=GENERIC_READ).fid
 
     def notify(self, fid, filt, **kw):
         return self.send(CHANGE_NOTIFY, notify_body(fid, filt, **kw))
@@ -64,7 +60,7 @@ class NotifyTree(LockTree):
         mid = self.notify(fid, filt, **kw)
         r = self.recv_mid(mid)
         want(r, "PENDING", "notify interim")
-        expect(async_id(r) != 0, "notify interim without AsyncId")
+        expect(r.async_id != 0, "notify interim without AsyncId")
         return mid, r
 
 
@@ -84,7 +80,7 @@ def fresh_dir(env):
     return d
 
 
-CASES, case = smb2raw.case_registry()
+CASES, case = case_registry()
 
 
 @case
@@ -151,7 +147,7 @@ def case_watch_tree(env):
     touch(os.path.join(env.share_dir, "notify-outside.txt"))
     expect(t.nothing_for(mt, 1.0), "tree watch saw a change outside it")
     os.unlink(os.path.join(env.share_dir, "notify-outside.txt"))
-    t.cancel(mt, async_id(itr))
+    t.cancel(mt, itr.async_id)
     want(t.final(mt, itr, "cancel"), "CANCELLED", "cancel tree notify")
     t.close(flat)
     t.close(tree)
@@ -176,7 +172,7 @@ def case_overflow(env):
     # many changes while nobody asks: the watch's buffer overflows
     d = t.open_dir()
     mid, interim = t.pending(d, F_FILE_NAME, out_len=65536)
-    t.cancel(mid, async_id(interim))
+    t.cancel(mid, interim.async_id)
     want(t.final(mid, interim, "cancel"), "CANCELLED", "cancel")
     for i in range(3000):
         touch(local(env, "many-%04d-%s.txt" % (i, "x" * 20)))
@@ -220,7 +216,7 @@ def case_close_and_errors(env):
     want(t.recv_mid(t.notify(d, F_FILE_NAME)), "FILE_CLOSED",
          "notify on a closed handle")
     touch(local(env, "f.txt"))
-    f = t.must_create(DIR + "\\f.txt", access=smb2files.GENERIC_READ).fid
+    f = t.must_create(DIR + "\\f.txt", access=GENERIC_READ).fid
     want(t.recv_mid(t.notify(f, F_FILE_NAME)), "INVALID_PARAMETER",
          "notify on a file")
     d = t.open_dir()
@@ -236,7 +232,7 @@ def case_close_and_errors(env):
     t = NotifyTree(env)
     d = t.open_dir()
     mid, interim = t.pending(d, F_FILE_NAME)
-    lo = t.send(smb2raw.LOGOFF, struct.pack("<HH", 4, 0))
+    lo = t.send(LOGOFF, struct.pack("<HH", 4, 0))
     want(t.final(mid, interim, "logoff"), "NOTIFY_CLEANUP", "notify at logoff")
     want(t.recv_mid(lo), "SUCCESS", "logoff")
     t.bye()
@@ -244,7 +240,7 @@ def case_close_and_errors(env):
 
 
 def main():
-    return smb2raw.case_main(__doc__, "smb2notify", CASES, lambda ap: ap.add_argument(
+    return case_main(__doc__, "smb2notify", CASES, lambda ap: ap.add_argument(
         "--share-dir", default="/srv/share"))
 
 if __name__ == "__main__":

@@ -4,7 +4,7 @@
 connections: grants, break notifications, acknowledgements with right and
 wrong levels, the break timeout, and the races the in-kernel ksmbd got
 wrong (close during a break, disconnect during a break, acks for other
-clients' leases). Built on smb2files.py (Tree) and smb2raw.py.
+clients' leases). Built on tests/smb2's Tree.
 
 The server must run with a short "oplock break timeout" (--timeout, 2 s
 by default in the VM case) so the timeout cases finish quickly.
@@ -18,53 +18,22 @@ import sys
 import threading
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import smb2auth  # noqa: E402
-import smb2files  # noqa: E402
-import smb2raw  # noqa: E402
-from smb2files import (OPEN, OPEN_IF, OVERWRITE_IF, SHARE_ALL,  # noqa: E402
-                       create_body, create_ctx, Created, expect_status)
-from smb2raw import expect, expect_eq  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", ".."))
+from smb2.client import Tree  # noqa: E402
+from smb2.create import *  # noqa: E402,F401,F403
+from smb2.runner import case_main, case_registry  # noqa: E402
+from smb2.wire import *  # noqa: E402,F401,F403
 
-OPLOCK_BREAK = 0x12
-LEVEL_NONE, LEVEL_II, LEVEL_EXCL, LEVEL_BATCH, LEVEL_LEASE = 0, 1, 8, 9, 0xFF
-R, H, W = 1, 2, 4
-NOTIFY_MID = 0xFFFFFFFFFFFFFFFF
-
-ST = dict(smb2files.ST)
-ST.update(INVALID_OPLOCK_PROTOCOL=0xC00000E3, INVALID_DEVICE_STATE=0xC0000184,
-          REQUEST_NOT_ACCEPTED=0xC00000D0, UNSUCCESSFUL=0xC0000001,
-          PENDING=0x103, CANCELLED=0xC0000120)
-FLAG_ASYNC = 0x2
-smb2files.ST.update(ST)
+R, H, W = LEASE_R, LEASE_H, LEASE_W
 
 
-class Peer(smb2files.Tree):
+class Peer(Tree):
     """A logged-on connection with its own ClientGuid."""
 
     def __init__(self, env, guid):
-        orig = smb2raw.negotiate_body
-
-        # AuthConn passes its default ClientGuid: ours replaces it
-        def with_guid(dialects, contexts=None, _default=None):
-            return orig(dialects, contexts, guid)
-        smb2raw.negotiate_body = with_guid
-        try:
-            super().__init__(env)
-        finally:
-            smb2raw.negotiate_body = orig
+        super().__init__(env, guid=guid)
         self.lock = threading.Lock()
-
-    def send(self, cmd, body):
-        msg = self.c.build(cmd, body, session=self.sess.id, tree=self.tid)
-        self.c.send_frame(msg)
-
-    def next_frame(self, wait):
-        self.c.sock.settimeout(wait)
-        try:
-            return smb2auth.Rsp(self.c.recv_frame())
-        finally:
-            self.c.sock.settimeout(30)
 
     def open(self, name, level=0, lease=None, **kw):
         """CREATE with an oplock level or a lease (key, state, v2)."""
@@ -72,21 +41,11 @@ class Peer(smb2files.Tree):
         if lease:
             ctxs = create_ctx(b"RqLs", lease_data(*lease))
             level = LEVEL_LEASE
-        body = bytearray(create_body(name, ctxs=ctxs, **kw))
-        body[3] = level
-        r = self.call(smb2files.CREATE, bytes(body))
+        r = self.call(CREATE, create_body(name, ctxs=ctxs, oplock=level,
+                                          **kw))
         return r, (Created(r) if r.status == 0 else None)
 
-    def send_mid(self, cmd, body):
-        """Send without waiting; the request's MessageId."""
-        mid = self.c.mid
-        self.send(cmd, body)
-        return mid
-
-    def cancel(self, mid, aid=None):
-        """SMB2 CANCEL: async form with aid, else sync form by MessageId."""
-        self.c.send_frame(smb2raw.cancel_frame(mid, self.tid, self.sess.id,
-                                               aid))
+    send_mid = Tree.send
 
     def ack_oplock(self, fid, level):
         body = struct.pack("<HBBIQQ", 24, level, 0, 0, *fid)
@@ -96,11 +55,6 @@ class Peer(smb2files.Tree):
         body = struct.pack("<HHI16sIQ", 36, 0, 0, key, state, 0)
         return self.call(OPLOCK_BREAK, body)
 
-
-def lease_data(key, state, v2=True, epoch=0, parent=b"\0" * 16):
-    if v2:
-        return struct.pack("<16sIIQ16sHH", key, state, 0, 0, parent, epoch, 0)
-    return struct.pack("<16sIIQ", key, state, 0, 0)
 
 
 def lease_answer(cr):
@@ -166,7 +120,7 @@ def fresh(t, name):
     t.put_file(name, b"0123456789")
 
 
-CASES, case = smb2raw.case_registry()
+CASES, case = case_registry()
 
 
 @case
@@ -179,7 +133,7 @@ def case_oplock_is_per_handle(env):
     expect_eq(oplock_level(r), LEVEL_BATCH, "granted level")
     body = bytearray(create_body("op-alone.txt", disp=OPEN))
     body[3] = LEVEL_EXCL
-    a.send(smb2files.CREATE, bytes(body))
+    a.send(CREATE, bytes(body))
     # The open goes async before the break it waits for goes out.
     x = a.next_frame(10)
     expect_status(x, "PENDING", "second open's interim response")
@@ -445,7 +399,7 @@ def case_lease_shared_by_handles(env):
     try:
         a.next_frame(0.5)
         raise AssertionError("unexpected frame after our own open")
-    except (OSError, smb2raw.Dropped):
+    except (OSError, Dropped):
         pass
     # Closing one handle keeps the lease; B's open breaks it once.
     a.close(c1.fid)
@@ -574,7 +528,7 @@ def case_race_close_and_drop(env):
             r, cr = a.open(name, level=LEVEL_BATCH)
         op = Opener(b, name, level=LEVEL_BATCH, disp=OVERWRITE_IF)
         if i % 3 == 0:
-            a.send(smb2files.CLOSE, struct.pack("<HHIQQ", 24, 0, 0, *cr.fid))
+            a.send(CLOSE, struct.pack("<HHIQQ", 24, 0, 0, *cr.fid))
         elif i % 3 == 1:
             time.sleep(0.01 * (i % 5))
             a.bye()
@@ -728,20 +682,16 @@ def case_local_unlink_level2(env):
     a.bye()
 
 
-def async_id(r):
-    return struct.unpack_from("<Q", r.raw, 32)[0]
-
-
 def pending_open(b, name, **kw):
     """B's CREATE that has to wait for a break: (mid, interim)."""
     body = bytearray(create_body(name, **kw))
     body[3] = LEVEL_BATCH
-    mid = b.send_mid(smb2files.CREATE, bytes(body))
+    mid = b.send_mid(CREATE, bytes(body))
     r = b.next_frame(10)
     expect_eq(r.mid, mid, "interim MessageId")
     expect_status(r, "PENDING", "open waiting for the break")
     expect(r.flags & FLAG_ASYNC, "interim without SMB2_FLAGS_ASYNC_COMMAND")
-    expect(async_id(r) != 0, "interim AsyncId is 0")
+    expect(r.async_id != 0, "interim AsyncId is 0")
     expect(r.credits >= 1, "interim grants no credits")
     return mid, r
 
@@ -759,12 +709,12 @@ def case_cancel_pending_open(env):
         expect_eq(oplock_level(r), LEVEL_BATCH, "A's level")
         mid, interim = pending_open(b, "op-cancel.txt", disp=OPEN)
         parse_break(a.next_frame(10))
-        b.cancel(mid, async_id(interim) if how == "AsyncId" else None)
+        b.cancel(mid, interim.async_id if how == "AsyncId" else None)
         f = b.next_frame(10)
         expect_eq(f.mid, mid, "final MessageId")
         expect_status(f, "CANCELLED", "cancel by " + how)
         expect(f.flags & FLAG_ASYNC, "final response not async")
-        expect_eq(async_id(f), async_id(interim), "final AsyncId")
+        expect_eq(f.async_id, interim.async_id, "final AsyncId")
         expect_eq(f.credits, 0, "final response credits")
         # A never acknowledged; its close ends the break.
         expect_status(a.close(cr.fid), "SUCCESS", "A's close")
@@ -772,7 +722,7 @@ def case_cancel_pending_open(env):
         expect_status(rb, "SUCCESS", "exclusive open after the cancel")
         b.close(crb.fid)
     # Cancels of what is finished or unknown are ignored.
-    b.cancel(mid, async_id(interim))
+    b.cancel(mid, interim.async_id)
     b.cancel(123456, 0xDEADBEEF)
     b.cancel(0)
     rb, crb = b.open("op-cancel.txt", disp=OPEN)
@@ -817,7 +767,7 @@ def main():
         ap.add_argument("--rounds", type=int, default=30)
         ap.add_argument("--share-dir", default="/srv/share",
                         help="the share's directory (cases with local processes)")
-    return smb2raw.case_main(__doc__, "smb2oplock", CASES, args)
+    return case_main(__doc__, "smb2oplock", CASES, args)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """QUERY_INFO / SET_INFO / QUERY_DIRECTORY cases with a raw SMB2 client.
 
-Each case logs on as tester (smb2auth), connects to "share", works in a
+Each case logs on as tester (tests/smb2's Tree), connects to "share", works in a
 directory of its own and prints one PASS/FAIL line. Covered: output
 buffers too small for fixed and variable classes, unknown classes, the
 FileFullEa query with a short input buffer, security descriptors that do
@@ -14,58 +14,29 @@ import os
 import struct
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import smb2auth  # noqa: E402
-import smb2raw  # noqa: E402
-from smb2raw import Dropped, expect, expect_eq  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", ".."))
+from smb2.client import Tree  # noqa: E402
+from smb2.create import (ALL_ACCESS, DIRECTORY_FILE,  # noqa: E402
+                         NON_DIRECTORY_FILE, OPEN_IF, create_body)
+from smb2.runner import case_main, case_registry  # noqa: E402
+from smb2.wire import *  # noqa: E402,F401,F403
 
-CREATE, CLOSE, QUERY_DIRECTORY, QUERY_INFO, SET_INFO = 5, 6, 14, 16, 17
-
-STATUS = dict(
-    SUCCESS=0, BUFFER_OVERFLOW=0x80000005, NO_MORE_FILES=0x80000006,
-    INVALID_INFO_CLASS=0xC0000003, INFO_LENGTH_MISMATCH=0xC0000004,
-    INVALID_PARAMETER=0xC000000D, NO_SUCH_FILE=0xC000000F,
-    BUFFER_TOO_SMALL=0xC0000023, OBJECT_NAME_INVALID=0xC0000033,
-    OBJECT_NAME_COLLISION=0xC0000035, NOT_SUPPORTED=0xC00000BB,
-    INVALID_SECURITY_DESCR=0xC0000079, DIRECTORY_NOT_EMPTY=0xC0000101,
-    ACCESS_DENIED=0xC0000022,
-)
-
-FILE_DIRECTORY_FILE = 0x1
-FILE_NON_DIRECTORY_FILE = 0x40
-ALL_ACCESS = 0x001F01FF
+STATUS = ST
+FILE_DIRECTORY_FILE, FILE_NON_DIRECTORY_FILE = DIRECTORY_FILE, NON_DIRECTORY_FILE
 FILE_OPEN, FILE_CREATE, FILE_OPEN_IF = 1, 2, 3
 
 
-class Env:
-    pass
+class Client(Tree):
+    """A logged-on connection with a tree on "share"; FileIds as bytes."""
 
-
-class Client:
-    """A logged-on connection with a tree on "share"."""
-
-    def __init__(self, env):
-        self.c, self.sess, _ = smb2auth.logged_on(env)
-        r = self.c.tree_connect(self.sess, "share")
-        expect_eq(r.status, 0, "tree connect")
-        self.tree = r.tree
-
-    def call(self, cmd, body):
-        return self.c.call(cmd, body, self.sess, tree=self.tree)
-
-    def create(self, name, disposition=FILE_OPEN_IF, options=0,
-               access=ALL_ACCESS):
-        n = name.encode("utf-16-le")
-        body = struct.pack("<HBBIQQIIIIIHHII", 57, 0, 0, 2, 0, 0, access,
-                           0, 7, disposition, options, 120, len(n), 0, 0)
-        body += n or b"\0"
-        r = self.call(CREATE, body)
+    def create(self, name, disposition=OPEN_IF, options=0, access=ALL_ACCESS):
+        r = self.call(CREATE, create_body(name, access=access,
+                                          disp=disposition, options=options,
+                                          attrs=0))
         if r.status:
             return r.status, None
         return 0, r.body[64:80]
-
-    def close(self, fid):
-        self.call(CLOSE, struct.pack("<HHI", 24, 0, 0) + fid)
 
     def mkdir(self, name):
         st, fid = self.create(name, FILE_OPEN_IF, FILE_DIRECTORY_FILE)
@@ -76,38 +47,6 @@ class Client:
         st, fid = self.create(name, FILE_OPEN_IF, FILE_NON_DIRECTORY_FILE)
         expect_eq(st, 0, "create file " + name)
         return fid
-
-    def query_info(self, fid, itype, cls, out_len, addl=0, inp=b""):
-        body = struct.pack("<HBBIHHIII", 41, itype, cls, out_len,
-                           64 + 40 if inp else 0, 0, len(inp), addl, 0)
-        body += fid + (inp or b"\0")
-        r = self.call(QUERY_INFO, body)
-        data = b""
-        if r.status in (0, STATUS["BUFFER_OVERFLOW"]):
-            off, ln = struct.unpack_from("<HI", r.body, 2)
-            data = r.raw[off:off + ln]
-        return r, data
-
-    def query_dir(self, fid, cls, out_len, pattern="*", flags=0):
-        p = pattern.encode("utf-16-le")
-        body = struct.pack("<HBBI", 33, cls, flags, 0) + fid
-        body += struct.pack("<HHI", 64 + 32, len(p), out_len) + (p or b"\0")
-        r = self.call(QUERY_DIRECTORY, body)
-        data = b""
-        if r.status == 0:
-            off, ln = struct.unpack_from("<HI", r.body, 2)
-            data = r.raw[off:off + ln]
-        return r, data
-
-    def set_info(self, fid, itype, cls, buf, addl=0):
-        body = struct.pack("<HBBIHHI", 33, itype, cls, len(buf), 64 + 32, 0,
-                           addl) + fid + buf
-        return self.call(SET_INFO, body)
-
-    def rename(self, fid, target, replace):
-        n = target.encode("utf-16-le")
-        buf = struct.pack("<B7sQI", 1 if replace else 0, b"", 0, len(n)) + n
-        return self.set_info(fid, 1, 10, buf)
 
 
 def names_of(data, name_at, len_at):
@@ -124,7 +63,7 @@ def names_of(data, name_at, len_at):
         off += nxt
 
 
-CASES, case = smb2raw.case_registry()
+CASES, case = case_registry()
 
 
 def workdir(env, cl, tag):
@@ -404,7 +343,7 @@ def main():
     def args(ap):
         ap.add_argument("--foreign", default="",
                         help="share-relative name of a file root owns")
-    return smb2raw.case_main(__doc__, "smb2query", CASES, args)
+    return case_main(__doc__, "smb2query", CASES, args)
 
 
 if __name__ == "__main__":

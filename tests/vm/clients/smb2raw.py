@@ -1,241 +1,24 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""A raw SMB2 client for transport and negotiate tests: plain sockets and
-struct, so every byte on the wire is under the test's control.
+"""Transport and NEGOTIATE cases against the server with the raw client of
+tests/smb2 (plain sockets and struct, so every byte on the wire is under
+the test's control).
 
-Library:  Conn(host, port).negotiate([0x0311]) -> Response
 CLI:      smb2raw.py [--host H] [--port P] [--prefix NAME] [CASE ...]
           (no CASE: run all; prints PASS:/FAIL: lines, exits 1 on failure)
 """
-import argparse
 import os
-import socket
 import struct
 import sys
 import time
 
-SMB2_MAGIC = b"\xfeSMB"
-HDR = struct.Struct("<4sHHIHHIIQIIQ16s")  # 64 bytes, MS-SMB2 2.2.1.2
-assert HDR.size == 64
-
-NEGOTIATE, SESSION_SETUP, LOGOFF, ECHO = 0x0, 0x1, 0x2, 0xD
-FLAG_RESPONSE, FLAG_RELATED = 0x1, 0x4
-
-STATUS_SUCCESS = 0
-STATUS_USER_SESSION_DELETED = 0xC0000203
-STATUS_NOT_IMPLEMENTED = 0xC0000002
-STATUS_INVALID_PARAMETER = 0xC000000D
-STATUS_NOT_SUPPORTED = 0xC00000BB
-STATUS_NO_PREAUTH_OVERLAP = 0xC05D0000
-
-CTX_PREAUTH, CTX_ENCRYPTION, CTX_SIGNING = 1, 2, 8
-
-
-class Dropped(Exception):
-    """The server closed the connection."""
-
-
-def smb2_header(command, mid, credit_req=1, flags=0, next_cmd=0, charge=0,
-                session=0, tree=0):
-    return HDR.pack(SMB2_MAGIC, 64, charge, 0, command, credit_req, flags,
-                    next_cmd, mid, 0xFEFF, tree, session, b"\0" * 16)
-
-
-def cancel_frame(mid, tree, session, aid=None):
-    """SMB2 CANCEL (MS-SMB2 2.2.30): the async form naming aid, else the
-    sync form naming MessageId mid."""
-    if aid is None:
-        hdr = HDR.pack(SMB2_MAGIC, 64, 0, 0, 0x0C, 0, 0, 0, mid, 0xFEFF,
-                       tree, session, b"\0" * 16)
-    else:
-        hdr = HDR.pack(SMB2_MAGIC, 64, 0, 0, 0x0C, 0, 0x2, 0, mid,
-                       aid & 0xFFFFFFFF, aid >> 32, session, b"\0" * 16)
-    return hdr + struct.pack("<HH", 4, 0)
-
-
-def pad8(b):
-    return b + b"\0" * ((8 - len(b) % 8) % 8)
-
-
-def negctx(ctype, data):
-    return struct.pack("<HHI", ctype, len(data), 0) + data
-
-
-def preauth_ctx(algs=(1,), salt=b"\x11" * 32):
-    data = struct.pack("<HH", len(algs), len(salt))
-    data += b"".join(struct.pack("<H", a) for a in algs) + salt
-    return negctx(CTX_PREAUTH, data)
-
-
-def signing_ctx(algs=(2, 1, 0)):
-    return negctx(CTX_SIGNING, struct.pack("<H", len(algs)) +
-                  b"".join(struct.pack("<H", a) for a in algs))
-
-
-def negotiate_body(dialects, contexts=None, guid=b"\x42" * 16):
-    """NEGOTIATE request body; contexts (list of bytes) only for 3.1.1."""
-    if contexts is None:
-        contexts = [preauth_ctx(), signing_ctx()] if 0x0311 in dialects else []
-    fixed_len = 36 + 2 * len(dialects)
-    ctx_off = 0
-    tail = b""
-    if contexts:
-        ctx_off = 64 + fixed_len + (8 - (64 + fixed_len) % 8) % 8
-        tail = b"".join(pad8(c) for c in contexts[:-1]) + contexts[-1]
-    body = struct.pack("<HHHHI16sIHH", 36, len(dialects), 1, 0, 0x7f, guid,
-                       ctx_off, len(contexts), 0)
-    body += b"".join(struct.pack("<H", d) for d in dialects)
-    if contexts:
-        body += b"\0" * (ctx_off - 64 - len(body))
-        body += tail
-    return body
-
-
-class Response:
-    def __init__(self, raw):
-        self.raw = raw
-        (magic, self.hsize, self.charge, self.status, self.command,
-         self.credits, self.flags, self.next, self.mid, _pid, _tid,
-         self.session, _sig) = HDR.unpack_from(raw, 0)
-        if magic != SMB2_MAGIC:
-            raise ValueError("response is not SMB2: %r" % magic)
-        self.body = raw[64:]
-
-    @property
-    def structure_size(self):
-        return struct.unpack_from("<H", self.body, 0)[0]
-
-    def negotiate(self):
-        """Decode an SMB2 NEGOTIATE response body into a dict."""
-        (ss, secmode, dialect, nctx, guid, caps, mtrans, mread, mwrite,
-         systime, start, sboff, sblen, ctxoff) = struct.unpack_from(
-            "<HHHH16sIIIIQQHHI", self.body, 0)
-        out = dict(structure_size=ss, security_mode=secmode, dialect=dialect,
-                   context_count=nctx, guid=guid, capabilities=caps,
-                   max_trans=mtrans, max_read=mread, max_write=mwrite,
-                   system_time=systime, sec_off=sboff, sec_len=sblen,
-                   ctx_off=ctxoff, contexts={})
-        pos = ctxoff
-        for i in range(nctx):
-            if i:
-                pos += (8 - pos % 8) % 8
-            ctype, dlen = struct.unpack_from("<HH", self.raw, pos)
-            out["contexts"][ctype] = self.raw[pos + 8:pos + 8 + dlen]
-            if pos + 8 + dlen > len(self.raw):
-                raise ValueError("context past the end of the response")
-            pos += 8 + dlen
-        return out
-
-
-def split_compound(raw):
-    out = []
-    off = 0
-    while True:
-        r = Response(raw[off:])
-        nxt = r.next
-        if nxt:
-            r = Response(raw[off:off + nxt])
-            r.next = nxt
-        out.append(r)
-        if not nxt:
-            return out
-        off += nxt
-
-
-class Conn:
-    def __init__(self, host="127.0.0.1", port=445, timeout=10, source=None):
-        # source: a local address to connect from (another loopback
-        # address stands for another peer).
-        self.sock = socket.create_connection(
-            (host, port), timeout=timeout,
-            source_address=(source, 0) if source else None)
-        self.mid = 0
-
-    def close(self):
-        try:
-            self.sock.close()
-        except OSError:
-            pass
-
-    def send_raw(self, data):
-        self.sock.sendall(data)
-
-    def send_frame(self, payload):
-        self.send_raw(struct.pack(">I", len(payload)) + payload)
-
-    def _recv_exact(self, n):
-        buf = b""
-        while len(buf) < n:
-            try:
-                chunk = self.sock.recv(n - len(buf))
-            except ConnectionResetError:
-                raise Dropped("connection reset")
-            if not chunk:
-                raise Dropped("connection closed")
-            buf += chunk
-        return buf
-
-    def recv_frame(self):
-        hdr = self._recv_exact(4)
-        (n,) = struct.unpack(">I", hdr)
-        return self._recv_exact(n & 0xFFFFFF)
-
-    def recv(self):
-        return Response(self.recv_frame())
-
-    def request(self, command, body, credit_req=1, charge=0, mid=None):
-        if mid is None:
-            mid = self.mid
-            self.mid += max(charge, 1)
-        self.send_frame(smb2_header(command, mid, credit_req, charge=charge) +
-                        body)
-        return self.recv()
-
-    def negotiate(self, dialects, contexts=None, credit_req=1):
-        return self.request(NEGOTIATE, negotiate_body(dialects, contexts),
-                            credit_req)
-
-    def echo(self, **kw):
-        return self.request(ECHO, struct.pack("<HH", 4, 0), **kw)
-
-    def is_dropped(self, wait=5.0):
-        """True when the server closes the connection within wait seconds."""
-        self.sock.settimeout(wait)
-        try:
-            data = self.sock.recv(4096)
-        except (ConnectionResetError, BrokenPipeError):
-            return True
-        except socket.timeout:
-            return False
-        return data == b""
-
-
-# ---- cases ----------------------------------------------------------------
-
-def case_registry():
-    """A table of cases and the decorator that fills it: @case on
-    def case_NAME(env) registers NAME (every case client's list)."""
-    cases = {}
-
-    def register(fn):
-        cases[fn.__name__.replace("case_", "")] = fn
-        return fn
-    return cases, register
-
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", ".."))
+from smb2.conn import Conn  # noqa: E402
+from smb2.runner import case_main, case_registry  # noqa: E402
+from smb2.wire import *  # noqa: E402,F401,F403
 
 CASES, case = case_registry()
-
-
-def expect(cond, msg):
-    if not cond:
-        raise AssertionError(msg)
-
-
-def expect_eq(a, b, what):
-    if a != b:
-        raise AssertionError("%s: got %s, expected %s" %
-                             (what, hex(a) if isinstance(a, int) else a,
-                              hex(b) if isinstance(b, int) else b))
 
 
 def negotiated(env, dialects=(0x0311,)):
@@ -349,14 +132,6 @@ def case_negotiate_credits(env):
     r = c.echo(credit_req=0)
     expect(r.credits >= 1, "zero credits granted")
     c.close()
-
-
-def smb1_negotiate(dialects):
-    data = b"".join(b"\x02" + d + b"\0" for d in dialects)
-    hdr = b"\xffSMB" + bytes([0x72]) + b"\0" * 4 + bytes([0x18]) + \
-        struct.pack("<H", 0xc853) + b"\0" * 20
-    assert len(hdr) == 32
-    return hdr + b"\0" + struct.pack("<H", len(data)) + data
 
 
 @case
@@ -677,49 +452,6 @@ def case_idle_flood(env):
     good.close()
 
 
-
-def run_cases(env, cases):
-    """Runs the named cases (all when none are named), one PASS/FAIL line
-    each; returns the exit status (1 when any failed)."""
-    failed = 0
-    for name in env.cases or list(cases):
-        fn = cases.get(name)
-        try:
-            if not fn:
-                raise KeyError("no such case")
-            fn(env)
-            print("PASS: %s/%s" % (env.prefix, name))
-        except (Exception, Dropped) as e:
-            print("FAIL: %s/%s: %s: %s" % (env.prefix, name,
-                                           type(e).__name__, e))
-            failed += 1
-        sys.stdout.flush()
-    return 1 if failed else 0
-
-
-def case_main(doc, prefix, cases, add_args=None, default_cases=None):
-    """The command line every case client shares: --host, --port, --prefix,
-    --user, --password, --list and case names; add_args(ap) adds the
-    client's own options; default_cases, when given, are run when no case
-    is named (instead of all). Returns the exit status."""
-    ap = argparse.ArgumentParser(description=doc,
-                                 formatter_class=argparse.RawTextHelpFormatter)
-    ap.add_argument("--host", default="127.0.0.1")
-    ap.add_argument("--port", type=int, default=445)
-    ap.add_argument("--prefix", default=prefix)
-    ap.add_argument("--user", default="tester")
-    ap.add_argument("--password", default="tester")
-    if add_args:
-        add_args(ap)
-    ap.add_argument("--list", action="store_true")
-    ap.add_argument("cases", nargs="*")
-    env = ap.parse_args()
-    if env.list:
-        print("\n".join(cases))
-        return 0
-    if not env.cases and default_cases is not None:
-        env.cases = list(default_cases)
-    return run_cases(env, cases)
 
 def main():
     def args(ap):
