@@ -16,7 +16,10 @@ live_zero() {
 	test "$(stat_value connections) $(stat_value works) $(stat_value buffers)" = "0 0 0"
 }
 # A background client that holds a connection: negotiated, or mid-frame.
+# A client that stays connected; /tmp/held.KIND appears once it is (its
+# Python start is slow in the emulated guest: wait for that, not a clock).
 hold_client() {
+	rm -f /tmp/held.$1
 	python3 - "$1" "$VM_TOP/tests" <<'PY' &
 import struct, sys, time
 sys.path.insert(0, sys.argv[2])
@@ -26,8 +29,17 @@ if sys.argv[1] == "midframe":
     c.send_raw(struct.pack(">I", 4000) + b"\xfeSMB")
 else:
     c.negotiate([0x0311])
-time.sleep(60)
+open("/tmp/held." + sys.argv[1], "w").close()
+time.sleep(120)
 PY
+}
+
+both_held() {
+	wait_for 60 test -e /tmp/held.negotiated -a -e /tmp/held.midframe
+}
+
+two_connections() {
+	test "$(sed -n "s/^connections //p" /sys/class/ksmbd-control/stats)" -eq 2
 }
 smbclient_status() { grep -q "$1" <<<"$out"; }
 
@@ -66,7 +78,8 @@ check bytes-counted test "$(stat_value bytes_out)" -gt 0
 # kill_server cuts live clients and stops listening.
 hold_client negotiated; h1=$!
 hold_client midframe; h2=$!
-check clients-connected wait_for 5 sh -c 'test "$(sed -n "s/^connections //p" /sys/class/ksmbd-control/stats)" -eq 2'
+check clients-held both_held
+check clients-connected wait_for 10 two_connections
 echo hard > /sys/class/ksmbd-control/kill_server
 check kill-stops-listening sh -c '! grep -q "^listen_port" /sys/class/ksmbd-control/stats'
 check kill-closes-connections wait_for 10 live_zero
@@ -79,7 +92,8 @@ check reinsmod insmod "$ko" autostart=1
 check relistening wait_for 10 listening
 hold_client negotiated; h1=$!
 hold_client midframe; h2=$!
-check clients-connected-again wait_for 5 sh -c 'test "$(sed -n "s/^connections //p" /sys/class/ksmbd-control/stats)" -eq 2'
+check clients-again-held both_held
+check clients-connected-again wait_for 10 two_connections
 check rmmod-with-clients rmmod ksmbd
 check module-gone sh -c '! grep -q "^ksmbd " /proc/modules'
 kill $h1 $h2 2>/dev/null; wait $h1 $h2 2>/dev/null
