@@ -136,11 +136,22 @@ def main():
     ap.add_argument("--no-legit", action="store_true")
     ap.add_argument("--list", action="store_true")
     ap.add_argument("--readme", action="store_true")
+    ap.add_argument("-k", dest="match", action="append", default=[],
+                    metavar="TEXT", help="the cases whose name contains "
+                    "TEXT (may be repeated; with --list, lists them)")
     ap.add_argument("names", nargs="*")
     args = ap.parse_args()
+    if args.match:
+        args.names += [c.name for c in suite.CASES
+                       if any(t in c.name for t in args.match)]
+        if not args.names:
+            print("FAIL: adversarial: no case matches -k %s" %
+                  " -k ".join(args.match))
+            return 1
     if args.list:
         for c in suite.CASES:
-            print("%-10s %s" % (c.group, c.name))
+            if not args.match or c.name in args.names:
+                print("%-10s %s" % (c.group, c.name))
         return 0
     if args.readme:
         print(readme_table())

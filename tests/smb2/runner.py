@@ -50,8 +50,16 @@ def arg_parser(doc, prefix, add_args=None):
     if add_args:
         add_args(ap)
     ap.add_argument("--list", action="store_true")
+    ap.add_argument("-k", dest="match", action="append", default=[],
+                    metavar="TEXT", help="the cases whose name contains "
+                    "TEXT (may be repeated; with --list, lists them)")
     ap.add_argument("cases", nargs="*")
     return ap
+
+
+def matching(names, texts):
+    """The names containing one of texts, in order."""
+    return [n for n in names if any(t in n for t in texts)]
 
 
 def case_main(doc, prefix, cases, add_args=None, default_cases=None,
@@ -63,8 +71,14 @@ def case_main(doc, prefix, cases, add_args=None, default_cases=None,
     env = arg_parser(doc, prefix, add_args).parse_args()
     if pick:
         cases = pick(env)
+    if env.match:
+        env.cases += matching(cases, env.match)
+        if not env.cases:
+            print("FAIL: %s: no case matches -k %s" %
+                  (env.prefix, " -k ".join(env.match)))
+            return 1
     if env.list:
-        print("\n".join(cases))
+        print("\n".join(env.cases if env.match else cases))
         return 0
     if not env.cases and default_cases is not None:
         env.cases = list(default_cases)
