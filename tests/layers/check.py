@@ -12,6 +12,9 @@ A unit is a .c file with the .h of the same name (file.c + file.h). Fails:
   - on a file in a lower layer folder that includes a header of a higher
     one (LAYERS, top first; a folder not listed is an error, so that a new
     folder gets a place in the order).
+  - on a command with a request body (COMMANDS) without its typed decoder
+    ksmbd_<command>_decode() declared in proto/, called by a host unit
+    test (tests/unit/) and by a fuzz target (tests/fuzz/).
 Prints one PASS:/FAIL: line per check (make check counts them).
 """
 import collections
@@ -28,6 +31,15 @@ LAYERS = [
     '.',
     'proto',
     'uapi',
+]
+
+# The commands whose request body the handlers read, by the name of their
+# decoder (LOGOFF, TREE_DISCONNECT, ECHO and CANCEL carry only a
+# StructureSize: ksmbd_simple_decode() checks them all).
+COMMANDS = [
+    'negotiate', 'sess_setup', 'tree_connect', 'create', 'close', 'flush',
+    'read', 'write', 'lock', 'ioctl', 'query_dir', 'notify', 'query_info',
+    'set_info', 'oplock_break',
 ]
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
@@ -151,6 +163,36 @@ def check_order(files, edges):
     return ok
 
 
+def texts(top, sub, ext):
+    out = []
+    for d, _, files in os.walk(os.path.join(top, sub)):
+        for f in files:
+            if f.endswith(ext):
+                with open(os.path.join(d, f), errors='replace') as fh:
+                    out.append(fh.read())
+    return '\n'.join(out)
+
+
+def check_decoders(root):
+    """Each command's decoder: declared in proto/, unit-tested, fuzzed."""
+    top = os.path.normpath(os.path.join(root, '..'))
+    where = {
+        'declared in module/proto': texts(root, 'proto', '.h'),
+        'called by tests/unit': texts(top, os.path.join('tests', 'unit'), '.c'),
+        'called by tests/fuzz': texts(top, os.path.join('tests', 'fuzz'), '.c'),
+    }
+    ok = True
+    for cmd in COMMANDS:
+        name = re.compile(r'\bksmbd_%s_decode\s*\(' % cmd)
+        for what, text in where.items():
+            if not name.search(text):
+                print(f'FAIL: layers: ksmbd_{cmd}_decode() not {what}')
+                ok = False
+    if ok:
+        print(f'PASS: layers: {len(COMMANDS)} commands have a typed decoder, unit-tested and fuzzed')
+    return ok
+
+
 def main():
     root = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
         os.path.dirname(os.path.abspath(__file__)), '..', '..', 'module')
@@ -162,6 +204,7 @@ def main():
     ok = check_cycles(files, edges)
     ok = check_sizes(root, files) and ok
     ok = check_order(files, edges) and ok
+    ok = check_decoders(root) and ok
     return 0 if ok else 1
 
 
