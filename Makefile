@@ -72,7 +72,7 @@ kernel: deps
 define kbuild
 	@mkdir -p $(2)
 	@cd $(1) && find . -type d -exec mkdir -p $(2)/{} \; && \
-		find . -type f \( -name '*.[ch]' -o -name Kbuild \) -exec ln -sf $(1)/{} $(2)/{} \;
+		find . -type f \( -name '*.[ch]' -o -name Kbuild -o -name dirs.mk \) -exec ln -sf $(1)/{} $(2)/{} \;
 	@find $(2) -xtype l -delete
 	$(MAKE) -C $(KDIR) M=$(2) KSMBD_VERSION=$(VERSION) KSMBD_WERROR=$(WERROR) modules
 endef

@@ -28,7 +28,7 @@ USER_BINS += $(BPF_OUT)/ksmbd-lat
 # same headers ksmbd.ko is built from, no vmlinux, no module build. CO-RE
 # relocates the field accesses at load.
 BPF_TYPES_DEPS := $(BPF_SRC)/ksmbd_types.c $(BPF_SRC)/Kbuild \
-	$(wildcard $(TOP)/module/*.h $(TOP)/module/proto/*.h)
+	$(wildcard $(TOP)/module/*.h $(TOP)/module/*/*.h)
 $(BPF_OUT)/ksmbd_module.h: $(BPF_TYPES_DEPS)
 	@mkdir -p $(BPF_TYPES_OUT)
 	@ln -sf $(BPF_SRC)/ksmbd_types.c $(BPF_SRC)/Kbuild $(BPF_TYPES_OUT)/

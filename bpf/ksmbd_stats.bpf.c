@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Per-client, per-command, per-share and global request statistics over
- * the ksmbd tracepoints (module/ksmbd_trace.h), attached with tp_btf so
+ * the ksmbd tracepoints (module/core/ksmbd_trace.h), attached with tp_btf so
  * the typed arguments are read with CO-RE against the module's BTF.
  *
  * Attribution of file I/O: bytes read and written are the `done` of the

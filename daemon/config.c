@@ -122,7 +122,7 @@ void cfg_global_defaults(struct ksmbd_global *g)
 	strcpy(g->krb5_service, "cifs");
 	g->max_sessions_per_conn = 16;
 	g->max_ip_connections = 128;
-	/* The module's KSMBD_DEFAULT_* (module/server.h). */
+	/* The module's KSMBD_DEFAULT_* (module/core/server.h). */
 	g->max_open_files_per_session = 2048;
 	g->max_open_files_per_conn = 4096;
 	g->max_notify_watches_per_session = 256;

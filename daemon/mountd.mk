@@ -45,7 +45,7 @@ $(CONTROL_BIN): $(MOUNTD_DIR)/control.c $(TOP)/module/uapi/ksmbd_netlink.h \
 IPC_TEST_DIR := $(TOP)/tests/unit/ipc
 IPC_TESTS := $(patsubst $(IPC_TEST_DIR)/test_%.c,$(BUILD)/unit/ipc_%,\
 	$(wildcard $(IPC_TEST_DIR)/test_*.c))
-IPC_TEST_SRCS := $(MOUNTD_NAMES:%=$(MOUNTD_DIR)/%.c) $(TOP)/module/ipc_validate.c
+IPC_TEST_SRCS := $(MOUNTD_NAMES:%=$(MOUNTD_DIR)/%.c) $(TOP)/module/core/ipc_validate.c
 IPC_TEST_SRCS := $(filter-out $(MOUNTD_DIR)/netlink.c,$(IPC_TEST_SRCS))
 UNIT_TESTS += $(IPC_TESTS)
 
@@ -54,11 +54,11 @@ $(BUILD)/unit/ipc_cli: $(MOUNTD_BIN) $(CONTROL_BIN) $(BUILD)/daemon/ksmbd.adduse
 	$(BUILD)/daemon/ksmbd.addshare
 
 $(IPC_TESTS): $(BUILD)/unit/ipc_%: $(IPC_TEST_DIR)/test_%.c $(IPC_TEST_SRCS) \
-		$(MOUNTD_HDRS) $(TOP)/module/ipc_validate.h \
+		$(MOUNTD_HDRS) $(TOP)/module/core/ipc_validate.h \
 		$(BUILD)/daemon/libksmbdrpc-san.a $(BUILD)/daemon/libksmbdcore-san.a \
 		$(wildcard $(IPC_TEST_DIR)/*.h)
 	@mkdir -p $(dir $@)
-	$(USER_CC) $(UNIT_CFLAGS) -I$(MOUNTD_DIR) -I$(TOP)/module \
+	$(USER_CC) $(UNIT_CFLAGS) -I$(MOUNTD_DIR) $(KSMBD_MODULE_INC) \
 		-DTEST_SUITE_NAME='"ipc_$*"' -DKSMBD_BUILD_DIR='"$(BUILD)"' $< $(IPC_TEST_SRCS) \
 		$(BUILD)/daemon/libksmbdrpc-san.a $(BUILD)/daemon/libksmbdcore-san.a \
 		$(MOUNTD_KRB5_LIBS) -o $@
@@ -67,15 +67,15 @@ $(IPC_TESTS): $(BUILD)/unit/ipc_%: $(IPC_TEST_DIR)/test_%.c $(IPC_TEST_SRCS) \
 # from the kernel into the daemon's handlers.
 FUZZ_TARGETS += ipc_validate ipc_handlers
 $(BUILD)/fuzz/ipc_validate: $(IPC_TEST_DIR)/fuzz_validate.c \
-		$(TOP)/module/ipc_validate.c $(TOP)/module/ipc_validate.h \
+		$(TOP)/module/core/ipc_validate.c $(TOP)/module/core/ipc_validate.h \
 		$(TOP)/module/uapi/ksmbd_netlink.h
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -I$(TOP)/module $< $(TOP)/module/ipc_validate.c -o $@
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(KSMBD_MODULE_INC) $< $(TOP)/module/core/ipc_validate.c -o $@
 
 # Recipes expand late, so the core and RPC source lists of the fragments
 # included after this one are known by the time this runs.
 $(BUILD)/fuzz/ipc_handlers: $(IPC_TEST_DIR)/fuzz_handlers.c $(IPC_TEST_SRCS) \
 		$(MOUNTD_HDRS)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -I$(MOUNTD_DIR) -I$(TOP)/module $< \
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -I$(MOUNTD_DIR) $(KSMBD_MODULE_INC) $< \
 		$(IPC_TEST_SRCS) $(RPC_SRCS) $(CORE_SRCS) $(MOUNTD_GSS_LIBS) -o $@

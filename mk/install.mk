@@ -96,7 +96,7 @@ $(DKMS_CONF): $(TOP)/packaging/dkms.conf.in $(TOP)/VERSION
 
 install-dkms: $(DKMS_CONF)
 	$(INSTALL) -d $(DESTDIR)$(dkmsdir)
-	cd $(TOP)/module && find . -type f \( -name '*.[ch]' -o -name Kbuild \) \
+	cd $(TOP)/module && find . -type f \( -name '*.[ch]' -o -name Kbuild -o -name dirs.mk \) \
 		-exec $(INSTALL) -D -m 0644 {} $(DESTDIR)$(dkmsdir)/{} \;
 	$(INSTALL) -m 0644 $(TOP)/packaging/dkms.mk $(DESTDIR)$(dkmsdir)/Makefile
 	$(INSTALL) -m 0644 $(TOP)/VERSION $(DESTDIR)$(dkmsdir)/VERSION

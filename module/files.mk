@@ -4,11 +4,11 @@
 # into ksmbd.ko through module/Kbuild. The two proto/ files they use are
 # compiled here too (this fragment is read before proto/proto.mk).
 
-FILES_SRCS := $(TOP)/module/create_rules.c $(TOP)/module/vfs_name.c \
+FILES_SRCS := $(TOP)/module/fs/create_rules.c $(TOP)/module/fs/vfs_name.c \
 	$(TOP)/module/proto/utf16.c $(TOP)/module/proto/ntstatus.c
 FILES_TEST_DIR := $(TOP)/tests/unit/files
-FILES_HOST_CFLAGS := -DKSMBD_USERSPACE -I$(TOP)/module
-FILES_HEADERS = $(TOP)/module/create_rules.h $(TOP)/module/vfs_name.h \
+FILES_HOST_CFLAGS := -DKSMBD_USERSPACE $(KSMBD_MODULE_INC)
+FILES_HEADERS = $(TOP)/module/fs/create_rules.h $(TOP)/module/fs/vfs_name.h \
 	$(wildcard $(TOP)/module/proto/*.h)
 
 FILES_UNIT_OBJS := $(FILES_SRCS:$(TOP)/module/%.c=$(BUILD)/files/unit/%.o)

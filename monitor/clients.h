@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The module's list of connected clients, /proc/fs/ksmbd/clients (format in
- * module/clients.c): every connection from its first frame and every
+ * module/conn/clients.c): every connection from its first frame and every
  * session not yet ended, idle ones included. ksmbdtop makes a row of each
  * address in it, so an idle client shows as smbstatus would show it, not
  * only once it has sent requests the BPF programs saw. Root only.

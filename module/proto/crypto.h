@@ -2,7 +2,7 @@
 /*
  * Crypto hooks the protocol library needs.  proto/ never implements a
  * primitive itself (ARC4 excepted, it is a dozen lines): the kernel build
- * provides these over the kernel crypto API (module/proto_crypto_kernel.c),
+ * provides these over the kernel crypto API (module/core/proto_crypto_kernel.c),
  * host tests and fuzzers over OpenSSL (tests/unit/proto/crypto_openssl.c).
  *
  * Messages are passed as a vector of parts so callers can hash

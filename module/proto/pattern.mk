@@ -7,13 +7,13 @@
 # proto.mk's wildcard; this fragment adds tests/unit/query/ and the fuzzers.
 # (Read before proto.mk, so it compiles its own copies of what it links.)
 
-QUERY_SRCS := $(TOP)/module/fileinfo.c $(TOP)/module/dosattr.c $(TOP)/module/shortname.c \
-	$(TOP)/module/secdesc.c $(TOP)/module/proto/secdesc_parse.c \
+QUERY_SRCS := $(TOP)/module/fs/fileinfo.c $(TOP)/module/fs/dosattr.c $(TOP)/module/fs/shortname.c \
+	$(TOP)/module/fs/secdesc.c $(TOP)/module/proto/secdesc_parse.c \
 	$(TOP)/module/proto/pattern.c
 QUERY_TEST_DIR := $(TOP)/tests/unit/query
-QUERY_HOST_CFLAGS := -DKSMBD_USERSPACE -I$(TOP)/module
-QUERY_HEADERS = $(TOP)/module/fileinfo.h $(TOP)/module/shortname.h $(TOP)/module/dosattr.h $(TOP)/module/create_rules.h \
-	$(TOP)/module/secdesc.h $(wildcard $(TOP)/module/proto/*.h)
+QUERY_HOST_CFLAGS := -DKSMBD_USERSPACE $(KSMBD_MODULE_INC)
+QUERY_HEADERS = $(TOP)/module/fs/fileinfo.h $(TOP)/module/fs/shortname.h $(TOP)/module/fs/dosattr.h $(TOP)/module/fs/create_rules.h \
+	$(TOP)/module/fs/secdesc.h $(wildcard $(TOP)/module/proto/*.h)
 
 QUERY_UNIT_OBJS := $(QUERY_SRCS:$(TOP)/module/%.c=$(BUILD)/query/unit/%.o)
 QUERY_FUZZ_OBJS := $(QUERY_SRCS:$(TOP)/module/%.c=$(BUILD)/query/fuzz/%.o)

@@ -6,7 +6,7 @@
 PROTO_DIR := $(TOP)/module/proto
 PROTO_TEST_DIR := $(TOP)/tests/unit/proto
 PROTO_SRCS := $(sort $(wildcard $(PROTO_DIR)/*.c))
-PROTO_HOST_CFLAGS := -DKSMBD_USERSPACE -I$(TOP)/module -I$(PROTO_TEST_DIR)
+PROTO_HOST_CFLAGS := -DKSMBD_USERSPACE $(KSMBD_MODULE_INC) -I$(PROTO_TEST_DIR)
 
 # Helpers shared by tests and corpus generation: crypto over OpenSSL and
 # sample message builders.

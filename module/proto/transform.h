@@ -3,7 +3,7 @@
  * SMB 3.x encryption and AES-GMAC signing, the parts without a key
  * (MS-SMB2 2.2.41, 3.1.4.1, 3.1.4.3, 3.3.5.2.1.1): the cipher table, the
  * SMB2 TRANSFORM_HEADER as the receiver checks it and the sender builds
- * it, nonces. The AEAD itself runs in module/smb2_transform.c (kernel
+ * it, nonces. The AEAD itself runs in module/conn/smb2_transform.c (kernel
  * crypto API); host tests run it over OpenSSL against Microsoft's vectors.
  *
  * Transform header layout: ProtocolId (4) | Signature = AEAD tag (16) |

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * libFuzzer: CREATE name conversion, veto matching and the EA chain walk
- * (module/vfs_name.c, module/create_rules.c). The first byte picks the
+ * (module/fs/vfs_name.c, module/fs/create_rules.c). The first byte picks the
  * parser; the rest is the client's bytes.
  */
 #include <stddef.h>

@@ -6,5 +6,5 @@ FUZZ_TARGETS += krb5
 $(BUILD)/fuzz/krb5: $(TOP)/tests/fuzz/fuzz_krb5.c $(IPC_TEST_SRCS) $(MOUNTD_HDRS) \
 		$(IPC_TEST_DIR)/krb5_realm.h
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -I$(MOUNTD_DIR) -I$(TOP)/module -I$(IPC_TEST_DIR) $< \
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -I$(MOUNTD_DIR) $(KSMBD_MODULE_INC) -I$(IPC_TEST_DIR) $< \
 		$(IPC_TEST_SRCS) $(RPC_SRCS) $(CORE_SRCS) $(MOUNTD_KRB5_LIBS) -o $@

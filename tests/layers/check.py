@@ -24,13 +24,18 @@ import sys
 
 MAX_LINES = 1000
 
-# Folders of module/, top first. A file may include headers of its own
-# folder and of the folders after it; the reverse goes through ops tables
-# or callbacks registered at init (module/README.md).
+# Folders of module/, top first (module/README.md, "Layers"). A file may
+# include headers of its own folder and of the folders after it; the
+# reverse goes through ops tables or callbacks registered at init.
 LAYERS = [
-    '.',
-    'proto',
-    'uapi',
+    '.',            # module glue: init/exit, control, stats file, trace
+    'transport',    # sockets and frames
+    'smb2',         # dispatch and the command handlers
+    'fs',           # objects (file table, oplocks, locks, durable) and VFS
+    'conn',         # connections, sessions, trees, works; signing, crypto
+    'core',         # server state, counters, tracepoint declarations, IPC
+    'proto',        # plain protocol code, host-tested
+    'uapi',         # the netlink ABI
 ]
 
 # The commands whose request body the handlers read, by the name of their
@@ -56,10 +61,13 @@ def sources(root):
 
 
 def resolve(root, src, inc):
-    """The included file relative to root, as the compiler finds it
-    (next to the includer first, then -I module/), or None."""
-    for cand in (os.path.join(os.path.dirname(src), inc), inc):
-        cand = os.path.normpath(cand)
+    """The included file relative to root, as the compiler finds it: next
+    to the includer first, then on the include path module/Kbuild sets
+    (module/ and each layer folder), or None."""
+    dirs = [os.path.dirname(src)] + [d for d in LAYERS if d not in
+                                     ('proto', 'uapi')]
+    for d in dirs:
+        cand = os.path.normpath(os.path.join(d, inc))
         if os.path.isfile(os.path.join(root, cand)):
             return cand
     return None

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* CREATE name conversion, veto patterns and pipe names (module/vfs_name.c). */
+/* CREATE name conversion, veto patterns and pipe names (module/fs/vfs_name.c). */
 #include "testlib.h"
 #include "vfs_name.h"
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* CREATE's file-system-free decisions (module/create_rules.c). */
+/* CREATE's file-system-free decisions (module/fs/create_rules.c). */
 #include "testlib.h"
 #include "create_rules.h"
 #include "proto/ntstatus.h"

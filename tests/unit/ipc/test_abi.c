@@ -2,7 +2,7 @@
 /*
  * The netlink ABI: struct layouts pinned (a change must bump
  * KSMBD_ABI_VERSION and these numbers together), and the kernel's
- * validator of daemon messages (module/ipc_validate.c, built here for user
+ * validator of daemon messages (module/core/ipc_validate.c, built here for user
  * space) fed every kind of wrong size a hostile daemon could send.
  */
 #include <assert.h>

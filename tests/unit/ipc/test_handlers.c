@@ -2,7 +2,7 @@
 /*
  * ksmbd.mountd's message handlers, driven with the bytes the kernel would
  * send. Every answer is also run through the kernel's own validator
- * (module/ipc_validate.c), so the two sides of the ABI are checked against
+ * (module/core/ipc_validate.c), so the two sides of the ABI are checked against
  * each other, not each against itself.
  */
 #include <errno.h>

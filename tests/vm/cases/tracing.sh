@@ -12,7 +12,7 @@
 # latency > 0; peers are the clients' addresses; no password, NT hash,
 # session or signing key in the report or the raw recording;
 # `tracing/ksmbd-trace summary` counts equal the report's. `trace-cmd list
-# -e ksmbd` lists every event of module/ksmbd_trace.h, and the module
+# -e ksmbd` lists every event of module/core/ksmbd_trace.h, and the module
 # unloads and loads with every event enabled, without a warning.
 . "$VM_TOP/tests/vm/lib/check.sh"
 kt=$VM_TOP/tracing/ksmbd-trace
@@ -29,7 +29,7 @@ require_server
 # ---- every event the header defines is listed ----
 trace-cmd list -e ksmbd 2>/dev/null | sed -n 's/^ksmbd://p' | sort > /tmp/listed
 grep -ohE '^(TRACE_EVENT|DEFINE_KSMBD_[A-Z_]+_EVENT)\(ksmbd_[a-z0-9_]+' \
-	"$VM_TOP/module/ksmbd_trace.h" | sed 's/.*(//' | sort -u > /tmp/defined
+	"$VM_TOP/module/core/ksmbd_trace.h" | sed 's/.*(//' | sort -u > /tmp/defined
 check list-all-events sh -c "[ -s /tmp/defined ] && diff /tmp/defined /tmp/listed"
 
 id $user2 >/dev/null 2>&1 || useradd -M -d /srv/share $user2

@@ -1028,7 +1028,7 @@ STALE = b"<stale:response>"     # 16 bytes no SMB2 answer contains
 
 @case
 def case_no_stale_response_bytes(env):
-    """Response buffers are reused without zeroing (module/bufpool.c): no
+    """Response buffers are reused without zeroing (module/core/bufpool.c): no
     answer may carry bytes of an earlier one (or, under slub_debug, the
     allocator's poison). Lone 8 KiB READs of a
     marker fill buffers (their data is read into place); the answers
@@ -1043,7 +1043,7 @@ def case_no_stale_response_bytes(env):
                          options=DIRECTORY_FILE)
     pieces = {STALE[i:i + 6] for i in range(len(STALE) - 5)}
     # Under the test guest's slub_debug the buffers have no constructor
-    # (module/bufpool.c) and come poisoned (0x6b) instead of holding an
+    # (module/core/bufpool.c) and come poisoned (0x6b) instead of holding an
     # earlier answer: an unwritten byte shows as that.
     pieces.add(b"\x6b" * 8)
     leaks = []
