@@ -15,6 +15,8 @@ A unit is a .c file with the .h of the same name (file.c + file.h). Fails:
   - on a command with a request body (COMMANDS) without its typed decoder
     ksmbd_<command>_decode() declared in proto/, called by a host unit
     test (tests/unit/) and by a fuzz target (tests/fuzz/).
+  - on a file of module/ or a layer folder that module/README.md's file
+    tables do not name exactly once.
 Prints one PASS:/FAIL: line per check (make check counts them).
 """
 import collections
@@ -201,6 +203,32 @@ def check_decoders(root):
     return ok
 
 
+def check_readme(root, files):
+    """module/README.md's file tables name each file of the layer folders
+    once (`name.c/.h` names both)."""
+    with open(os.path.join(root, 'README.md'), errors='replace') as f:
+        rows = [ln.split('|')[1] for ln in f if ln.startswith('| `')]
+    count = collections.Counter()
+    for cell in rows:
+        for name in re.findall(r'`([a-z0-9_]+\.[ch](?:/\.h)?)`', cell):
+            if name.endswith('.c/.h'):
+                count[name[:-5] + '.c'] += 1
+                count[name[:-5] + '.h'] += 1
+            else:
+                count[name] += 1
+    ok = True
+    for p in files:
+        if folder(p) in ('proto', 'uapi'):
+            continue
+        n = count[os.path.basename(p)]
+        if n != 1:
+            print(f'FAIL: layers: module/README.md names {p} {n} times (once wanted)')
+            ok = False
+    if ok:
+        print('PASS: layers: module/README.md names every file once')
+    return ok
+
+
 def main():
     root = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
         os.path.dirname(os.path.abspath(__file__)), '..', '..', 'module')
@@ -213,6 +241,7 @@ def main():
     ok = check_sizes(root, files) and ok
     ok = check_order(files, edges) and ok
     ok = check_decoders(root) and ok
+    ok = check_readme(root, files) and ok
     return 0 if ok else 1
 
 
