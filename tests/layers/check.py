@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
 """
-tests/layers/check.py [MODULE_DIR]: the module's layering, as module/README.md
+tests/layers/check.py [--diagram] [MODULE_DIR]: the module's layering, as module/README.md
 ("Layers") describes it, checked from the sources' own quoted includes.
 
 A unit is a .c file with the .h of the same name (file.c + file.h). Fails:
@@ -229,14 +229,28 @@ def check_readme(root, files):
     return ok
 
 
+def diagram(files, edges):
+    """The folders and, under each, the lower folders its files include
+    (with how many includes), as module/README.md shows it."""
+    n = collections.Counter((folder(a), folder(b)) for a, b in edges
+                            if folder(a) != folder(b))
+    for d in LAYERS:
+        below = [f'{t} ({n[(d, t)]})' for t in LAYERS if n[(d, t)]]
+        print(f'{d:10} -> {", ".join(below) if below else "(nothing)"}')
+
+
 def main():
-    root = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
+    args = [a for a in sys.argv[1:] if a != '--diagram']
+    root = args[0] if args else os.path.join(
         os.path.dirname(os.path.abspath(__file__)), '..', '..', 'module')
     files = sources(root)
     if not files:
         print(f'FAIL: layers: no sources under {root}')
         return 1
     edges = includes(root, files)
+    if '--diagram' in sys.argv[1:]:
+        diagram(files, edges)
+        return 0
     ok = check_cycles(files, edges)
     ok = check_sizes(root, files) and ok
     ok = check_order(files, edges) and ok
