@@ -12,6 +12,18 @@
  * Every request event starts with the same identity fields in the same
  * order (KSMBD_TP_REQ_FIELDS): connection, session, tree, message id,
  * command.
+ *
+ * Events with the same prototype, fields and output share a class (tree,
+ * VFS I/O, VFS op, oplock, async). Every TRACE_EVENT below has a prototype
+ * of its own: a class would change its arguments, so it stays standalone.
+ * A class member is defined through its DEFINE_KSMBD_*_EVENT() macro,
+ * never a bare DEFINE_EVENT*(): tests/vm/cases/tracing.sh finds the events
+ * of this header by those two names.
+ *
+ * No event has a TP_CONDITION. The error-only ones (auth_failure,
+ * conn_limit, request_rejected, credit_window) fire inside the error
+ * branch, whose test is not on the event's arguments: a MessageId already
+ * used lies inside credit_window's [lo, hi).
  */
 #undef TRACE_SYSTEM
 #define TRACE_SYSTEM ksmbd
