@@ -105,8 +105,10 @@ struct ksmbd_file *ksmbd_smb2_pipe_open(struct ksmbd_smb2_ctx *ctx,
 	ret = ksmbd_file_publish(fp);
 	if (ret) {
 		ksmbd_file_put(fp);
-		*status = ret == -ESHUTDOWN ? STATUS_NETWORK_NAME_DELETED :
-					      STATUS_TOO_MANY_OPENED_FILES;
+		/* Any other failure to enter the table is a full table. */
+		if (ret != -KSMBD_ENETNAME_DELETED)
+			ret = -EMFILE;
+		*status = ksmbd_ntstatus_from_errno(ret);
 		goto err_put;
 	}
 	*status = STATUS_SUCCESS;
