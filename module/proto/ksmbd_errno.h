@@ -68,6 +68,18 @@ enum ksmbd_errno {
 	 */
 	KSMBD_EINFO_LENGTH,
 
+	/*
+	 * STATUS_BAD_NETWORK_NAME: the daemon knows no share of that name.
+	 * ENOENT is OBJECT_NAME_NOT_FOUND, a file.
+	 */
+	KSMBD_EBAD_NETWORK_NAME,
+
+	/*
+	 * STATUS_REQUEST_NOT_ACCEPTED: the daemon's limit of connections
+	 * or sessions on the share is reached.  EUSERS has no status.
+	 */
+	KSMBD_ENOT_ACCEPTED,
+
 	KSMBD_ERRNO_END		/* one past the last */
 };
 

@@ -15,6 +15,7 @@ TEST(zero_and_sign)
 
 TEST(unknown_is_never_success)
 {
+	/* ksmbd_ipc_rpc_errno() answers EPROTO for an RPC status unknown. */
 	CHECK_EQ_INT(ksmbd_ntstatus_from_errno(-EPROTO), STATUS_UNSUCCESSFUL);
 	CHECK_EQ_INT(ksmbd_ntstatus_from_errno(-ESHUTDOWN),
 		     STATUS_UNSUCCESSFUL);
@@ -71,6 +72,10 @@ TEST(named_codes)
 		     STATUS_RANGE_NOT_LOCKED);
 	CHECK_EQ_INT(ksmbd_ntstatus_from_errno(-KSMBD_EINFO_LENGTH),
 		     STATUS_INFO_LENGTH_MISMATCH);
+	CHECK_EQ_INT(ksmbd_ntstatus_from_errno(-KSMBD_EBAD_NETWORK_NAME),
+		     STATUS_BAD_NETWORK_NAME);
+	CHECK_EQ_INT(ksmbd_ntstatus_from_errno(-KSMBD_ENOT_ACCEPTED),
+		     STATUS_REQUEST_NOT_ACCEPTED);
 }
 
 /* Every named code is in the table and fits ERR_PTR() (below 4096). */
