@@ -66,6 +66,16 @@ struct ksmbd_rpc_command *ksmbd_ipc_rpc_ioctl(u32 pipe_id, u32 flags,
 					     const void *data, size_t len,
 					     size_t max_out);
 
+/*
+ * The daemon's verdicts as errnos (proto/ksmbd_errno.h codes included),
+ * for the handler to answer through ksmbd_ntstatus_from_errno(): an RPC
+ * answer's KSMBD_RPC_* flags (-EOVERFLOW: more data follows; -EPROTO, no
+ * status of its own, for one we do not know) and a tree connect's
+ * KSMBD_TREE_CONN_STATUS_* (anything but the named refusals is -EACCES).
+ */
+int ksmbd_ipc_rpc_errno(u32 rpc_status);
+int ksmbd_ipc_tree_errno(u16 tree_status);
+
 struct ksmbd_spnego_authen_response *ksmbd_ipc_spnego_authen(const void *blob,
 							     size_t len);
 

@@ -15,6 +15,7 @@
 #include "ipc.h"
 #include "ipc_internal.h"
 #include "ipc_validate.h"
+#include "proto/ksmbd_errno.h"
 
 static DEFINE_IDA(ipc_pipe_ida);
 
@@ -178,6 +179,45 @@ struct ksmbd_rpc_command *ksmbd_ipc_rpc_ioctl(u32 pipe_id, u32 flags,
 {
 	return rpc_call(pipe_id, (flags & ~RPC_OP_MASK) | KSMBD_RPC_IOCTL_METHOD,
 			data, len, max_out);
+}
+
+int ksmbd_ipc_rpc_errno(u32 rpc_status)
+{
+	switch (rpc_status) {
+	case KSMBD_RPC_OK:
+		return 0;
+	case KSMBD_RPC_EMORE_DATA:
+		return -EOVERFLOW;
+	case KSMBD_RPC_EBAD_FID:
+		return -EBADF;
+	case KSMBD_RPC_EACCESS_DENIED:
+		return -EACCES;
+	case KSMBD_RPC_ENOMEM:
+		return -ENOMEM;
+	case KSMBD_RPC_ENOTIMPLEMENTED:
+		return -EOPNOTSUPP;
+	case KSMBD_RPC_EINVALID_PARAMETER:
+		return -EINVAL;
+	default:
+		return -EPROTO;
+	}
+}
+
+int ksmbd_ipc_tree_errno(u16 tree_status)
+{
+	switch (tree_status) {
+	case KSMBD_TREE_CONN_STATUS_OK:
+		return 0;
+	case KSMBD_TREE_CONN_STATUS_NO_SHARE:
+		return -KSMBD_EBAD_NETWORK_NAME;
+	case KSMBD_TREE_CONN_STATUS_NOMEM:
+		return -KSMBD_ENORESOURCES;
+	case KSMBD_TREE_CONN_STATUS_TOO_MANY_CONNS:
+	case KSMBD_TREE_CONN_STATUS_TOO_MANY_SESSIONS:
+		return -KSMBD_ENOT_ACCEPTED;
+	default:
+		return -EACCES;
+	}
 }
 
 struct ksmbd_spnego_authen_response *ksmbd_ipc_spnego_authen(const void *blob,

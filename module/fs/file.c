@@ -266,7 +266,7 @@ int ksmbd_file_publish(struct ksmbd_file *fp)
 	 */
 	if (!take_back(fp, id))
 		ksmbd_file_get(fp);
-	return -ESHUTDOWN;
+	return -KSMBD_ENETNAME_DELETED;
 }
 
 /* The ids this element names: its own, or the compound's last CREATE's. */

@@ -34,6 +34,8 @@
 #include <linux/time64.h>
 #include <linux/types.h>
 
+#include "proto/ksmbd_errno.h"
+
 struct ksmbd_smb2_ctx;
 struct ksmbd_durable;
 struct ksmbd_inode;
@@ -212,11 +214,8 @@ bool ksmbd_file_opens_below(struct dentry *dir);
 
 /*
  * MS-FSA 2.1.5.1.1/2.1.5.14.3: a READONLY file (no write bit in its mode)
- * cannot be deleted on close: STATUS_CANNOT_DELETE, carried as this errno,
- * which no VFS call of CREATE or SET_INFO returns.
+ * cannot be deleted on close (-KSMBD_ECANNOT_DELETE).
  */
-#define KSMBD_ECANNOT_DELETE	EMEDIUMTYPE
-
 static inline bool ksmbd_mode_readonly(umode_t mode)
 {
 	return S_ISREG(mode) && !(mode & 0222);
@@ -321,17 +320,18 @@ void ksmbd_file_uncharge(struct ksmbd_file *fp);
 void ksmbd_file_uncharge_session(struct ksmbd_file *fp);
 /*
  * Join the inode's share-mode entry, checking the open against the
- * others there: -EBUSY for a sharing violation, -EPERM when a delete is
- * pending on the inode. Done before anything changes the file (e.g. the
- * truncation of OVERWRITE). Left again by the last put.
+ * others there: -EBUSY for a sharing violation, -KSMBD_EDELETE_PENDING
+ * when a delete is pending on the inode. Done before anything changes
+ * the file (e.g. the truncation of OVERWRITE). Left again by the last put.
  */
 int ksmbd_file_share_join(struct ksmbd_file *fp);
 /*
  * Enter the table under fresh ids (fp->persistent_id / volatile_id). The
  * table takes over the caller's reference: take another one first if the
  * handle is still needed. -EMFILE when the table has no free id;
- * -ESHUTDOWN when the tree or session was torn down meanwhile (its sweep
- * of the table may already have run, so the handle is not left in it).
+ * -KSMBD_ENETNAME_DELETED when the tree or session was torn down
+ * meanwhile (its sweep of the table may already have run, so the handle
+ * is not left in it).
  * On failure the caller's reference is left with the caller.
  */
 int ksmbd_file_publish(struct ksmbd_file *fp);

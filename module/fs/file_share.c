@@ -161,7 +161,7 @@ static int share_check(struct ksmbd_file *fp, struct ksmbd_inode *ino,
 	struct ksmbd_file *other;
 
 	if ((base && base->delete_pending) || (ino && ino->delete_pending))
-		return -EPERM;
+		return -KSMBD_EDELETE_PENDING;
 	if (!fp->stream && (fp->daccess & FILE_DELETE) && ino &&
 	    streams_deny_delete(ino))
 		return -EBUSY;

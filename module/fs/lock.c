@@ -129,18 +129,18 @@ static bool any_conflict(struct ksmbd_lock_file *lf,
 	return false;
 }
 
-/* Room for n more locks of fp? -ENOLCK, counted, when a bound says no. */
+/* Room for n more locks of fp? -KSMBD_ENORESOURCES, counted, if not. */
 static int brl_room(struct ksmbd_lock_file *lf, struct ksmbd_file *fp, u32 n)
 {
 	if ((u64)fp->nr_brl + n >
 	    READ_ONCE(ksmbd_server_conf.max_locks_per_handle)) {
 		ksmbd_total_add(KSMBD_TOTAL_LOCKS_REFUSED_HANDLE, 1);
-		return -ENOLCK;
+		return -KSMBD_ENORESOURCES;
 	}
 	if ((u64)lf->nr_locks + n >
 	    READ_ONCE(ksmbd_server_conf.max_locks_per_file)) {
 		ksmbd_total_add(KSMBD_TOTAL_LOCKS_REFUSED_FILE, 1);
-		return -ENOLCK;
+		return -KSMBD_ENORESOURCES;
 	}
 	return 0;
 }
@@ -202,7 +202,7 @@ static void brl_free(struct ksmbd_lock_file *lf, struct brl *l, bool sync)
 
 /*
  * Add one lock known not to conflict with SMB locks and to fit the bounds;
- * -EAGAIN from POSIX.
+ * -KSMBD_ELOCK_NOT_GRANTED when a POSIX lock holds the range.
  */
 static struct brl *brl_add(struct ksmbd_lock_file *lf, struct ksmbd_file *fp,
 			   const struct ksmbd_lock_range *r)
@@ -213,7 +213,7 @@ static struct brl *brl_add(struct ksmbd_lock_file *lf, struct ksmbd_file *fp,
 
 	l = kzalloc(sizeof(*l), GFP_KERNEL);
 	if (!l)
-		return ERR_PTR(-ENOMEM);
+		return ERR_PTR(-KSMBD_ENORESOURCES);
 	l->fp = fp;
 	l->off = r->off;
 	l->len = r->len;
@@ -223,8 +223,10 @@ static struct brl *brl_add(struct ksmbd_lock_file *lf, struct ksmbd_file *fp,
 					   r->excl ? F_WRLCK : F_RDLCK);
 		if (ret) {
 			kfree(l);
-			if (ret == -EACCES)
-				ret = -EAGAIN;
+			if (ret == -EACCES || ret == -EAGAIN)
+				ret = -KSMBD_ELOCK_NOT_GRANTED;
+			else if (ret == -ENOMEM || ret == -ENOLCK)
+				ret = -KSMBD_ENORESOURCES;
 			return ERR_PTR(ret);
 		}
 		/* A shared lock must not downgrade the open's exclusive ones. */
@@ -252,7 +254,7 @@ static int acquire_locked(struct ksmbd_lock_file *lf, struct ksmbd_file *fp,
 		return ret;
 	for (i = 0; i < n; i++) {
 		if (any_conflict(lf, fp, &r[i])) {
-			ret = -EAGAIN;
+			ret = -KSMBD_ELOCK_NOT_GRANTED;
 			break;
 		}
 		l = brl_add(lf, fp, &r[i]);
@@ -291,10 +293,10 @@ int ksmbd_lock_acquire(struct ksmbd_file *fp, const struct ksmbd_lock_range *r,
 		       u32 n)
 {
 	struct ksmbd_lock_file *lf = ksmbd_file_lock_state(fp);
-	int ret = -EBADF;
+	int ret = -KSMBD_EFILE_CLOSED;
 
 	if (!lf)
-		return -EBADF;
+		return -KSMBD_EFILE_CLOSED;
 	down_write(&lf->sem);
 	if (!fp->brl_closed)
 		ret = acquire_locked(lf, fp, r, n);
@@ -415,25 +417,26 @@ int ksmbd_lock_acquire_wait(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
 	struct ksmbd_lock_file *lf = ksmbd_file_lock_state(fp);
 	struct lock_waiter *w;
 	struct ksmbd_async *a;
-	int ret = -EBADF;
+	int ret = -KSMBD_EFILE_CLOSED;
 
 	if (!lf)
-		return -EBADF;
+		return -KSMBD_EFILE_CLOSED;
 	w = waiter_alloc(ctx, lf, fp, r);
 	if (!w)
-		return -ENOMEM;
+		return -KSMBD_ENORESOURCES;
 	a = w->async;	/* w is a's from here on: gone with it */
 
 	down_write(&lf->sem);
 	if (!fp->brl_closed)
 		ret = acquire_locked(lf, fp, r, 1);
-	if (ret == -EAGAIN) {
+	if (ret == -KSMBD_ELOCK_NOT_GRANTED) {
 		ret = ksmbd_async_publish(a);
 		if (!ret) {
 			list_add_tail(&w->node, &lf->waiters);
 			ret = -EINPROGRESS;
-		} else if (ret == -EAGAIN) {
-			ret = -ENOMEM;	/* too many pending: no resources */
+		} else if (ret == -EAGAIN || ret == -ENOMEM) {
+			/* Too many pending, or no memory for one more. */
+			ret = -KSMBD_ENORESOURCES;
 		}
 	}
 	up_write(&lf->sem);
@@ -452,7 +455,7 @@ int ksmbd_lock_release(struct ksmbd_file *fp, u64 off, u64 len)
 	LIST_HEAD(done);
 
 	if (!lf)
-		return -ENOENT;
+		return -KSMBD_ERANGE_NOT_LOCKED;
 	down_write(&lf->sem);
 	/* An exclusive lock goes before a shared one on the same range. */
 	for_each_brl_in(l, lf, off, range_last(off, len)) {
@@ -467,8 +470,8 @@ int ksmbd_lock_release(struct ksmbd_file *fp, u64 off, u64 len)
 	}
 	up_write(&lf->sem);
 	complete_done(&done);
-	trace_lock(fp, "unlock", found ? 0 : -ENOENT);
-	return found ? 0 : -ENOENT;
+	trace_lock(fp, "unlock", found ? 0 : -KSMBD_ERANGE_NOT_LOCKED);
+	return found ? 0 : -KSMBD_ERANGE_NOT_LOCKED;
 }
 
 int ksmbd_lock_check_io(struct ksmbd_file *fp, u64 off, u64 len, bool write)

@@ -29,7 +29,7 @@
  *
  * Bounds (ksmbd.conf): an open holds at most max_locks_per_handle locks,
  * all opens of a file together max_locks_per_file. A request that would
- * pass either takes none of its locks (-ENOLCK, answered
+ * pass either takes none of its locks (-KSMBD_ENORESOURCES, answered
  * STATUS_INSUFFICIENT_RESOURCES); so is a waiting lock whose open or file
  * filled up meanwhile, once nothing conflicts with it any more. Counted
  * in locks_refused_per_handle and _file; the locks held in
@@ -76,9 +76,10 @@ static inline bool ksmbd_lock_range_valid(u64 off, u64 len)
 }
 
 /*
- * Take all n locks or none: 0, -EAGAIN on a conflict (with an SMB lock or
- * a local POSIX lock), -ENOLCK past a bound, -EBADF when fp was closed
- * meanwhile, -ENOMEM.
+ * Take all n locks or none: 0, -KSMBD_ELOCK_NOT_GRANTED on a conflict
+ * (with an SMB lock or a local POSIX lock), -KSMBD_ENORESOURCES past a
+ * bound or out of memory, -KSMBD_EFILE_CLOSED when fp was closed
+ * meanwhile (proto/ksmbd_errno.h).
  */
 int ksmbd_lock_acquire(struct ksmbd_file *fp, const struct ksmbd_lock_range *r,
 		       u32 n);
@@ -90,7 +91,10 @@ int ksmbd_lock_acquire(struct ksmbd_file *fp, const struct ksmbd_lock_range *r,
 int ksmbd_lock_acquire_wait(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
 			    const struct ksmbd_lock_range *r,
 			    struct ksmbd_async **async);
-/* Remove one lock of fp with exactly this range: 0 or -ENOENT. */
+/*
+ * Remove one lock of fp with exactly this range: 0 or
+ * -KSMBD_ERANGE_NOT_LOCKED.
+ */
 int ksmbd_lock_release(struct ksmbd_file *fp, u64 off, u64 len);
 /* May fp read (or write) [off, off + len)? 0 or -EAGAIN. */
 int ksmbd_lock_check_io(struct ksmbd_file *fp, u64 off, u64 len, bool write);

@@ -3,6 +3,7 @@
  * NT status names and the errno -> NT status table.
  */
 #include "ntstatus.h"
+#include "ksmbd_errno.h"
 
 struct ntstatus_name {
 	u32 status;
@@ -82,6 +83,18 @@ static const struct errno_map errno_map[] = {
 	{ EPIPE,	STATUS_PIPE_BROKEN },
 	{ EKEYREJECTED,	STATUS_LOGON_FAILURE },
 	{ EKEYEXPIRED,	STATUS_PASSWORD_EXPIRED },
+
+	/* ksmbd_errno.h: each stands for exactly one status. */
+	{ KSMBD_ECANNOT_DELETE,		STATUS_CANNOT_DELETE },
+	{ KSMBD_EDELETE_PENDING,	STATUS_DELETE_PENDING },
+	{ KSMBD_ENETNAME_DELETED,	STATUS_NETWORK_NAME_DELETED },
+	{ KSMBD_EFILE_CLOSED,		STATUS_FILE_CLOSED },
+	{ KSMBD_ENORESOURCES,		STATUS_INSUFFICIENT_RESOURCES },
+	{ KSMBD_ELOCK_NOT_GRANTED,	STATUS_LOCK_NOT_GRANTED },
+	{ KSMBD_ERANGE_NOT_LOCKED,	STATUS_RANGE_NOT_LOCKED },
+	{ KSMBD_EINFO_LENGTH,		STATUS_INFO_LENGTH_MISMATCH },
+	{ KSMBD_EBAD_NETWORK_NAME,	STATUS_BAD_NETWORK_NAME },
+	{ KSMBD_ENOT_ACCEPTED,		STATUS_REQUEST_NOT_ACCEPTED },
 };
 
 u32 ksmbd_ntstatus_from_errno(int err)

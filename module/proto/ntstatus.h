@@ -123,8 +123,9 @@ const char *ksmbd_ntstatus_name(u32 status);
 
 /*
  * The one errno -> NT status translation used at the handler boundary.
- * Accepts negative or positive errno; 0 gives STATUS_SUCCESS; anything not
- * in the table gives STATUS_UNSUCCESSFUL (never a silent success).
+ * Accepts negative or positive errno or ksmbd_errno.h code; 0 gives
+ * STATUS_SUCCESS; anything not in the table gives STATUS_UNSUCCESSFUL
+ * (never a silent success).
  */
 u32 ksmbd_ntstatus_from_errno(int err);
 

@@ -611,25 +611,6 @@ err_put:
 	return ret;
 }
 
-/* errno from act() -> status (MS-SMB2 3.3.5.9). */
-static u32 open_status(int err)
-{
-	switch (err) {
-	case -ENOTDIR:
-		return STATUS_NOT_A_DIRECTORY;
-	case -EPERM:
-		return STATUS_DELETE_PENDING;	/* from ksmbd_file_share_join() */
-	case -KSMBD_ECANNOT_DELETE:
-		return STATUS_CANNOT_DELETE;	/* from decide() */
-	case -ESHUTDOWN:
-		return STATUS_NETWORK_NAME_DELETED;	/* from ksmbd_file_publish() */
-	case -ECANCELED:
-		return STATUS_CANCELLED;	/* a CANCEL ended a break wait */
-	default:
-		return ksmbd_ntstatus_from_errno(err);
-	}
-}
-
 static u32 open_path(struct ksmbd_smb2_ctx *ctx, const struct create_req *rq,
 		     const char *name, struct ksmbd_stream_name *sn,
 		     struct create_result *out)
@@ -670,7 +651,7 @@ again:
 		retried = true;
 		goto again;
 	}
-	return ret ? open_status(ret) : STATUS_SUCCESS;
+	return ksmbd_ntstatus_from_errno(ret);
 }
 
 /* ---- Encoding ---- */

@@ -38,25 +38,6 @@
 #define LOCK_KIND_MASK	(SMB2_LOCKFLAG_SHARED_LOCK | \
 			 SMB2_LOCKFLAG_EXCLUSIVE_LOCK | SMB2_LOCKFLAG_UNLOCK)
 
-static u32 status_of(int err)
-{
-	switch (err) {
-	case 0:
-		return STATUS_SUCCESS;
-	case -EAGAIN:
-		return STATUS_LOCK_NOT_GRANTED;
-	case -EBADF:
-		return STATUS_FILE_CLOSED;
-	case -ENOENT:
-		return STATUS_RANGE_NOT_LOCKED;
-	case -ENOMEM:
-	case -ENOLCK:		/* a bound of lock.h */
-		return STATUS_INSUFFICIENT_RESOURCES;
-	default:
-		return ksmbd_ntstatus_from_errno(err);
-	}
-}
-
 static u32 do_unlocks(struct ksmbd_file *fp, const struct ksmbd_lock_req *lk)
 {
 	struct ksmbd_lock_elem e;
@@ -69,7 +50,7 @@ static u32 do_unlocks(struct ksmbd_file *fp, const struct ksmbd_lock_req *lk)
 			return STATUS_INVALID_PARAMETER;
 		ret = ksmbd_lock_release(fp, e.offset, e.length);
 		if (ret)
-			return status_of(ret);
+			return ksmbd_ntstatus_from_errno(ret);
 	}
 	return STATUS_SUCCESS;
 }
@@ -126,7 +107,8 @@ static u32 do_locks(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
 	/* Other handles' read caching cannot survive a byte-range lock. */
 	ksmbd_oplock_break_for_write(fp);
 	if (!wait) {
-		st = status_of(ksmbd_lock_acquire(fp, r, count));
+		ret = ksmbd_lock_acquire(fp, r, count);
+		st = ksmbd_ntstatus_from_errno(ret);
 		goto out_free;
 	}
 	ret = ksmbd_lock_acquire_wait(ctx, fp, r, &a);
@@ -134,7 +116,7 @@ static u32 do_locks(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
 		ctx->async = a;
 		st = STATUS_PENDING;
 	} else {
-		st = status_of(ret);
+		st = ksmbd_ntstatus_from_errno(ret);
 	}
 out_free:
 	kfree(r);

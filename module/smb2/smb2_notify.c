@@ -196,12 +196,13 @@ static struct notify_watch *watch_new(struct ksmbd_session *sess,
 	struct notify_watch *w;
 	int ret;
 
+	/* Out of memory or of the session's watches: one answer, no resources. */
 	w = kzalloc(sizeof(*w), GFP_KERNEL);
 	if (!w)
-		return ERR_PTR(-ENOMEM);
+		return ERR_PTR(-KSMBD_ENORESOURCES);
 	if (!sess_charge(sess)) {
 		kfree(w);
-		return ERR_PTR(-EMFILE);
+		return ERR_PTR(-KSMBD_ENORESOURCES);
 	}
 	refcount_set(&w->refs, 1);	/* the handle's */
 	spin_lock_init(&w->lock);
@@ -219,6 +220,8 @@ static struct notify_watch *watch_new(struct ksmbd_session *sess,
 	if (ret) {
 		sess_uncharge(sess);
 		ksmbd_notify_watch_put(w);
+		if (ret == -ENOMEM || ret == -EMFILE)
+			ret = -KSMBD_ENORESOURCES;
 		return ERR_PTR(ret);
 	}
 	/*
@@ -247,7 +250,7 @@ static struct notify_watch *watch_of(struct ksmbd_session *sess,
 	if (w)
 		return w;
 	if (fp->notify_closed)
-		return ERR_PTR(-EBADF);
+		return ERR_PTR(-KSMBD_EFILE_CLOSED);
 	if (!raw_filter)
 		return ERR_PTR(-EINVAL);
 	w = watch_new(sess, fp, tree, raw_filter & NOTIFY_ALL, out_len);
@@ -262,15 +265,6 @@ struct notify_req_in {
 	u64 pid, vid;
 	u32 raw_filter;
 };
-
-static u32 notify_status(int err)
-{
-	if (err == -EBADF)
-		return STATUS_FILE_CLOSED;
-	if (err == -ENOMEM || err == -EMFILE)
-		return STATUS_INSUFFICIENT_RESOURCES;
-	return ksmbd_ntstatus_from_errno(err);
-}
 
 /* Go async: the request waits on w for the next change. */
 static void trace_cleanup(struct ksmbd_async *a, struct notify_watch *w)
@@ -344,7 +338,7 @@ static u32 do_notify(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
 		     in->raw_filter, in->out_len);
 	if (IS_ERR(w)) {
 		mutex_unlock(&fp->dir_lock);
-		return notify_status(PTR_ERR(w));
+		return ksmbd_ntstatus_from_errno(PTR_ERR(w));
 	}
 	spin_lock(&w->lock);
 	if (has_news(w)) {

@@ -25,29 +25,6 @@ static const u32 service_flags[] = {
 	[KSMBD_PIPE_SAMR] = KSMBD_RPC_SAMR_METHOD_INVOKE,
 };
 
-/* The daemon's KSMBD_RPC_* status as an NT status. */
-static u32 rpc_status(u32 flags)
-{
-	switch (flags) {
-	case KSMBD_RPC_OK:
-		return STATUS_SUCCESS;
-	case KSMBD_RPC_EMORE_DATA:
-		return STATUS_BUFFER_OVERFLOW;
-	case KSMBD_RPC_EBAD_FID:
-		return STATUS_INVALID_HANDLE;
-	case KSMBD_RPC_EACCESS_DENIED:
-		return STATUS_ACCESS_DENIED;
-	case KSMBD_RPC_ENOMEM:
-		return STATUS_NO_MEMORY;
-	case KSMBD_RPC_ENOTIMPLEMENTED:
-		return STATUS_NOT_SUPPORTED;
-	case KSMBD_RPC_EINVALID_PARAMETER:
-		return STATUS_INVALID_PARAMETER;
-	default:
-		return STATUS_UNSUCCESSFUL;
-	}
-}
-
 static u32 rpc_open(struct ksmbd_smb2_ctx *ctx, u32 id, u32 flags)
 {
 	struct ksmbd_rpc_command *r;
@@ -56,7 +33,7 @@ static u32 rpc_open(struct ksmbd_smb2_ctx *ctx, u32 id, u32 flags)
 	r = ksmbd_ipc_rpc_open(id, flags, ctx->sess->account);
 	if (IS_ERR(r))
 		return ksmbd_ntstatus_from_errno(PTR_ERR(r));
-	status = rpc_status(r->flags);
+	status = ksmbd_ntstatus_from_errno(ksmbd_ipc_rpc_errno(r->flags));
 	kvfree(r);
 	return status;
 }
@@ -105,8 +82,10 @@ struct ksmbd_file *ksmbd_smb2_pipe_open(struct ksmbd_smb2_ctx *ctx,
 	ret = ksmbd_file_publish(fp);
 	if (ret) {
 		ksmbd_file_put(fp);
-		*status = ret == -ESHUTDOWN ? STATUS_NETWORK_NAME_DELETED :
-					      STATUS_TOO_MANY_OPENED_FILES;
+		/* Any other failure to enter the table is a full table. */
+		if (ret != -KSMBD_ENETNAME_DELETED)
+			ret = -EMFILE;
+		*status = ksmbd_ntstatus_from_errno(ret);
 		goto err_put;
 	}
 	*status = STATUS_SUCCESS;
@@ -126,7 +105,7 @@ static u32 take_answer(struct ksmbd_smb2_ctx *ctx, struct ksmbd_rpc_command *r,
 	*got = 0;
 	if (IS_ERR(r))
 		return ksmbd_ntstatus_from_errno(PTR_ERR(r));
-	status = rpc_status(r->flags);
+	status = ksmbd_ntstatus_from_errno(ksmbd_ipc_rpc_errno(r->flags));
 	if (status == STATUS_SUCCESS || status == STATUS_BUFFER_OVERFLOW) {
 		/* ipc.c bounds payload_sz by max_out; check again, cheaply. */
 		*got = min(r->payload_sz, max_out);
@@ -159,7 +138,7 @@ u32 ksmbd_smb2_pipe_write(struct ksmbd_file *fp, const struct ksmbd_buf *data)
 	r = ksmbd_ipc_rpc_write(fp->pipe_id, fp->pipe_flags, data->p, data->len);
 	if (IS_ERR(r))
 		return ksmbd_ntstatus_from_errno(PTR_ERR(r));
-	status = rpc_status(r->flags);
+	status = ksmbd_ntstatus_from_errno(ksmbd_ipc_rpc_errno(r->flags));
 	kvfree(r);
 	return status;
 }

@@ -384,7 +384,7 @@ static int q_full_ea(struct qinfo *q)
 	if (ret)
 		return ret;
 	if (!o.any)
-		return o.cut ? -ENOSPC : -ENODATA;
+		return o.cut ? -KSMBD_EINFO_LENGTH : -ENODATA;
 	return 0;
 }
 
@@ -508,15 +508,13 @@ static u32 query_pipe(struct qinfo *q)
 	return STATUS_SUCCESS;
 }
 
-/* Map a class's outcome to the status the size rules give. */
+/* A class's outcome, then the status the size rules give. */
 static u32 size_status(struct qinfo *q, int ret)
 {
-	if (ret == -ENODATA)
-		return STATUS_NO_EAS_ON_FILE;
-	if (ret == -ENOSPC || (!ret && q->w.overflow))
-		return STATUS_INFO_LENGTH_MISMATCH;
 	if (ret)
 		return ksmbd_ntstatus_from_errno(ret);
+	if (q->w.overflow)
+		return STATUS_INFO_LENGTH_MISMATCH;
 	return q->need > q->w.len ? STATUS_BUFFER_OVERFLOW : STATUS_SUCCESS;
 }
 

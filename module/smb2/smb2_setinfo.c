@@ -215,7 +215,7 @@ static int set_eof(struct ksmbd_file *fp, const struct ksmbd_buf *b)
 	u64 size;
 
 	if (ksmbd_setinfo_eof_decode(b, &size))
-		return -EMSGSIZE;
+		return -KSMBD_EINFO_LENGTH;
 	if (!has_access(fp, FILE_WRITE_DATA))
 		return -EACCES;
 	if (fp->kind == KSMBD_FILE_DIRECTORY || size > (u64)LLONG_MAX)
@@ -234,7 +234,7 @@ static int set_allocation(struct ksmbd_file *fp, const struct sinfo_req *s)
 	int ret;
 
 	if (ksmbd_setinfo_allocation_decode(&s->buf, &size))
-		return -EMSGSIZE;
+		return -KSMBD_EINFO_LENGTH;
 	if (!has_access(fp, FILE_WRITE_DATA))
 		return -EACCES;
 	if (fp->kind == KSMBD_FILE_DIRECTORY || size > (u64)LLONG_MAX)
@@ -371,10 +371,10 @@ static int set_disposition(struct ksmbd_file *fp, const struct ksmbd_buf *b,
 
 	if (ex) {
 		if (ksmbd_setinfo_disposition_ex_decode(b, &flags))
-			return -EMSGSIZE;
+			return -KSMBD_EINFO_LENGTH;
 		on = flags & 0x1;	/* FILE_DISPOSITION_DELETE */
 	} else if (ksmbd_setinfo_disposition_decode(b, &on)) {
-		return -EMSGSIZE;
+		return -KSMBD_EINFO_LENGTH;
 	}
 	if (on && fp->filp && ksmbd_mode_readonly(file_inode(fp->filp)->i_mode))
 		return -KSMBD_ECANNOT_DELETE;
@@ -390,7 +390,7 @@ static int set_position(struct ksmbd_file *fp, const struct ksmbd_buf *b)
 	u64 pos;
 
 	if (ksmbd_setinfo_position_decode(b, &pos))
-		return -EMSGSIZE;
+		return -KSMBD_EINFO_LENGTH;
 	if (pos > (u64)LLONG_MAX)
 		return -EINVAL;
 	WRITE_ONCE(fp->position, pos);
@@ -402,7 +402,7 @@ static int set_mode(struct ksmbd_file *fp, const struct ksmbd_buf *b)
 	u32 mode;
 
 	if (ksmbd_setinfo_mode_decode(b, &mode))
-		return -EMSGSIZE;
+		return -KSMBD_EINFO_LENGTH;
 	/* MS-FSA 2.1.5.14.9: only these bits, and not both sync modes */
 	if (mode & ~(KSMBD_FILE_MODE_BITS & ~0x1000u))
 		return -EINVAL;
@@ -585,12 +585,6 @@ static u32 set_file_status(struct ksmbd_file *fp, const struct sinfo_req *s)
 	ret = set_file(fp, s);
 	if (!ret && fp->user_set_change_time && !ksmbd_vfs_getattr(fp, &st))
 		ksmbd_file_keep_change_time(fp, &st);
-	if (ret == -EMSGSIZE)
-		return STATUS_INFO_LENGTH_MISMATCH;
-	if (ret == -ENOTEMPTY)
-		return STATUS_DIRECTORY_NOT_EMPTY;
-	if (ret == -KSMBD_ECANNOT_DELETE)
-		return STATUS_CANNOT_DELETE;
 	return ksmbd_ntstatus_from_errno(ret);
 }
 

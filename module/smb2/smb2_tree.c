@@ -95,23 +95,6 @@ static void peer_text(const struct ksmbd_conn *conn, char *out, size_t cap)
 		snprintf(out, cap, "%pISc", &conn->peer);
 }
 
-static u32 verdict_status(u16 st)
-{
-	switch (st) {
-	case KSMBD_TREE_CONN_STATUS_OK:
-		return STATUS_SUCCESS;
-	case KSMBD_TREE_CONN_STATUS_NO_SHARE:
-		return STATUS_BAD_NETWORK_NAME;
-	case KSMBD_TREE_CONN_STATUS_NOMEM:
-		return STATUS_INSUFFICIENT_RESOURCES;
-	case KSMBD_TREE_CONN_STATUS_TOO_MANY_CONNS:
-	case KSMBD_TREE_CONN_STATUS_TOO_MANY_SESSIONS:
-		return STATUS_REQUEST_NOT_ACCEPTED;
-	default:
-		return STATUS_ACCESS_DENIED;
-	}
-}
-
 /* The daemon's verdict on this tree; flags its connection flags. */
 static u32 ask_daemon(struct ksmbd_smb2_ctx *ctx, struct ksmbd_tree *tree,
 		      u16 *flags)
@@ -130,7 +113,7 @@ static u32 ask_daemon(struct ksmbd_smb2_ctx *ctx, struct ksmbd_tree *tree,
 				     req_flags);
 	if (IS_ERR(rsp))
 		return STATUS_ACCESS_DENIED;
-	st = verdict_status(rsp->status);
+	st = ksmbd_ntstatus_from_errno(ksmbd_ipc_tree_errno(rsp->status));
 	*flags = rsp->connection_flags;
 	kvfree(rsp);
 	return st;
