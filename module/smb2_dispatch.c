@@ -12,7 +12,6 @@
 #include "connection.h"
 #include "debug.h"
 #include "ksmbd_trace.h"
-#include "oplock.h"
 #include "proto/decode.h"
 #include "server.h"
 #include "session.h"
