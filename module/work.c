@@ -15,13 +15,12 @@
 #include "bufpool.h"
 #include "connection.h"
 #include "proto/decode.h"
-#include "smb2_dispatch.h"
 #include "stats.h"
-#include "transport_tcp.h"
 #include "work.h"
 
 static struct workqueue_struct *io_wq;
 static struct kmem_cache *work_cache;
+static void (*process_frame)(struct ksmbd_work *work);
 
 static void work_free(struct ksmbd_work *work)
 {
@@ -119,13 +118,14 @@ static void work_run(struct work_struct *w)
 	if (work_park(work))
 		return;
 	if (!ksmbd_conn_exiting(work->conn))
-		ksmbd_smb2_process(work);
+		process_frame(work);
 	work_unreserve(work);
 	work_free(work);
 }
 
 struct ksmbd_work *ksmbd_work_alloc(struct ksmbd_conn *conn, u8 *frame,
-				    u32 frame_len)
+				    u32 frame_len,
+				    const struct ksmbd_work_rx_ops *rx)
 {
 	struct ksmbd_work *work;
 
@@ -143,6 +143,7 @@ struct ksmbd_work *ksmbd_work_alloc(struct ksmbd_conn *conn, u8 *frame,
 	work->frame_len = frame_len;
 	work->received_ns = ktime_get_ns();
 	work->rx_have = frame_len;
+	work->rx = rx;
 	return work;
 }
 
@@ -154,7 +155,7 @@ bool ksmbd_work_fill(struct ksmbd_work *work, u32 upto)
 		return false;
 	if (upto <= work->rx_have)
 		return true;
-	ret = ksmbd_tcp_recv(work->conn, work->buf + work->rx_have,
+	ret = work->rx->recv(work->conn, work->buf + work->rx_have,
 			     upto - work->rx_have);
 	if (ret) {
 		work->rx_error = ret;
@@ -176,7 +177,7 @@ ssize_t ksmbd_work_fill_file(struct ksmbd_work *work, u32 upto,
 	if (upto <= work->rx_have || upto > work->buf_len)
 		return -EINVAL;
 	ksmbd_total_add(KSMBD_TOTAL_WRITES_DIRECT, 1);
-	n = ksmbd_tcp_recv_to_file(work->conn, out, pos,
+	n = work->rx->recv_to_file(work->conn, out, pos,
 				   upto - work->rx_have, &taken, &rx_err);
 	work->rx_have += taken;
 	/* the rest of the frame is not coming: nothing may wait for it again */
@@ -196,7 +197,7 @@ int ksmbd_work_run_streamed(struct ksmbd_work *work)
 
 	ksmbd_total_add(KSMBD_TOTAL_WRITES_STREAMED, 1);
 	if (!ksmbd_conn_exiting(work->conn))
-		ksmbd_smb2_process(work);
+		process_frame(work);
 	if (!ksmbd_conn_exiting(work->conn))
 		ksmbd_work_fill(work, work->buf_len);
 	else if (ksmbd_work_streamed(work) && !work->rx_error)
@@ -253,8 +254,9 @@ void ksmbd_work_queue_plain(struct work_struct *w)
 	queue_work(io_wq, w);
 }
 
-int ksmbd_work_init(void)
+int ksmbd_work_init(void (*process)(struct ksmbd_work *work))
 {
+	process_frame = process;
 	work_cache = KMEM_CACHE(ksmbd_work, 0);
 	if (!work_cache)
 		return -ENOMEM;
