@@ -23,7 +23,6 @@
 #include "session.h"
 #include "smb2_transform.h"
 #include "stats.h"
-#include "work.h"
 
 #include "ksmbd_trace.h"
 
@@ -54,6 +53,42 @@ static void tx_detach(struct ksmbd_conn *conn);
 static void tx_purge(struct ksmbd_conn *conn);
 static DECLARE_DELAYED_WORK(reaper, reaper_run);
 static bool reaper_on;
+static struct workqueue_struct *io_wq;
+
+int ksmbd_conn_wq_init(void)
+{
+	/*
+	 * Unbound: requests may sleep in the VFS or wait for the daemon, and
+	 * one slow request must not hold up others queued on the same CPU.
+	 */
+	io_wq = alloc_workqueue("ksmbd-io", WQ_UNBOUND | WQ_MEM_RECLAIM, 0);
+	return io_wq ? 0 : -ENOMEM;
+}
+
+void ksmbd_conn_wq_exit(void)
+{
+	/* Drains: every queued work and connection release runs first. */
+	destroy_workqueue(io_wq);
+}
+
+void ksmbd_conn_queue_work(struct work_struct *w)
+{
+	queue_work(io_wq, w);
+}
+
+void ksmbd_conn_unpark_all(struct ksmbd_conn *conn)
+{
+	struct ksmbd_conn_parked *p, *tmp;
+	LIST_HEAD(list);
+
+	spin_lock(&conn->park_lock);
+	list_splice_init(&conn->parked, &list);
+	spin_unlock(&conn->park_lock);
+	list_for_each_entry_safe(p, tmp, &list, node) {
+		list_del_init(&p->node);
+		queue_work(io_wq, p->work);
+	}
+}
 
 static void credits_init(struct ksmbd_conn_credits *c)
 {
@@ -233,7 +268,7 @@ static void conn_release_work(struct work_struct *w)
 
 void ksmbd_conn_release(struct ksmbd_conn *conn)
 {
-	ksmbd_work_queue_plain(&conn->release_work);
+	ksmbd_conn_queue_work(&conn->release_work);
 }
 
 void ksmbd_conn_drop(struct ksmbd_conn *conn, const char *reason)
@@ -245,7 +280,7 @@ void ksmbd_conn_drop(struct ksmbd_conn *conn, const char *reason)
 	kernel_sock_shutdown(conn->sock, SHUT_RDWR);
 	wake_up_all(&conn->req_wait);
 	/* Held-back works run now, to find the connection gone. */
-	ksmbd_work_unpark_all(conn);
+	ksmbd_conn_unpark_all(conn);
 }
 
 void ksmbd_conn_drop_all(const char *reason)
@@ -548,7 +583,7 @@ static void tx_account(struct ksmbd_conn *conn, size_t cost)
 	atomic64_sub(cost, &tx_queued_all);
 	if (was_full && !ksmbd_conn_tx_full(conn)) {
 		wake_up_all(&conn->req_wait);
-		ksmbd_work_unpark_all(conn);
+		ksmbd_conn_unpark_all(conn);
 	}
 }
 
@@ -583,7 +618,7 @@ static void tx_kick(struct ksmbd_conn *conn)
 {
 	smp_mb();
 	if (sk_stream_is_writeable(conn->sock->sk))
-		ksmbd_work_queue_plain(&conn->tx_work);
+		ksmbd_conn_queue_work(&conn->tx_work);
 }
 
 /* Sends the queue's frames, in order, as far as the socket takes them. */
@@ -636,7 +671,7 @@ static void tx_write_space(struct sock *sk)
 		/* Pairs with the barrier in tx_kick(). */
 		smp_mb();
 		if (READ_ONCE(conn->tx_queued) && sk_stream_is_writeable(sk))
-			ksmbd_work_queue_plain(&conn->tx_work);
+			ksmbd_conn_queue_work(&conn->tx_work);
 	}
 	read_unlock_bh(&sk->sk_callback_lock);
 	if (orig)

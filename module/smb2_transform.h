@@ -20,8 +20,8 @@
 struct crypto_aead;
 struct ksmbd_conn;
 struct ksmbd_session;
-struct ksmbd_work;
 struct ksmbd_conn_crypto;
+struct ksmbd_transform;
 
 /* A session's encryption state (MS-SMB2 3.3.1.8 Session.Encrypt*). */
 struct ksmbd_sess_crypto {
@@ -54,13 +54,17 @@ int ksmbd_conn_crypto_prepare(struct ksmbd_conn *conn, struct crypto_aead *tfm);
 void ksmbd_conn_crypto_free(struct ksmbd_conn *conn);
 
 /*
- * A received transform frame: validate, find the session, decrypt in
- * place. On success work->frame/frame_len describe the plain message and
- * work->enc_sess holds a counted reference on the session (the response
- * goes out encrypted with it). On failure the connection has been
- * dropped (MS-SMB2 3.3.5.2.1.1) and -errno returned.
+ * A received transform frame, in two steps around the caller's lookup of
+ * t->session_id's session (which this layer does not own): validate its
+ * header into t, then decrypt it in place with sess (NULL or without keys:
+ * refused); the plain message is then t->msg_len bytes at frame +
+ * t->msg_off. On failure the connection has been dropped (MS-SMB2
+ * 3.3.5.2.1.1) and -errno returned.
  */
-int ksmbd_smb2_decrypt(struct ksmbd_work *work);
+int ksmbd_smb2_transform_check(struct ksmbd_conn *conn, const u8 *frame,
+			       u32 len, struct ksmbd_transform *t);
+int ksmbd_smb2_decrypt(struct ksmbd_conn *conn, struct ksmbd_session *sess,
+		       u8 *frame, const struct ksmbd_transform *t);
 
 /* Encrypt msg (len bytes, in place) for sess and send it as one frame. */
 int ksmbd_smb2_send_encrypted(struct ksmbd_conn *conn,

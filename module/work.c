@@ -18,7 +18,6 @@
 #include "stats.h"
 #include "work.h"
 
-static struct workqueue_struct *io_wq;
 static struct kmem_cache *work_cache;
 static void (*process_frame)(struct ksmbd_work *work);
 
@@ -63,12 +62,12 @@ static bool work_park(struct ksmbd_work *work)
 	size_t est = rsp_estimate(work);
 	bool parked = false;
 
-	/* The lock ksmbd_work_unpark_all() takes: no wake-up is missed. */
+	/* The lock ksmbd_conn_unpark_all() takes: no wake-up is missed. */
 	spin_lock(&conn->park_lock);
 	if (ksmbd_conn_exiting(conn)) {
 		/* runs to find the connection gone */
 	} else if (ksmbd_conn_tx_over_locked(conn)) {
-		list_add_tail(&work->park_node, &conn->parked);
+		list_add_tail(&work->park.node, &conn->parked);
 		parked = true;
 	} else {
 		conn->tx_reserved += est;
@@ -94,21 +93,7 @@ static void work_unreserve(struct ksmbd_work *work)
 	wake = !list_empty(&conn->parked) && !ksmbd_conn_tx_over_locked(conn);
 	spin_unlock(&conn->park_lock);
 	if (wake)
-		ksmbd_work_unpark_all(conn);
-}
-
-void ksmbd_work_unpark_all(struct ksmbd_conn *conn)
-{
-	struct ksmbd_work *work, *tmp;
-	LIST_HEAD(list);
-
-	spin_lock(&conn->park_lock);
-	list_splice_init(&conn->parked, &list);
-	spin_unlock(&conn->park_lock);
-	list_for_each_entry_safe(work, tmp, &list, park_node) {
-		list_del_init(&work->park_node);
-		queue_work(io_wq, &work->work);
-	}
+		ksmbd_conn_unpark_all(conn);
 }
 
 static void work_run(struct work_struct *w)
@@ -134,6 +119,7 @@ struct ksmbd_work *ksmbd_work_alloc(struct ksmbd_conn *conn, u8 *frame,
 		return NULL;
 	ksmbd_live_inc(KSMBD_LIVE_WORKS);
 	INIT_WORK(&work->work, work_run);
+	work->park.work = &work->work;
 	ksmbd_conn_get(conn);
 	ksmbd_conn_request_begin(conn);
 	work->conn = conn;
@@ -246,12 +232,12 @@ void ksmbd_work_queue(struct ksmbd_work *work)
 		work_run(&work->work);
 		return;
 	}
-	queue_work(io_wq, &work->work);
+	ksmbd_conn_queue_work(&work->work);
 }
 
 void ksmbd_work_queue_plain(struct work_struct *w)
 {
-	queue_work(io_wq, w);
+	ksmbd_conn_queue_work(w);
 }
 
 int ksmbd_work_init(void (*process)(struct ksmbd_work *work))
@@ -260,12 +246,7 @@ int ksmbd_work_init(void (*process)(struct ksmbd_work *work))
 	work_cache = KMEM_CACHE(ksmbd_work, 0);
 	if (!work_cache)
 		return -ENOMEM;
-	/*
-	 * Unbound: requests may sleep in the VFS or wait for the daemon, and
-	 * one slow request must not hold up others queued on the same CPU.
-	 */
-	io_wq = alloc_workqueue("ksmbd-io", WQ_UNBOUND | WQ_MEM_RECLAIM, 0);
-	if (!io_wq) {
+	if (ksmbd_conn_wq_init()) {
 		kmem_cache_destroy(work_cache);
 		return -ENOMEM;
 	}
@@ -274,7 +255,6 @@ int ksmbd_work_init(void (*process)(struct ksmbd_work *work))
 
 void ksmbd_work_exit(void)
 {
-	/* Drains: every queued work and connection release runs first. */
-	destroy_workqueue(io_wq);
+	ksmbd_conn_wq_exit();
 	kmem_cache_destroy(work_cache);
 }

@@ -10,6 +10,7 @@
 
 #include <linux/types.h>
 #include <linux/workqueue.h>
+#include "connection.h"
 
 struct ksmbd_conn;
 struct file;
@@ -27,7 +28,7 @@ struct ksmbd_work_rx_ops {
 
 struct ksmbd_work {
 	struct work_struct work;
-	struct list_head park_node;	/* on conn->parked while held back */
+	struct ksmbd_conn_parked park;	/* on conn->parked while held back */
 	size_t tx_reserved;		/* counted in conn->tx_reserved */
 	struct ksmbd_conn *conn;	/* counted reference */
 	u8 *frame;			/* the (decrypted) message being served */
@@ -81,13 +82,7 @@ static inline bool ksmbd_work_streamed(const struct ksmbd_work *work)
 	return work->rx_have < work->buf_len;
 }
 
-/*
- * Queue again every work held back while the connection's send queue
- * was over its bound (it went below, or the connection is going).
- */
-void ksmbd_work_unpark_all(struct ksmbd_conn *conn);
-
-/* For connection teardown that must run after in-flight works. */
+/* On ksmbd-io, behind the request works (ksmbd_conn_queue_work()). */
 void ksmbd_work_queue_plain(struct work_struct *w);
 
 #endif
