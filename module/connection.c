@@ -14,14 +14,11 @@
 #include <linux/sched/task.h>
 #include <linux/slab.h>
 #include <net/sock.h>
-#include "async.h"
 #include "bufpool.h"
 #include "connection.h"
 #include "debug.h"
 #include "proto/smb2.h"
 #include "server.h"
-#include "session.h"
-#include "smb2_transform.h"
 #include "stats.h"
 
 #include "ksmbd_trace.h"
@@ -54,6 +51,12 @@ static void tx_purge(struct ksmbd_conn *conn);
 static DECLARE_DELAYED_WORK(reaper, reaper_run);
 static bool reaper_on;
 static struct workqueue_struct *io_wq;
+static const struct ksmbd_conn_ops *conn_ops;
+
+void ksmbd_conn_ops_register(const struct ksmbd_conn_ops *ops)
+{
+	conn_ops = ops;
+}
 
 int ksmbd_conn_wq_init(void)
 {
@@ -216,7 +219,7 @@ void ksmbd_conn_put(struct ksmbd_conn *conn)
 	tx_detach(conn);
 	tx_purge(conn);
 	sock_release(conn->sock);
-	ksmbd_conn_crypto_free(conn);
+	conn_ops->freed(conn);
 	kfree(conn);
 	ksmbd_live_dec(KSMBD_LIVE_CONNECTIONS);
 	if (atomic_dec_and_test(&nr_conns))
@@ -260,8 +263,7 @@ static void conn_release_work(struct work_struct *w)
 	/* Nothing more is sent; what waits for the socket goes now. */
 	tx_purge(conn);
 	/* Pending requests hold connection references; so do sessions. */
-	ksmbd_async_conn_closed(conn);
-	ksmbd_session_conn_closed(conn);
+	conn_ops->closed(conn);
 	conn_unlist(conn);
 	ksmbd_conn_put(conn);
 }

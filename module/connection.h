@@ -148,6 +148,19 @@ struct ksmbd_conn {
 	struct ksmbd_conn_credits credits;
 };
 
+/*
+ * What the layers above the connection do when one goes, registered by
+ * main.c before any connection exists: closed() once its receive thread
+ * has stopped and its send queue is gone, before it leaves the list
+ * (requests pending on it and sessions hold references); freed() with
+ * the last reference, before the object goes.
+ */
+struct ksmbd_conn_ops {
+	void (*closed)(struct ksmbd_conn *conn);
+	void (*freed)(struct ksmbd_conn *conn);
+};
+void ksmbd_conn_ops_register(const struct ksmbd_conn_ops *ops);
+
 /* Takes over sock on success; ERR_PTR(-EMFILE) over max connections. */
 struct ksmbd_conn *ksmbd_conn_create(struct socket *sock);
 /* Undo ksmbd_conn_create() when the receive thread could not start. */

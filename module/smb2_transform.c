@@ -24,7 +24,7 @@
 #include "proto/kdf.h"
 #include "proto/transform.h"
 #include "server.h"
-#include "session.h"
+#include "session_types.h"
 #include "smb2_transform.h"
 #include "uapi/ksmbd_netlink.h"
 

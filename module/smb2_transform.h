@@ -16,24 +16,13 @@
 
 #include <linux/atomic.h>
 #include <linux/types.h>
+#include "session_types.h"
 
 struct crypto_aead;
 struct ksmbd_conn;
 struct ksmbd_session;
 struct ksmbd_conn_crypto;
 struct ksmbd_transform;
-
-/* A session's encryption state (MS-SMB2 3.3.1.8 Session.Encrypt*). */
-struct ksmbd_sess_crypto {
-	struct crypto_aead *enc;	/* ServerOut key; NULL: none */
-	struct crypto_aead *dec;	/* ServerIn key */
-	u16 cipher;			/* SMB2_ENCRYPTION_* */
-	atomic64_t nonce_counter;	/* never reused within the session */
-	u8 nonce_salt[4];
-	bool encrypt_data;		/* Session.EncryptData: we asked for it */
-	bool reject_unencrypted;	/* "smb3 encryption = required" */
-	bool tree_encrypts;		/* a tree connect answered ENCRYPT_DATA */
-};
 
 static inline bool ksmbd_sess_crypto_ready(const struct ksmbd_sess_crypto *c)
 {
