@@ -10,8 +10,10 @@
 #include <crypto/aead.h>
 #include <crypto/hash.h>
 #include <linux/module.h>
+#include "async.h"
 #include "bufpool.h"
 #include "clients.h"
+#include "connection.h"
 #include "control.h"
 #include "durable.h"
 #include "file.h"
@@ -23,6 +25,7 @@
 #include "share.h"
 #include "smb2_dispatch.h"
 #include "smb2_notify.h"
+#include "smb2_transform.h"
 #include "stats.h"
 #include "transport_tcp.h"
 #include "work.h"
@@ -92,6 +95,18 @@ static const struct ksmbd_server_ops serve_ops = {
 	.stop = serve_stop,
 };
 
+/* Requests pending on a closed connection go first, then its sessions. */
+static void conn_closed(struct ksmbd_conn *conn)
+{
+	ksmbd_async_conn_closed(conn);
+	ksmbd_session_conn_closed(conn);
+}
+
+static const struct ksmbd_conn_ops conn_ops = {
+	.closed = conn_closed,
+	.freed = ksmbd_conn_crypto_free,
+};
+
 /*
  * Serving stops before the daemon's channel closes: connection, session
  * and tree teardown may still talk to the daemon. Whoever started the
@@ -135,6 +150,7 @@ static int __init ksmbd_init(void)
 	int ret;
 
 	ksmbd_crypto_preload();
+	ksmbd_conn_ops_register(&conn_ops);
 	objects_init();
 	ret = ksmbd_bufpool_init();
 	if (ret)
@@ -142,7 +158,7 @@ static int __init ksmbd_init(void)
 	ret = ksmbd_notify_init();
 	if (ret)
 		goto err_bufpool_exit;
-	ret = ksmbd_work_init();
+	ret = ksmbd_work_init(ksmbd_smb2_process);
 	if (ret)
 		goto err_notify_exit;
 	ret = ksmbd_smb2_negotiate_init();

@@ -14,16 +14,12 @@
 #include <linux/sched/task.h>
 #include <linux/slab.h>
 #include <net/sock.h>
-#include "async.h"
 #include "bufpool.h"
 #include "connection.h"
 #include "debug.h"
 #include "proto/smb2.h"
 #include "server.h"
-#include "session.h"
-#include "smb2_transform.h"
 #include "stats.h"
-#include "work.h"
 
 #include "ksmbd_trace.h"
 
@@ -54,6 +50,48 @@ static void tx_detach(struct ksmbd_conn *conn);
 static void tx_purge(struct ksmbd_conn *conn);
 static DECLARE_DELAYED_WORK(reaper, reaper_run);
 static bool reaper_on;
+static struct workqueue_struct *io_wq;
+static const struct ksmbd_conn_ops *conn_ops;
+
+void ksmbd_conn_ops_register(const struct ksmbd_conn_ops *ops)
+{
+	conn_ops = ops;
+}
+
+int ksmbd_conn_wq_init(void)
+{
+	/*
+	 * Unbound: requests may sleep in the VFS or wait for the daemon, and
+	 * one slow request must not hold up others queued on the same CPU.
+	 */
+	io_wq = alloc_workqueue("ksmbd-io", WQ_UNBOUND | WQ_MEM_RECLAIM, 0);
+	return io_wq ? 0 : -ENOMEM;
+}
+
+void ksmbd_conn_wq_exit(void)
+{
+	/* Drains: every queued work and connection release runs first. */
+	destroy_workqueue(io_wq);
+}
+
+void ksmbd_conn_queue_work(struct work_struct *w)
+{
+	queue_work(io_wq, w);
+}
+
+void ksmbd_conn_unpark_all(struct ksmbd_conn *conn)
+{
+	struct ksmbd_conn_parked *p, *tmp;
+	LIST_HEAD(list);
+
+	spin_lock(&conn->park_lock);
+	list_splice_init(&conn->parked, &list);
+	spin_unlock(&conn->park_lock);
+	list_for_each_entry_safe(p, tmp, &list, node) {
+		list_del_init(&p->node);
+		queue_work(io_wq, p->work);
+	}
+}
 
 static void credits_init(struct ksmbd_conn_credits *c)
 {
@@ -181,7 +219,7 @@ void ksmbd_conn_put(struct ksmbd_conn *conn)
 	tx_detach(conn);
 	tx_purge(conn);
 	sock_release(conn->sock);
-	ksmbd_conn_crypto_free(conn);
+	conn_ops->freed(conn);
 	kfree(conn);
 	ksmbd_live_dec(KSMBD_LIVE_CONNECTIONS);
 	if (atomic_dec_and_test(&nr_conns))
@@ -225,15 +263,14 @@ static void conn_release_work(struct work_struct *w)
 	/* Nothing more is sent; what waits for the socket goes now. */
 	tx_purge(conn);
 	/* Pending requests hold connection references; so do sessions. */
-	ksmbd_async_conn_closed(conn);
-	ksmbd_session_conn_closed(conn);
+	conn_ops->closed(conn);
 	conn_unlist(conn);
 	ksmbd_conn_put(conn);
 }
 
 void ksmbd_conn_release(struct ksmbd_conn *conn)
 {
-	ksmbd_work_queue_plain(&conn->release_work);
+	ksmbd_conn_queue_work(&conn->release_work);
 }
 
 void ksmbd_conn_drop(struct ksmbd_conn *conn, const char *reason)
@@ -245,7 +282,7 @@ void ksmbd_conn_drop(struct ksmbd_conn *conn, const char *reason)
 	kernel_sock_shutdown(conn->sock, SHUT_RDWR);
 	wake_up_all(&conn->req_wait);
 	/* Held-back works run now, to find the connection gone. */
-	ksmbd_work_unpark_all(conn);
+	ksmbd_conn_unpark_all(conn);
 }
 
 void ksmbd_conn_drop_all(const char *reason)
@@ -548,7 +585,7 @@ static void tx_account(struct ksmbd_conn *conn, size_t cost)
 	atomic64_sub(cost, &tx_queued_all);
 	if (was_full && !ksmbd_conn_tx_full(conn)) {
 		wake_up_all(&conn->req_wait);
-		ksmbd_work_unpark_all(conn);
+		ksmbd_conn_unpark_all(conn);
 	}
 }
 
@@ -583,7 +620,7 @@ static void tx_kick(struct ksmbd_conn *conn)
 {
 	smp_mb();
 	if (sk_stream_is_writeable(conn->sock->sk))
-		ksmbd_work_queue_plain(&conn->tx_work);
+		ksmbd_conn_queue_work(&conn->tx_work);
 }
 
 /* Sends the queue's frames, in order, as far as the socket takes them. */
@@ -636,7 +673,7 @@ static void tx_write_space(struct sock *sk)
 		/* Pairs with the barrier in tx_kick(). */
 		smp_mb();
 		if (READ_ONCE(conn->tx_queued) && sk_stream_is_writeable(sk))
-			ksmbd_work_queue_plain(&conn->tx_work);
+			ksmbd_conn_queue_work(&conn->tx_work);
 	}
 	read_unlock_bh(&sk->sk_callback_lock);
 	if (orig)

@@ -108,7 +108,7 @@ struct ksmbd_conn {
 	void (*sk_write_space)(struct sock *sk);	/* the socket's own */
 	/* Works held back while the queue is over its bound (work.c). */
 	spinlock_t park_lock;
-	struct list_head parked;
+	struct list_head parked;	/* of struct ksmbd_conn_parked */
 	/*
 	 * What the works running now may still queue (their answers'
 	 * estimated sizes, work.c), under park_lock: counted with tx_queued
@@ -147,6 +147,19 @@ struct ksmbd_conn {
 	struct ksmbd_conn_crypto *crypto;
 	struct ksmbd_conn_credits credits;
 };
+
+/*
+ * What the layers above the connection do when one goes, registered by
+ * main.c before any connection exists: closed() once its receive thread
+ * has stopped and its send queue is gone, before it leaves the list
+ * (requests pending on it and sessions hold references); freed() with
+ * the last reference, before the object goes.
+ */
+struct ksmbd_conn_ops {
+	void (*closed)(struct ksmbd_conn *conn);
+	void (*freed)(struct ksmbd_conn *conn);
+};
+void ksmbd_conn_ops_register(const struct ksmbd_conn_ops *ops);
 
 /* Takes over sock on success; ERR_PTR(-EMFILE) over max connections. */
 struct ksmbd_conn *ksmbd_conn_create(struct socket *sock);
@@ -221,6 +234,27 @@ int ksmbd_conn_send_pages(struct ksmbd_conn *conn, const void *head,
 bool ksmbd_conn_tx_full(const struct ksmbd_conn *conn);
 /* Under park_lock: the queue and the running works' answers reach the bound. */
 bool ksmbd_conn_tx_over_locked(const struct ksmbd_conn *conn);
+
+/*
+ * A work held back while the send queue is over its bound (work.c parks
+ * it under park_lock). ksmbd_conn_unpark_all() queues every one on
+ * ksmbd-io again, as it was, when the queue went below the bound or the
+ * connection is going.
+ */
+struct ksmbd_conn_parked {
+	struct list_head node;		/* on conn->parked */
+	struct work_struct *work;
+};
+void ksmbd_conn_unpark_all(struct ksmbd_conn *conn);
+
+/*
+ * The ksmbd-io workqueue: request works and what a connection defers
+ * behind them (its release, its send queue). The work layer makes and
+ * destroys it with its own cache (work.c).
+ */
+int ksmbd_conn_wq_init(void);
+void ksmbd_conn_wq_exit(void);
+void ksmbd_conn_queue_work(struct work_struct *w);
 /* Bytes waiting in every connection's send queue (stats). */
 s64 ksmbd_conn_tx_queued_all(void);
 /* Take over the socket's write-space callback (the receive thread's start). */

@@ -31,6 +31,7 @@
 #include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/xarray.h>
+#include "session_types.h"
 #include "signing.h"
 #include "smb2_transform.h"
 #include "uapi/ksmbd_netlink.h"
@@ -56,90 +57,6 @@ struct ksmbd_auth_state;
 #define KSMBD_SESSION_MAX_PENDING	256
 /* Channels a session may have had bound, closed ones included. */
 #define KSMBD_SESSION_MAX_CHANNELS	32
-
-/*
- * A connection bound to a session (not the one that set it up). Created
- * by the first binding leg; found by requests once bound.
- */
-struct ksmbd_channel {
-	struct list_head node;		/* on sess->channels */
-	struct ksmbd_conn *conn;	/* counted reference */
-	bool bound;			/* under chan_lock */
-	bool gone;			/* connection closed; under chan_lock */
-	/* 3.x: the channel's key (MS-SMB2 3.3.5.5.3); set before bound. */
-	struct ksmbd_signer signer;
-	/* The binding exchange, under the session's auth_lock. */
-	struct ksmbd_auth_state *auth;
-	u8 preauth_hash[64];		/* 3.1.1: this connection's chain */
-};
-
-enum ksmbd_session_state {
-	KSMBD_SESS_IN_PROGRESS,	/* NTLMSSP CHALLENGE sent, AUTHENTICATE due */
-	KSMBD_SESS_VALID,	/* authenticated: commands may use it */
-	KSMBD_SESS_EXPIRED,	/* torn down; only references remain */
-};
-
-struct ksmbd_session {
-	refcount_t refs;
-	u64 id;				/* SessionId on the wire */
-	struct ksmbd_conn *conn;	/* counted reference */
-	u16 dialect;			/* the connection's, at setup */
-
-	/* Guards the tree table. */
-	struct mutex lock;
-	/*
-	 * Serializes SESSION_SETUP steps on this session (auth, and the
-	 * user fields while a setup fills them in).
-	 */
-	struct mutex auth_lock;
-	/* Changed under the table lock (session.c); read with acquire. */
-	enum ksmbd_session_state state;
-	unsigned long created;		/* jiffies, for expiring setups */
-	/* On the age-ordered list of half-done setups while IN_PROGRESS. */
-	struct list_head pending_node;
-
-	/* The user; fixed once VALID (a re-authentication must match it). */
-	char account[KSMBD_REQ_MAX_ACCOUNT_NAME_SZ];
-	u16 user_flags;			/* KSMBD_USER_FLAG_* from the daemon */
-	u16 session_flags;		/* SMB2_SESSION_FLAG_IS_GUEST/IS_NULL */
-	kuid_t uid;
-	kgid_t gid;
-	/*
-	 * The user's credentials for VFS calls: override_creds(sess->cred)
-	 * around them. Set once the session is VALID; never changes after.
-	 */
-	const struct cred *cred;
-
-	/*
-	 * Ended by a reconnect naming it as PreviousSessionId: its durable
-	 * handles are kept as when its connection drops (MS-SMB2 3.3.5.5.3).
-	 */
-	bool keep_durable;
-
-	/* Sign every response and demand signed requests. */
-	bool signing_required;
-	struct ksmbd_signer signer;	/* valid once VALID */
-	struct ksmbd_sess_crypto crypto;	/* cipher keys, EncryptData */
-	u8 preauth_hash[64];		/* 3.1.1 Session.PreauthIntegrityHashValue */
-
-	/* Channels: see the top. The lock nests inside the table's. */
-	spinlock_t chan_lock;
-	struct list_head channels;
-	u32 nr_channels;		/* list length, closed ones included */
-	bool conn_gone;		/* sess->conn closed; under chan_lock */
-
-	struct ksmbd_auth_state *auth;	/* NTLMSSP exchange; NULL when VALID */
-
-	/* Tree connects by TreeId; each entry owns a tree reference. */
-	struct xarray trees;
-	u32 next_tree_id;		/* cyclic allocation hint */
-	u32 nr_trees;			/* under lock */
-	/* Handles charged to it, and to conn (file_limit.c) */
-	atomic_t nr_files;
-
-	/* smb2_notify.c's CHANGE_NOTIFY watches held by the session. */
-	atomic_t nr_notify;
-};
 
 /* Module exit: every connection, so every session, is gone by then. */
 void ksmbd_session_exit(void);

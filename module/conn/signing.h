@@ -11,19 +11,11 @@
 #define KSMBD_SIGNING_H
 
 #include <linux/types.h>
+#include "session_types.h"
 
-struct crypto_shash;
-struct crypto_aead;
 struct ksmbd_conn;
 
 #define KSMBD_SIGNING_KEY_SIZE	16
-
-struct ksmbd_signer {
-	struct crypto_shash *tfm;	/* keyed HMAC/CMAC; NULL: none */
-	struct crypto_aead *gmac;	/* keyed gcm(aes) for AES-GMAC */
-	struct ksmbd_conn *conn;	/* GMAC's buffers; the session's conn */
-	u16 alg;			/* SMB2_SIGNING_* */
-};
 
 /*
  * Key a signer for alg (SMB2_SIGNING_*). conn is the session's (it

@@ -24,10 +24,9 @@
 #include "proto/kdf.h"
 #include "proto/transform.h"
 #include "server.h"
-#include "session.h"
+#include "session_types.h"
 #include "smb2_transform.h"
 #include "uapi/ksmbd_netlink.h"
-#include "work.h"
 
 /* Layout of struct crypt_scratch.small (kmalloc'd: DMA-safe, not stack). */
 #define SMALL_HDR	0	/* transform header being built */
@@ -366,40 +365,38 @@ static int decrypt_frame(struct ksmbd_conn *conn, struct ksmbd_session *sess,
 	return ret;
 }
 
-int ksmbd_smb2_decrypt(struct ksmbd_work *work)
+int ksmbd_smb2_transform_check(struct ksmbd_conn *conn, const u8 *frame,
+			       u32 len, struct ksmbd_transform *t)
 {
-	struct ksmbd_conn *conn = work->conn;
-	struct ksmbd_session *sess;
-	struct ksmbd_transform t;
-	enum ksmbd_valid v;
 	u16 cipher = ksmbd_conn_negotiated(conn) ? conn->neg.cipher : 0;
-	int ret;
+	enum ksmbd_valid v;
 
-	v = ksmbd_transform_validate(work->frame, work->frame_len, cipher, &t);
+	v = ksmbd_transform_validate(frame, len, cipher, t);
 	if (v != KSMBD_VALID_OK) {
 		refuse(conn, cipher ? ksmbd_valid_name(v) :
 				      "transform without a negotiated cipher");
 		return -EINVAL;
 	}
-	sess = ksmbd_session_lookup(conn, t.session_id);
+	return 0;
+}
+
+int ksmbd_smb2_decrypt(struct ksmbd_conn *conn, struct ksmbd_session *sess,
+		       u8 *frame, const struct ksmbd_transform *t)
+{
+	int ret;
+
 	if (!sess || !ksmbd_sess_crypto_ready(&sess->crypto) ||
 	    !READ_ONCE(conn->crypto)) {
-		if (sess)
-			ksmbd_session_put(sess);
 		refuse(conn, "transform for an unknown session");
 		return -ENOENT;
 	}
-	ret = decrypt_frame(conn, sess, work->frame, &t);
+	ret = decrypt_frame(conn, sess, frame, t);
 	if (ret) {
 		atomic64_inc(&decrypt_failures);
-		ksmbd_session_put(sess);
 		refuse(conn, "decryption failed");
 		return ret;
 	}
 	atomic64_inc(&decrypted_frames);
-	work->frame += t.msg_off;
-	work->frame_len = t.msg_len;
-	work->enc_sess = sess;
 	return 0;
 }
 

@@ -16,24 +16,13 @@
 
 #include <linux/atomic.h>
 #include <linux/types.h>
+#include "session_types.h"
 
 struct crypto_aead;
 struct ksmbd_conn;
 struct ksmbd_session;
-struct ksmbd_work;
 struct ksmbd_conn_crypto;
-
-/* A session's encryption state (MS-SMB2 3.3.1.8 Session.Encrypt*). */
-struct ksmbd_sess_crypto {
-	struct crypto_aead *enc;	/* ServerOut key; NULL: none */
-	struct crypto_aead *dec;	/* ServerIn key */
-	u16 cipher;			/* SMB2_ENCRYPTION_* */
-	atomic64_t nonce_counter;	/* never reused within the session */
-	u8 nonce_salt[4];
-	bool encrypt_data;		/* Session.EncryptData: we asked for it */
-	bool reject_unencrypted;	/* "smb3 encryption = required" */
-	bool tree_encrypts;		/* a tree connect answered ENCRYPT_DATA */
-};
+struct ksmbd_transform;
 
 static inline bool ksmbd_sess_crypto_ready(const struct ksmbd_sess_crypto *c)
 {
@@ -54,13 +43,17 @@ int ksmbd_conn_crypto_prepare(struct ksmbd_conn *conn, struct crypto_aead *tfm);
 void ksmbd_conn_crypto_free(struct ksmbd_conn *conn);
 
 /*
- * A received transform frame: validate, find the session, decrypt in
- * place. On success work->frame/frame_len describe the plain message and
- * work->enc_sess holds a counted reference on the session (the response
- * goes out encrypted with it). On failure the connection has been
- * dropped (MS-SMB2 3.3.5.2.1.1) and -errno returned.
+ * A received transform frame, in two steps around the caller's lookup of
+ * t->session_id's session (which this layer does not own): validate its
+ * header into t, then decrypt it in place with sess (NULL or without keys:
+ * refused); the plain message is then t->msg_len bytes at frame +
+ * t->msg_off. On failure the connection has been dropped (MS-SMB2
+ * 3.3.5.2.1.1) and -errno returned.
  */
-int ksmbd_smb2_decrypt(struct ksmbd_work *work);
+int ksmbd_smb2_transform_check(struct ksmbd_conn *conn, const u8 *frame,
+			       u32 len, struct ksmbd_transform *t);
+int ksmbd_smb2_decrypt(struct ksmbd_conn *conn, struct ksmbd_session *sess,
+		       u8 *frame, const struct ksmbd_transform *t);
 
 /* Encrypt msg (len bytes, in place) for sess and send it as one frame. */
 int ksmbd_smb2_send_encrypted(struct ksmbd_conn *conn,

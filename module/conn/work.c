@@ -15,13 +15,11 @@
 #include "bufpool.h"
 #include "connection.h"
 #include "proto/decode.h"
-#include "smb2_dispatch.h"
 #include "stats.h"
-#include "transport_tcp.h"
 #include "work.h"
 
-static struct workqueue_struct *io_wq;
 static struct kmem_cache *work_cache;
+static void (*process_frame)(struct ksmbd_work *work);
 
 static void work_free(struct ksmbd_work *work)
 {
@@ -64,12 +62,12 @@ static bool work_park(struct ksmbd_work *work)
 	size_t est = rsp_estimate(work);
 	bool parked = false;
 
-	/* The lock ksmbd_work_unpark_all() takes: no wake-up is missed. */
+	/* The lock ksmbd_conn_unpark_all() takes: no wake-up is missed. */
 	spin_lock(&conn->park_lock);
 	if (ksmbd_conn_exiting(conn)) {
 		/* runs to find the connection gone */
 	} else if (ksmbd_conn_tx_over_locked(conn)) {
-		list_add_tail(&work->park_node, &conn->parked);
+		list_add_tail(&work->park.node, &conn->parked);
 		parked = true;
 	} else {
 		conn->tx_reserved += est;
@@ -95,21 +93,7 @@ static void work_unreserve(struct ksmbd_work *work)
 	wake = !list_empty(&conn->parked) && !ksmbd_conn_tx_over_locked(conn);
 	spin_unlock(&conn->park_lock);
 	if (wake)
-		ksmbd_work_unpark_all(conn);
-}
-
-void ksmbd_work_unpark_all(struct ksmbd_conn *conn)
-{
-	struct ksmbd_work *work, *tmp;
-	LIST_HEAD(list);
-
-	spin_lock(&conn->park_lock);
-	list_splice_init(&conn->parked, &list);
-	spin_unlock(&conn->park_lock);
-	list_for_each_entry_safe(work, tmp, &list, park_node) {
-		list_del_init(&work->park_node);
-		queue_work(io_wq, &work->work);
-	}
+		ksmbd_conn_unpark_all(conn);
 }
 
 static void work_run(struct work_struct *w)
@@ -119,13 +103,14 @@ static void work_run(struct work_struct *w)
 	if (work_park(work))
 		return;
 	if (!ksmbd_conn_exiting(work->conn))
-		ksmbd_smb2_process(work);
+		process_frame(work);
 	work_unreserve(work);
 	work_free(work);
 }
 
 struct ksmbd_work *ksmbd_work_alloc(struct ksmbd_conn *conn, u8 *frame,
-				    u32 frame_len)
+				    u32 frame_len,
+				    const struct ksmbd_work_rx_ops *rx)
 {
 	struct ksmbd_work *work;
 
@@ -134,6 +119,7 @@ struct ksmbd_work *ksmbd_work_alloc(struct ksmbd_conn *conn, u8 *frame,
 		return NULL;
 	ksmbd_live_inc(KSMBD_LIVE_WORKS);
 	INIT_WORK(&work->work, work_run);
+	work->park.work = &work->work;
 	ksmbd_conn_get(conn);
 	ksmbd_conn_request_begin(conn);
 	work->conn = conn;
@@ -143,6 +129,7 @@ struct ksmbd_work *ksmbd_work_alloc(struct ksmbd_conn *conn, u8 *frame,
 	work->frame_len = frame_len;
 	work->received_ns = ktime_get_ns();
 	work->rx_have = frame_len;
+	work->rx = rx;
 	return work;
 }
 
@@ -154,7 +141,7 @@ bool ksmbd_work_fill(struct ksmbd_work *work, u32 upto)
 		return false;
 	if (upto <= work->rx_have)
 		return true;
-	ret = ksmbd_tcp_recv(work->conn, work->buf + work->rx_have,
+	ret = work->rx->recv(work->conn, work->buf + work->rx_have,
 			     upto - work->rx_have);
 	if (ret) {
 		work->rx_error = ret;
@@ -176,7 +163,7 @@ ssize_t ksmbd_work_fill_file(struct ksmbd_work *work, u32 upto,
 	if (upto <= work->rx_have || upto > work->buf_len)
 		return -EINVAL;
 	ksmbd_total_add(KSMBD_TOTAL_WRITES_DIRECT, 1);
-	n = ksmbd_tcp_recv_to_file(work->conn, out, pos,
+	n = work->rx->recv_to_file(work->conn, out, pos,
 				   upto - work->rx_have, &taken, &rx_err);
 	work->rx_have += taken;
 	/* the rest of the frame is not coming: nothing may wait for it again */
@@ -196,7 +183,7 @@ int ksmbd_work_run_streamed(struct ksmbd_work *work)
 
 	ksmbd_total_add(KSMBD_TOTAL_WRITES_STREAMED, 1);
 	if (!ksmbd_conn_exiting(work->conn))
-		ksmbd_smb2_process(work);
+		process_frame(work);
 	if (!ksmbd_conn_exiting(work->conn))
 		ksmbd_work_fill(work, work->buf_len);
 	else if (ksmbd_work_streamed(work) && !work->rx_error)
@@ -245,25 +232,21 @@ void ksmbd_work_queue(struct ksmbd_work *work)
 		work_run(&work->work);
 		return;
 	}
-	queue_work(io_wq, &work->work);
+	ksmbd_conn_queue_work(&work->work);
 }
 
 void ksmbd_work_queue_plain(struct work_struct *w)
 {
-	queue_work(io_wq, w);
+	ksmbd_conn_queue_work(w);
 }
 
-int ksmbd_work_init(void)
+int ksmbd_work_init(void (*process)(struct ksmbd_work *work))
 {
+	process_frame = process;
 	work_cache = KMEM_CACHE(ksmbd_work, 0);
 	if (!work_cache)
 		return -ENOMEM;
-	/*
-	 * Unbound: requests may sleep in the VFS or wait for the daemon, and
-	 * one slow request must not hold up others queued on the same CPU.
-	 */
-	io_wq = alloc_workqueue("ksmbd-io", WQ_UNBOUND | WQ_MEM_RECLAIM, 0);
-	if (!io_wq) {
+	if (ksmbd_conn_wq_init()) {
 		kmem_cache_destroy(work_cache);
 		return -ENOMEM;
 	}
@@ -272,7 +255,6 @@ int ksmbd_work_init(void)
 
 void ksmbd_work_exit(void)
 {
-	/* Drains: every queued work and connection release runs first. */
-	destroy_workqueue(io_wq);
+	ksmbd_conn_wq_exit();
 	kmem_cache_destroy(work_cache);
 }

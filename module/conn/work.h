@@ -10,14 +10,25 @@
 
 #include <linux/types.h>
 #include <linux/workqueue.h>
+#include "connection.h"
 
 struct ksmbd_conn;
 struct file;
 struct ksmbd_session;
 
+/*
+ * The rest of a streamed frame comes from the transport that received its
+ * head (transport_tcp.h says what the calls return).
+ */
+struct ksmbd_work_rx_ops {
+	int (*recv)(struct ksmbd_conn *conn, void *buf, u32 len);
+	ssize_t (*recv_to_file)(struct ksmbd_conn *conn, struct file *out,
+				loff_t pos, u32 len, u32 *taken, int *rx_err);
+};
+
 struct ksmbd_work {
 	struct work_struct work;
-	struct list_head park_node;	/* on conn->parked while held back */
+	struct ksmbd_conn_parked park;	/* on conn->parked while held back */
 	size_t tx_reserved;		/* counted in conn->tx_reserved */
 	struct ksmbd_conn *conn;	/* counted reference */
 	u8 *frame;			/* the (decrypted) message being served */
@@ -37,15 +48,21 @@ struct ksmbd_work {
 	 */
 	u32 rx_have;
 	int rx_error;			/* receiving the rest failed */
+	const struct ksmbd_work_rx_ops *rx;
 };
 
-int ksmbd_work_init(void);
+/*
+ * process serves every frame (the SMB2 dispatcher): the work layer sits
+ * below it and knows it only through this registration (main.c).
+ */
+int ksmbd_work_init(void (*process)(struct ksmbd_work *work));
 void ksmbd_work_exit(void);
 
 /* Takes ownership of frame (from ksmbd_rx_buf_alloc(frame_len)) and a
- * reference on conn. */
+ * reference on conn; rx receives what of the frame is still to come. */
 struct ksmbd_work *ksmbd_work_alloc(struct ksmbd_conn *conn, u8 *frame,
-				    u32 frame_len);
+				    u32 frame_len,
+				    const struct ksmbd_work_rx_ops *rx);
 void ksmbd_work_queue(struct ksmbd_work *work);
 /* Serves a streamed WRITE in the receive thread; 0 or the receive error. */
 int ksmbd_work_run_streamed(struct ksmbd_work *work);
@@ -65,13 +82,7 @@ static inline bool ksmbd_work_streamed(const struct ksmbd_work *work)
 	return work->rx_have < work->buf_len;
 }
 
-/*
- * Queue again every work held back while the connection's send queue
- * was over its bound (it went below, or the connection is going).
- */
-void ksmbd_work_unpark_all(struct ksmbd_conn *conn);
-
-/* For connection teardown that must run after in-flight works. */
+/* On ksmbd-io, behind the request works (ksmbd_conn_queue_work()). */
 void ksmbd_work_queue_plain(struct work_struct *w);
 
 #endif

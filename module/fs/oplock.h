@@ -200,7 +200,4 @@ int ksmbd_oplock_durable_reclaim(struct ksmbd_smb2_ctx *ctx,
 				 const struct ksmbd_oplock_req *rq,
 				 bool name_ok, struct ksmbd_oplock_grant *out);
 
-/* OPLOCK_BREAK request: an oplock or lease break acknowledgement. */
-enum ksmbd_smb2_verdict ksmbd_smb2_oplock_break(struct ksmbd_smb2_ctx *ctx);
-
 #endif

@@ -12,8 +12,8 @@
 #include "connection.h"
 #include "debug.h"
 #include "ksmbd_trace.h"
-#include "oplock.h"
 #include "proto/decode.h"
+#include "proto/transform.h"
 #include "server.h"
 #include "session.h"
 #include "smb2_dispatch.h"
@@ -797,6 +797,35 @@ out_free:
 	fr_buf_free(conn, fr.buf, fr.size);
 }
 
+/*
+ * A transform frame, decrypted in place: work->frame becomes the plain
+ * message and work->enc_sess its session (counted), whose keys encrypt
+ * the response. On failure the connection has been dropped.
+ */
+static int decrypt(struct ksmbd_work *work)
+{
+	struct ksmbd_conn *conn = work->conn;
+	struct ksmbd_session *sess;
+	struct ksmbd_transform t;
+	int ret;
+
+	ret = ksmbd_smb2_transform_check(conn, work->frame, work->frame_len,
+					 &t);
+	if (ret)
+		return ret;
+	sess = ksmbd_session_lookup(conn, t.session_id);
+	ret = ksmbd_smb2_decrypt(conn, sess, work->frame, &t);
+	if (ret) {
+		if (sess)
+			ksmbd_session_put(sess);
+		return ret;
+	}
+	work->frame += t.msg_off;
+	work->frame_len = t.msg_len;
+	work->enc_sess = sess;
+	return 0;
+}
+
 void ksmbd_smb2_process(struct ksmbd_work *work)
 {
 	struct ksmbd_conn *conn = work->conn;
@@ -817,7 +846,7 @@ void ksmbd_smb2_process(struct ksmbd_work *work)
 		break;
 	case KSMBD_FRAME_TRANSFORM:
 		/* Validated, decrypted in place, or the connection dropped. */
-		if (ksmbd_smb2_decrypt(work))
+		if (decrypt(work))
 			break;
 		process_smb2(work);
 		ksmbd_session_put(work->enc_sess);

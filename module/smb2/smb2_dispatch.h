@@ -203,6 +203,9 @@ enum ksmbd_smb2_verdict ksmbd_smb2_tree_disconnect(struct ksmbd_smb2_ctx *ctx);
 enum ksmbd_smb2_verdict ksmbd_smb2_lock(struct ksmbd_smb2_ctx *ctx);
 enum ksmbd_smb2_verdict ksmbd_smb2_change_notify(struct ksmbd_smb2_ctx *ctx);
 
+/* smb2_oplock_break.c: an oplock or lease break acknowledgement. */
+enum ksmbd_smb2_verdict ksmbd_smb2_oplock_break(struct ksmbd_smb2_ctx *ctx);
+
 /* smb2_create.c, smb2_rw.c, smb2_ioctl.c */
 enum ksmbd_smb2_verdict ksmbd_smb2_create(struct ksmbd_smb2_ctx *ctx);
 enum ksmbd_smb2_verdict ksmbd_smb2_close(struct ksmbd_smb2_ctx *ctx);

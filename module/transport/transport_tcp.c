@@ -121,6 +121,12 @@ const char *ksmbd_tcp_rx_reason(int err)
 	}
 }
 
+/* A streamed WRITE's payload: the work receives it through these. */
+static const struct ksmbd_work_rx_ops tcp_rx_ops = {
+	.recv		= ksmbd_tcp_recv,
+	.recv_to_file	= ksmbd_tcp_recv_to_file,
+};
+
 /*
  * One frame: header, bound, body, hand-off. Returns a close reason or NULL.
  * Between frames a client may stay silent as long as it likes (deadtime
@@ -167,7 +173,7 @@ static const char *recv_frame(struct ksmbd_conn *conn)
 	atomic64_add(len + sizeof(hdr), &conn->bytes_in);
 	WRITE_ONCE(conn->last_rx, jiffies);
 
-	work = ksmbd_work_alloc(conn, buf, len);
+	work = ksmbd_work_alloc(conn, buf, len, &tcp_rx_ops);
 	if (!work) {
 		ksmbd_rx_buf_free(buf, len);
 		return "out of memory";
