@@ -29,6 +29,7 @@
 #include "proto/utf16.h"
 #include "share.h"
 #include "shortname.h"
+#include "smb2_dispatch.h"
 #include "smb2_info.h"
 #include "tree.h"
 #include "vfs.h"

@@ -10,6 +10,7 @@
 #include <linux/wait.h>
 #include "proto/buf.h"
 #include "proto/validate.h"
+#include "smb2_handler.h"
 
 struct ksmbd_conn;
 struct ksmbd_work;
@@ -30,12 +31,6 @@ struct ksmbd_compound_fid {
 	u32 error;	/* the status of a failed CREATE, 0 = none */
 };
 
-/* What a handler wants done with its element. */
-enum ksmbd_smb2_verdict {
-	KSMBD_SMB2_REPLY,	/* status + body in the context */
-	KSMBD_SMB2_NO_REPLY,	/* e.g. CANCEL */
-	KSMBD_SMB2_DROP,	/* protocol violation: close the connection */
-};
 
 /* From this length on, READ data allowed as pages goes as pages. */
 #define KSMBD_READ_PAGES_MIN	(16 * 1024)
@@ -118,8 +113,6 @@ struct ksmbd_smb2_ctx {
 	u32 rsp_start;
 	u32 rsp_tail;
 };
-
-typedef enum ksmbd_smb2_verdict (*ksmbd_smb2_handler_t)(struct ksmbd_smb2_ctx *ctx);
 
 /* Runs in the work item: everything for one received frame. */
 void ksmbd_smb2_process(struct ksmbd_work *work);

@@ -25,6 +25,7 @@
 #include "secdesc.h"
 #include "server.h"
 #include "share.h"
+#include "smb2_dispatch.h"
 #include "smb2_info.h"
 #include "streams.h"
 #include "tree.h"
