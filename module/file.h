@@ -34,7 +34,7 @@
 #include <linux/time64.h>
 #include <linux/types.h>
 
-struct ksmbd_smb2_ctx;
+struct ksmbd_caller;
 struct ksmbd_durable;
 struct ksmbd_inode;
 struct ksmbd_lock_file;
@@ -181,7 +181,7 @@ struct ksmbd_file {
  * such handle exists (answer STATUS_FILE_CLOSED, or INVALID_PARAMETER for
  * a related element with none).
  */
-struct ksmbd_file *ksmbd_file_lookup(struct ksmbd_smb2_ctx *ctx,
+struct ksmbd_file *ksmbd_file_lookup(struct ksmbd_caller *caller,
 				     u64 persistent_id, u64 volatile_id);
 void ksmbd_file_get(struct ksmbd_file *fp);
 void ksmbd_file_put(struct ksmbd_file *fp);
@@ -292,12 +292,12 @@ s64 ksmbd_file_reserved_all(void);
 /* ---- Used by smb2_create.c and the teardown hooks ---- */
 
 /*
- * A new handle owned by the session/tree of ctx; not in the table yet.
+ * A new handle owned by the session/tree of caller; not in the table yet.
  * It already holds its slots under the open-file bounds (below):
  * ERR_PTR(-EMFILE) over one of them, -ENOMEM without memory. Made before
  * anything is created on disk, so a refusal changes nothing.
  */
-struct ksmbd_file *ksmbd_file_alloc(struct ksmbd_smb2_ctx *ctx,
+struct ksmbd_file *ksmbd_file_alloc(struct ksmbd_caller *caller,
 				    enum ksmbd_file_kind kind);
 
 /*
@@ -313,9 +313,9 @@ struct ksmbd_file *ksmbd_file_alloc(struct ksmbd_smb2_ctx *ctx,
  * their bounds. Over a bound: -EMFILE, counted in stats
  * (open_files_refused_per_session / _per_connection) and traced.
  */
-int ksmbd_file_charge(struct ksmbd_file *fp, struct ksmbd_smb2_ctx *ctx);
+int ksmbd_file_charge(struct ksmbd_file *fp, struct ksmbd_caller *caller);
 int ksmbd_file_charge_session(struct ksmbd_file *fp,
-			      struct ksmbd_smb2_ctx *ctx);
+			      struct ksmbd_caller *caller);
 /* Give back what fp holds; safe to repeat, and under the table's lock. */
 void ksmbd_file_uncharge(struct ksmbd_file *fp);
 void ksmbd_file_uncharge_session(struct ksmbd_file *fp);
@@ -336,7 +336,7 @@ int ksmbd_file_share_join(struct ksmbd_file *fp);
  */
 int ksmbd_file_publish(struct ksmbd_file *fp);
 /* CLOSE: unlist and return the table's reference (NULL if already gone). */
-struct ksmbd_file *ksmbd_file_unpublish(struct ksmbd_smb2_ctx *ctx,
+struct ksmbd_file *ksmbd_file_unpublish(struct ksmbd_caller *caller,
 					u64 persistent_id, u64 volatile_id);
 
 /* ---- Durable handles (durable.c); the table's side is in file.c ---- */
@@ -364,7 +364,7 @@ long ksmbd_file_durable_wait(unsigned int seen, long timeout);
 void ksmbd_file_durable_unclaim(struct ksmbd_file *fp);
 /* A claimed handle now belongs to the request's session and tree. */
 void ksmbd_file_durable_attach(struct ksmbd_file *fp,
-			       struct ksmbd_smb2_ctx *ctx);
+			       struct ksmbd_caller *caller);
 /*
  * The scavenger's pass: detach orphans nobody uses any more from their
  * old tree and connection, close those whose timeout has passed (all of

@@ -10,6 +10,7 @@
 #include <linux/wait.h>
 #include "proto/buf.h"
 #include "proto/validate.h"
+#include "caller.h"
 #include "smb2_handler.h"
 
 struct ksmbd_conn;
@@ -19,17 +20,6 @@ struct ksmbd_tree;
 struct ksmbd_async;
 struct frame_rsp;
 struct ksmbd_pagevec;
-
-/*
- * MS-SMB2 3.3.5.2.7.2: the FileId of the last CREATE in a compound, which
- * related elements name with an all-ones FileId. One per frame.
- */
-struct ksmbd_compound_fid {
-	bool valid;
-	u64 persistent;
-	u64 volatile_id;
-	u32 error;	/* the status of a failed CREATE, 0 = none */
-};
 
 
 /* From this length on, READ data allowed as pages goes as pages. */
@@ -112,7 +102,28 @@ struct ksmbd_smb2_ctx {
 	struct frame_rsp *fr;
 	u32 rsp_start;
 	u32 rsp_tail;
+	/* What object calls take: see ksmbd_smb2_caller(). */
+	struct ksmbd_caller caller;
 };
+
+/*
+ * The element as the objects (files, oplocks, durable handles, locks)
+ * see it. Filled from the fields above each time a handler passes it on:
+ * the dispatcher and SESSION_SETUP change those, and they stay the one
+ * place that holds them. ops were set by the dispatcher.
+ */
+static inline struct ksmbd_caller *ksmbd_smb2_caller(struct ksmbd_smb2_ctx *ctx)
+{
+	struct ksmbd_caller *c = &ctx->caller;
+
+	c->conn = ctx->conn;
+	c->sess = ctx->sess;
+	c->tree = ctx->tree;
+	c->session_id = ctx->session_id;
+	c->flags = ctx->req->hdr.flags;
+	c->cfid = ctx->cfid;
+	return c;
+}
 
 /* Runs in the work item: everything for one received frame. */
 void ksmbd_smb2_process(struct ksmbd_work *work);

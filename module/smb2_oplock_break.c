@@ -164,7 +164,7 @@ static void oplock_ack(struct ksmbd_smb2_ctx *ctx,
 	struct ksmbd_file *fp;
 	LIST_HEAD(notes);
 
-	fp = ksmbd_file_lookup(ctx, rq->pid, rq->vid);
+	fp = ksmbd_file_lookup(ksmbd_smb2_caller(ctx), rq->pid, rq->vid);
 	if (!fp) {
 		ctx->status = STATUS_FILE_CLOSED;
 		return;
