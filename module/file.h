@@ -39,6 +39,7 @@ struct ksmbd_durable;
 struct ksmbd_inode;
 struct ksmbd_lock_file;
 struct ksmbd_oplock;
+struct ksmbd_session;
 struct ksmbd_tree;
 struct notify_watch;
 
@@ -412,8 +413,10 @@ struct ksmbd_file *ksmbd_file_durable_find_guid(const u8 *create_guid,
 						const u8 *client_guid);
 
 /*
- * Teardown hooks ksmbd_file_close_tree() and ksmbd_file_close_session()
- * are declared in tree.h and session.h and implemented in file.c.
+ * Teardown: close every file opened through the tree or session (what
+ * main.c registers as struct ksmbd_tree_hooks / ksmbd_session_hooks).
  */
+void ksmbd_file_close_tree(struct ksmbd_tree *tree);
+void ksmbd_file_close_session(struct ksmbd_session *sess);
 
 #endif

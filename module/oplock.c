@@ -433,6 +433,14 @@ static void note_route(struct break_note *n)
 	ksmbd_session_put(sess);
 }
 
+/* Set once at load, before any owner exists; read-only after. */
+static const struct ksmbd_oplock_wire *wire;
+
+void ksmbd_oplock_wire_register(const struct ksmbd_oplock_wire *w)
+{
+	wire = w;
+}
+
 static void send_notes(struct list_head *notes)
 {
 	struct break_note *n, *tmp;
@@ -440,9 +448,9 @@ static void send_notes(struct list_head *notes)
 	list_for_each_entry_safe(n, tmp, notes, node) {
 		list_del(&n->node);
 		note_route(n);
-		ksmbd_oplock_send_break(n->conn, n->lease, n->ack_required,
-					n->key, n->pid, n->vid, n->sess_id,
-					n->from, n->to, n->epoch);
+		wire->send_break(n->conn, n->lease, n->ack_required, n->key,
+				 n->pid, n->vid, n->sess_id, n->from, n->to,
+				 n->epoch);
 		trace_ksmbd_oplock_break_sent(n->conn->id,
 					      n->lease ? get_unaligned_le64(n->key) :
 							 n->pid,

@@ -47,6 +47,7 @@
 struct inode;
 struct ksmbd_file;
 struct ksmbd_caller;
+struct ksmbd_conn;
 struct ksmbd_smb2_ctx;
 enum ksmbd_smb2_verdict;
 
@@ -175,6 +176,21 @@ int ksmbd_oplock_break_for_setinfo(struct ksmbd_caller *caller,
 void ksmbd_oplock_release(struct ksmbd_file *fp);
 /* For the file table (main.c registers it): the above at the last put. */
 extern struct ksmbd_file_hooks ksmbd_oplock_file_hooks;
+
+/*
+ * How a break notification goes out: the SMB2 layer's
+ * (smb2_oplock_break.c), registered at load by main.c's objects_init()
+ * so that the break engine names no wire code.
+ */
+struct ksmbd_oplock_wire {
+	/* One notification frame; called without locks held. */
+	void (*send_break)(struct ksmbd_conn *conn, bool lease,
+			   bool ack_required, const u8 *key, u64 pid,
+			   u64 vid, u64 sess_id, u32 from, u32 to,
+			   u16 epoch);
+};
+
+void ksmbd_oplock_wire_register(const struct ksmbd_oplock_wire *w);
 
 /* ---- Durable handles (durable.h) ---- */
 struct ksmbd_conn;

@@ -179,7 +179,14 @@ enum ksmbd_smb2_verdict ksmbd_smb2_echo(struct ksmbd_smb2_ctx *ctx);
 /* An SMB1 NEGOTIATE frame: answer with the SMB2 wildcard, or drop. */
 void ksmbd_smb1_negotiate(struct ksmbd_work *work);
 
+/* smb2_oplock_break.c: break notifications (see oplock.h) */
+struct ksmbd_oplock_wire;
+extern const struct ksmbd_oplock_wire ksmbd_smb2_oplock_wire;
+
 /* smb2_session.c */
+struct ksmbd_auth_state;
+/* The NTLMSSP exchange state, wiped and freed (NULL ok). */
+void ksmbd_auth_state_free(struct ksmbd_auth_state *auth);
 enum ksmbd_smb2_verdict ksmbd_smb2_session_setup(struct ksmbd_smb2_ctx *ctx);
 enum ksmbd_smb2_verdict ksmbd_smb2_logoff(struct ksmbd_smb2_ctx *ctx);
 
