@@ -41,21 +41,6 @@ static bool stopping;
 static void scavenge(struct work_struct *w);
 static DECLARE_DELAYED_WORK(scavenger, scavenge);
 
-/*
- * Where a detached owner's breaks go: a connection that is always
- * exiting, so the break engine downgrades at once and sends nothing.
- * Never freed: its one base reference is never dropped.
- */
-static struct ksmbd_conn nowhere = {
-	.refs = REFCOUNT_INIT(1),
-	.flags = BIT(KSMBD_CONN_F_EXITING),
-};
-
-struct ksmbd_conn *ksmbd_durable_nowhere(void)
-{
-	return &nowhere;
-}
-
 static u32 default_timeout_ms(void)
 {
 	unsigned int s = READ_ONCE(durable_timeout_s);
@@ -91,13 +76,60 @@ void ksmbd_durable_disconnected(struct ksmbd_file *fp)
 	mod_delayed_work(system_wq, &scavenger, HZ / 4);
 }
 
+struct scan_state {
+	bool all;	/* close every disconnected handle (the server stops) */
+	bool expired;	/* of the handle pick_scan() last looked at */
+};
+
+/* Under the file table's lock: what the scavenger does with fp. */
+static enum ksmbd_durable_pick pick_scan(const struct ksmbd_file *fp,
+					 void *arg)
+{
+	struct scan_state *s = arg;
+
+	s->expired = s->all || time_after_eq(jiffies, fp->durable->expires);
+	if (s->expired)
+		return KSMBD_DH_CLAIM_BUSY;
+	/* Detach an orphan once nobody uses it. */
+	return fp->durable->state == KSMBD_DH_S_ORPHAN ? KSMBD_DH_CLAIM :
+							 KSMBD_DH_SKIP;
+}
+
+/*
+ * One pass: detach orphans nobody uses any more from their old tree and
+ * connection, close those whose timeout has passed (all of them with
+ * all set). Returns how many disconnected handles remain.
+ */
+static u32 scan(bool all)
+{
+	struct scan_state s = { .all = all };
+	struct ksmbd_file *fp;
+	unsigned long index = 0;
+	u32 left = 0;
+
+	while ((fp = ksmbd_file_durable_next(&index, pick_scan, &s, &left))) {
+		if (s.expired) {
+			trace_ksmbd_durable_scavenge(fp, all ? "stop" :
+						     "timeout");
+			ksmbd_file_durable_close(fp, index);
+		} else {
+			/* Its breaks go nowhere until a reconnect. */
+			ksmbd_oplock_durable_move(fp, ksmbd_oplock_nowhere(), 0);
+			ksmbd_file_durable_detach(fp);
+			left++;
+		}
+		index++;
+	}
+	return left;
+}
+
 /*
  * While the server stops, a handle a teardown kept just before the stop
  * began is closed here, or the connection it holds would never go.
  */
 static void scavenge(struct work_struct *w)
 {
-	if (ksmbd_file_durable_scan(READ_ONCE(stopping)))
+	if (scan(READ_ONCE(stopping)))
 		schedule_delayed_work(&scavenger, HZ / 4);
 }
 
@@ -116,13 +148,20 @@ void ksmbd_durable_stop(void)
 	 * Orphans still used by a request of their dead connection are
 	 * closed once the request lets go; it does soon.
 	 */
-	for (tries = 0; ksmbd_file_durable_scan(true); tries++) {
+	for (tries = 0; scan(true); tries++) {
 		if (tries == 100) {
 			pr_warn("durable handles still in use at stop\n");
 			break;
 		}
 		msleep(100);
 	}
+}
+
+bool ksmbd_durable_purges(const struct ksmbd_file *other,
+			  const struct ksmbd_file *fp, bool overwrite)
+{
+	return READ_ONCE(other->durable) &&
+	       ksmbd_oplock_durable_breaks(other, fp, overwrite);
 }
 
 /* ---- Grant ---- */

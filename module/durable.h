@@ -121,10 +121,16 @@ void ksmbd_durable_lock_done(struct ksmbd_caller *caller, struct ksmbd_file *fp,
 
 /* Teardown of fp's session by a dropped connection: keep fp? */
 bool ksmbd_durable_keep(const struct ksmbd_file *fp);
+/*
+ * An open of fp (overwriting or not) would break the caching of other, a
+ * handle of the same inode, and other is durable: when disconnected, it
+ * is closed instead (MS-SMB2 3.3.4.6, ksmbd_file_durable_purge()). Reads
+ * other without the table's lock: the purge checks again under it.
+ */
+bool ksmbd_durable_purges(const struct ksmbd_file *other,
+			  const struct ksmbd_file *fp, bool overwrite);
 /* Called when a handle became disconnected: arm the scavenger. */
 void ksmbd_durable_disconnected(struct ksmbd_file *fp);
-/* The placeholder connection of detached owners (always exiting). */
-struct ksmbd_conn *ksmbd_durable_nowhere(void);
 /* The handle's timeout in jiffies. */
 unsigned long ksmbd_durable_timeout(const struct ksmbd_file *fp);
 

@@ -29,7 +29,6 @@
 #include "fileinfo.h"
 #include "ipc.h"
 #include "ksmbd_trace.h"
-#include "oplock.h"
 #include "server.h"
 #include "session.h"
 #include "share.h"
@@ -621,8 +620,7 @@ void ksmbd_file_durable_attach(struct ksmbd_file *fp,
 		ksmbd_file_close_tree(caller->tree);
 }
 
-/* Erase a claimed (BUSY) handle and close it like CLOSE does. */
-static void durable_close(struct ksmbd_file *fp, unsigned long index)
+void ksmbd_file_durable_close(struct ksmbd_file *fp, unsigned long index)
 {
 	bool ours;
 
@@ -638,12 +636,10 @@ static void durable_close(struct ksmbd_file *fp, unsigned long index)
 	ksmbd_file_put(fp);		/* the claim's */
 }
 
-/* A claimed orphan: let go of its old tree and connection. */
-static void durable_detach(struct ksmbd_file *fp)
+void ksmbd_file_durable_detach(struct ksmbd_file *fp)
 {
 	struct ksmbd_tree *old = fp->tree;
 
-	ksmbd_oplock_durable_move(fp, ksmbd_durable_nowhere(), 0);
 	/* Its reservation was its connection's: given back with it. */
 	ksmbd_file_unreserve(fp);
 	fp->tree = NULL;
@@ -656,45 +652,32 @@ static void durable_detach(struct ksmbd_file *fp)
 	ksmbd_file_put(fp);
 }
 
-u32 ksmbd_file_durable_scan(bool all)
+struct ksmbd_file *
+ksmbd_file_durable_next(unsigned long *index,
+			enum ksmbd_durable_pick (*pick)(const struct ksmbd_file *fp,
+							void *arg),
+			void *arg, u32 *left)
 {
+	enum ksmbd_durable_pick p;
 	struct ksmbd_file *fp;
-	unsigned long index = 0;
-	u32 left = 0;
-	bool expired;
 
-	for (;;) {
-		xa_lock(&files);
-		for (fp = xa_find(&files, &index, ULONG_MAX, XA_PRESENT); fp;
-		     fp = xa_find_after(&files, &index, ULONG_MAX, XA_PRESENT)) {
-			if (!disconnected(fp)) {
-				/* A failed reconnect gives it back: keep going. */
-				if (fp->durable &&
-				    fp->durable->state == KSMBD_DH_S_BUSY)
-					left++;
-				continue;
-			}
-			expired = all || time_after_eq(jiffies,
-						       fp->durable->expires);
-			if ((expired || fp->durable->state ==
-					KSMBD_DH_S_ORPHAN) &&
-			    claim_locked(fp, expired))
-				break;
-			left++;
+	xa_lock(&files);
+	for (fp = xa_find(&files, index, ULONG_MAX, XA_PRESENT); fp;
+	     fp = xa_find_after(&files, index, ULONG_MAX, XA_PRESENT)) {
+		if (!disconnected(fp)) {
+			/* A failed reconnect gives it back: keep going. */
+			if (fp->durable && fp->durable->state == KSMBD_DH_S_BUSY)
+				(*left)++;
+			continue;
 		}
-		xa_unlock(&files);
-		if (!fp)
-			return left;
-		if (expired) {
-			trace_ksmbd_durable_scavenge(fp, all ? "stop" :
-						     "timeout");
-			durable_close(fp, index);
-		} else {
-			durable_detach(fp);
-			left++;
-		}
-		index++;
+		p = pick(fp, arg);
+		if (p != KSMBD_DH_SKIP &&
+		    claim_locked(fp, p == KSMBD_DH_CLAIM_BUSY))
+			break;
+		(*left)++;
 	}
+	xa_unlock(&files);
+	return fp;
 }
 
 #define PURGE_BATCH	8
@@ -709,8 +692,7 @@ static bool purge_wants(struct ksmbd_file *other, void *arg)
 {
 	const struct purge_arg *pa = arg;
 
-	return READ_ONCE(other->durable) &&
-	       ksmbd_oplock_durable_breaks(other, pa->fp, pa->overwrite);
+	return ksmbd_durable_purges(other, pa->fp, pa->overwrite);
 }
 
 u32 ksmbd_file_durable_purge(struct ksmbd_file *fp, bool overwrite)
@@ -735,7 +717,7 @@ u32 ksmbd_file_durable_purge(struct ksmbd_file *fp, bool overwrite)
 		xa_unlock(&files);
 		ksmbd_file_put(other);	/* the claim holds it now */
 		trace_ksmbd_durable_scavenge(other, "conflicting open");
-		durable_close(other, index);
+		ksmbd_file_durable_close(other, index);
 		closed++;
 	}
 	return closed;
@@ -796,7 +778,7 @@ void ksmbd_file_close_app_instance(const u8 *app_id, const u8 *client_guid,
 			/* A disconnected durable handle: claimed, then closed. */
 			if (claim_locked(fp, true)) {
 				xa_unlock(&files);
-				durable_close(fp, index);
+				ksmbd_file_durable_close(fp, index);
 			} else {
 				xa_unlock(&files);
 			}

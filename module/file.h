@@ -367,11 +367,32 @@ void ksmbd_file_durable_unclaim(struct ksmbd_file *fp);
 void ksmbd_file_durable_attach(struct ksmbd_file *fp,
 			       struct ksmbd_caller *caller);
 /*
- * The scavenger's pass: detach orphans nobody uses any more from their
- * old tree and connection, close those whose timeout has passed (all of
- * them with all set). Returns how many disconnected handles remain.
+ * The scavenger's walk over the table (durable.c). From *index on, the
+ * next disconnected handle pick() wants, claimed (BUSY, with a
+ * reference; *index is its slot), or NULL at the end. pick() runs under
+ * the table's lock; KSMBD_DH_CLAIM_BUSY also takes an orphan a request
+ * of its dead connection still uses (only to close it). *left counts
+ * what a later pass must see again: disconnected handles not claimed
+ * and handles a reconnect holds (a failed one gives them back).
  */
-u32 ksmbd_file_durable_scan(bool all);
+enum ksmbd_durable_pick {
+	KSMBD_DH_SKIP,
+	KSMBD_DH_CLAIM,
+	KSMBD_DH_CLAIM_BUSY,
+};
+
+struct ksmbd_file *
+ksmbd_file_durable_next(unsigned long *index,
+			enum ksmbd_durable_pick (*pick)(const struct ksmbd_file *fp,
+							void *arg),
+			void *arg, u32 *left);
+/* Erase a claimed handle at slot index and close it as CLOSE does. */
+void ksmbd_file_durable_close(struct ksmbd_file *fp, unsigned long index);
+/*
+ * A claimed orphan whose oplock owner has moved away: let go of its old
+ * tree (and reservation), mark it detached and drop the claim.
+ */
+void ksmbd_file_durable_detach(struct ksmbd_file *fp);
 /*
  * Before an open of fp's inode breaks caching: close the disconnected
  * durable handles of that inode it would break (MS-SMB2 3.3.4.6: a break

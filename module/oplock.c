@@ -17,7 +17,6 @@
 #include "caller.h"
 #include "connection.h"
 #include "create_rules.h"
-#include "durable.h"
 #include "file.h"
 #include "fileinfo.h"
 #include "ksmbd_trace.h"
@@ -264,13 +263,28 @@ static struct break_note *note_make(struct ksmbd_oplock *o, u32 to, bool ack)
 }
 
 /*
+ * Where a detached owner's breaks go: a connection that is always
+ * exiting, so the break engine downgrades at once and sends nothing.
+ * Never freed: its one base reference is never dropped.
+ */
+static struct ksmbd_conn nowhere = {
+	.refs = REFCOUNT_INIT(1),
+	.flags = BIT(KSMBD_CONN_F_EXITING),
+};
+
+struct ksmbd_conn *ksmbd_oplock_nowhere(void)
+{
+	return &nowhere;
+}
+
+/*
  * o's connection is going away and its teardown has not yet closed or
  * kept (as durable) o's handles; the placeholder of disconnected durable
  * handles and a connection already off the list are past that.
  */
 static bool tearing_down(const struct ksmbd_oplock *o)
 {
-	return o->conn != ksmbd_durable_nowhere() &&
+	return o->conn != &nowhere &&
 	       ksmbd_conn_exiting(o->conn) && !list_empty(&o->conn->node);
 }
 

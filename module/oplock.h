@@ -203,6 +203,8 @@ bool ksmbd_oplock_durable_ok(const struct ksmbd_file *fp);
 /* An open through fp would break the caching of the handle durable. */
 bool ksmbd_oplock_durable_breaks(const struct ksmbd_file *durable,
 				 const struct ksmbd_file *fp, bool overwrite);
+/* The placeholder connection of detached owners (always exiting). */
+struct ksmbd_conn *ksmbd_oplock_nowhere(void);
 /* Breaks of fp's owner go to conn (the placeholder when disconnected). */
 void ksmbd_oplock_durable_move(struct ksmbd_file *fp, struct ksmbd_conn *conn,
 			       u64 sess_id);
