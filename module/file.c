@@ -34,12 +34,12 @@
 #include "share.h"
 #include "stats.h"
 #include "tree.h"
-#include "vfs.h"
 #include "vfs_name.h"
 
 static DEFINE_XARRAY_ALLOC1(files);
 /* Registered at load, before any handle exists; read-only after. */
 static LIST_HEAD(hooks);
+static const struct ksmbd_file_store *store;
 static u32 next_volatile;		/* cyclic hint, under the xa_lock */
 
 /*
@@ -109,6 +109,11 @@ void ksmbd_file_hooks_register(struct ksmbd_file_hooks *h)
 	list_add_tail(&h->node, &hooks);
 }
 
+void ksmbd_file_store_register(const struct ksmbd_file_store *s)
+{
+	store = s;
+}
+
 void ksmbd_file_get(struct ksmbd_file *fp)
 {
 	refcount_inc(&fp->refs);
@@ -146,9 +151,9 @@ static void file_release(struct ksmbd_file *fp)
 	ksmbd_file_unreserve(fp);
 	/* The file takes its streams with it. */
 	if (remove & KSMBD_LEAVE_REMOVE_FILE)
-		err = ksmbd_vfs_remove_file(fp);
+		err = store->remove_file(fp);
 	else if (remove & KSMBD_LEAVE_REMOVE_STREAM)
-		err = ksmbd_vfs_remove(fp);
+		err = store->remove(fp);
 	if (err)
 		pr_debug("delete on close of %s: %d\n", fp->name, err);
 	if (fp->dir_state && fp->dir_state_free)

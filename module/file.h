@@ -418,6 +418,18 @@ struct ksmbd_file_hooks {
 };
 
 void ksmbd_file_hooks_register(struct ksmbd_file_hooks *h);
+
+/*
+ * Delete on close, when the last reference goes: remove the file with its
+ * streams, or the one stream fp opened. The VFS's (vfs.c), registered at
+ * load (main.c's objects_init()) so that the table names no VFS call.
+ */
+struct ksmbd_file_store {
+	int (*remove_file)(struct ksmbd_file *fp);
+	int (*remove)(struct ksmbd_file *fp);
+};
+
+void ksmbd_file_store_register(const struct ksmbd_file_store *s);
 /* An attached durable handle of this client with this CreateGuid (replay). */
 /*
  * MS-SMB2 3.3.5.9.13: close (3.3.4.17) every open of the share at root

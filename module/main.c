@@ -26,6 +26,7 @@
 #include "stats.h"
 #include "transport_tcp.h"
 #include "tree.h"
+#include "vfs.h"
 #include "work.h"
 
 /*
@@ -118,6 +119,11 @@ static void tables_exit(void)
 	ksmbd_share_exit();
 }
 
+static const struct ksmbd_file_store file_store = {
+	.remove_file = ksmbd_vfs_remove_file,
+	.remove = ksmbd_vfs_remove,
+};
+
 /* A tree's and a session's files go with them (the file table). */
 static const struct ksmbd_tree_hooks tree_hooks = {
 	.close_files = ksmbd_file_close_tree,
@@ -142,6 +148,7 @@ static void __init objects_init(void)
 	ksmbd_oplock_wire_register(&ksmbd_smb2_oplock_wire);
 	ksmbd_tree_hooks_register(&tree_hooks);
 	ksmbd_session_hooks_register(&session_hooks);
+	ksmbd_file_store_register(&file_store);
 }
 
 /* Each step's exit is in ksmbd_exit() in the reverse order. */
