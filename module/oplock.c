@@ -263,28 +263,13 @@ static struct break_note *note_make(struct ksmbd_oplock *o, u32 to, bool ack)
 }
 
 /*
- * Where a detached owner's breaks go: a connection that is always
- * exiting, so the break engine downgrades at once and sends nothing.
- * Never freed: its one base reference is never dropped.
- */
-static struct ksmbd_conn nowhere = {
-	.refs = REFCOUNT_INIT(1),
-	.flags = BIT(KSMBD_CONN_F_EXITING),
-};
-
-struct ksmbd_conn *ksmbd_oplock_nowhere(void)
-{
-	return &nowhere;
-}
-
-/*
  * o's connection is going away and its teardown has not yet closed or
  * kept (as durable) o's handles; the placeholder of disconnected durable
  * handles and a connection already off the list are past that.
  */
 static bool tearing_down(const struct ksmbd_oplock *o)
 {
-	return o->conn != &nowhere &&
+	return o->conn != ksmbd_oplock_nowhere() &&
 	       ksmbd_conn_exiting(o->conn) && !list_empty(&o->conn->node);
 }
 
@@ -997,22 +982,4 @@ void ksmbd_oplock_grant(struct ksmbd_caller *caller, struct ksmbd_file *fp,
 	kfree(fresh);
 	if (rq->lease && !out->lease && may_cache(fp))
 		no_lease_grant(rq, out);
-}
-
-int ksmbd_oplock_lease_check(struct ksmbd_caller *caller,
-			     const struct ksmbd_oplock_req *rq,
-			     const struct inode *inode)
-{
-	struct ksmbd_oplock *o;
-	int ret = 0;
-
-	if (!rq->lease)
-		return 0;
-	mutex_lock(&ksmbd_owner_lock);
-	o = ksmbd_lease_find(caller->conn->neg.client_guid, rq->key,
-			     caller->sess->uid);
-	if (o && o->inode != inode)
-		ret = -EINVAL;
-	mutex_unlock(&ksmbd_owner_lock);
-	return ret;
 }

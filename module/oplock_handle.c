@@ -67,6 +67,24 @@ void ksmbd_oplock_decode(const struct ksmbd_caller *caller, u8 level,
 	rq->lease = true;
 }
 
+int ksmbd_oplock_lease_check(struct ksmbd_caller *caller,
+			     const struct ksmbd_oplock_req *rq,
+			     const struct inode *inode)
+{
+	struct ksmbd_oplock *o;
+	int ret = 0;
+
+	if (!rq->lease)
+		return 0;
+	mutex_lock(&ksmbd_owner_lock);
+	o = ksmbd_lease_find(caller->conn->neg.client_guid, rq->key,
+			     caller->sess->uid);
+	if (o && o->inode != inode)
+		ret = -EINVAL;
+	mutex_unlock(&ksmbd_owner_lock);
+	return ret;
+}
+
 /* ---- Release ---- */
 
 static void owner_free(struct ksmbd_oplock *o)
@@ -159,6 +177,21 @@ bool ksmbd_oplock_durable_breaks(const struct ksmbd_file *durable,
 	return (r & KSMBD_LEASE_H) &&
 	       ksmbd_share_conflict(o->access, o->share, fp->daccess,
 				    fp->share_access);
+}
+
+/*
+ * Where a detached owner's breaks go: a connection that is always
+ * exiting, so the break engine downgrades at once and sends nothing.
+ * Never freed: its one base reference is never dropped.
+ */
+static struct ksmbd_conn nowhere = {
+	.refs = REFCOUNT_INIT(1),
+	.flags = BIT(KSMBD_CONN_F_EXITING),
+};
+
+struct ksmbd_conn *ksmbd_oplock_nowhere(void)
+{
+	return &nowhere;
 }
 
 /* Under owner_lock: o's breaks now go to conn (counted), as session sess_id. */
