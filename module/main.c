@@ -28,6 +28,8 @@
 #include "smb2_transform.h"
 #include "stats.h"
 #include "transport_tcp.h"
+#include "tree.h"
+#include "vfs.h"
 #include "work.h"
 
 /*
@@ -132,16 +134,36 @@ static void tables_exit(void)
 	ksmbd_share_exit();
 }
 
+static const struct ksmbd_file_store file_store = {
+	.remove_file = ksmbd_vfs_remove_file,
+	.remove = ksmbd_vfs_remove,
+};
+
+/* A tree's and a session's files go with them (the file table). */
+static const struct ksmbd_tree_hooks tree_hooks = {
+	.close_files = ksmbd_file_close_tree,
+};
+
+static const struct ksmbd_session_hooks session_hooks = {
+	.close_files = ksmbd_file_close_session,
+	.auth_free = ksmbd_auth_state_free,
+};
+
 /*
  * What goes with a handle, in this order: its blocking locks, its
  * CHANGE_NOTIFY requests (and a deleted directory's watches), its oplock
- * or lease. Nothing to undo: the hooks are static.
+ * or lease. The break engine sends through the SMB2 layer. Nothing to
+ * undo: the hooks are static.
  */
 static void __init objects_init(void)
 {
 	ksmbd_file_hooks_register(&ksmbd_lock_file_hooks);
 	ksmbd_file_hooks_register(&ksmbd_notify_file_hooks);
 	ksmbd_file_hooks_register(&ksmbd_oplock_file_hooks);
+	ksmbd_oplock_wire_register(&ksmbd_smb2_oplock_wire);
+	ksmbd_tree_hooks_register(&tree_hooks);
+	ksmbd_session_hooks_register(&session_hooks);
+	ksmbd_file_store_register(&file_store);
 }
 
 /* Each step's exit is in ksmbd_exit() in the reverse order. */

@@ -138,13 +138,21 @@ void ksmbd_session_get(struct ksmbd_session *sess)
 	refcount_inc(&sess->refs);
 }
 
+/* Set once at load, before any session exists; read-only after. */
+static const struct ksmbd_session_hooks *hooks;
+
+void ksmbd_session_hooks_register(const struct ksmbd_session_hooks *h)
+{
+	hooks = h;
+}
+
 static void channels_free(struct ksmbd_session *sess)
 {
 	struct ksmbd_channel *ch, *tmp;
 
 	list_for_each_entry_safe(ch, tmp, &sess->channels, node) {
 		list_del(&ch->node);
-		ksmbd_auth_state_free(ch->auth);
+		hooks->auth_free(ch->auth);
 		ksmbd_signer_free(&ch->signer);
 		ksmbd_conn_put(ch->conn);
 		memzero_explicit(ch->preauth_hash, sizeof(ch->preauth_hash));
@@ -157,7 +165,7 @@ static void session_free(struct ksmbd_session *sess)
 	channels_free(sess);
 	WARN_ON_ONCE(!xa_empty(&sess->trees));
 	xa_destroy(&sess->trees);
-	ksmbd_auth_state_free(sess->auth);
+	hooks->auth_free(sess->auth);
 	ksmbd_signer_free(&sess->signer);
 	ksmbd_sess_crypto_free(&sess->crypto);
 	if (sess->cred)
@@ -420,7 +428,7 @@ static void teardown(struct ksmbd_session *sess, const char *why,
 	mutex_unlock(&table_lock);
 
 	ksmbd_tree_teardown_all(sess);
-	ksmbd_file_close_session(sess);
+	hooks->close_files(sess);
 	if (was == KSMBD_SESS_VALID)
 		ksmbd_ipc_logout(sess->account, sess->user_flags);
 	trace_ksmbd_session_end(sess->conn->id, sess->id, sess->account, why);

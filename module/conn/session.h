@@ -94,9 +94,6 @@ struct ksmbd_session *ksmbd_session_create(struct ksmbd_conn *conn);
 /* IN_PROGRESS -> VALID; -ESHUTDOWN when it was torn down meanwhile. */
 int ksmbd_session_activate(struct ksmbd_session *sess);
 
-/* smb2_session.c: the NTLMSSP exchange state, wiped and freed (NULL ok). */
-void ksmbd_auth_state_free(struct ksmbd_auth_state *auth);
-
 /*
  * Take it out of the table and release everything it holds; idempotent.
  * why ("logoff", "logon failed", ...) goes to the session_end event.
@@ -156,10 +153,21 @@ void ksmbd_session_sign_rsp(struct ksmbd_session *sess,
 			    const struct ksmbd_conn *conn, u8 *rsp, u32 len);
 
 /*
- * Implemented by the file table: close every file opened through this
- * session (called once, from ksmbd_session_teardown(), after its trees
- * were disconnected).
+ * What the layers above do for a session, registered at load (main.c's
+ * objects_init(), before any session exists), so that this layer names
+ * none of them.
  */
-void ksmbd_file_close_session(struct ksmbd_session *sess);
+struct ksmbd_session_hooks {
+	/*
+	 * The file table: close every file opened through the session
+	 * (called once, from ksmbd_session_teardown(), after its trees were
+	 * disconnected).
+	 */
+	void (*close_files)(struct ksmbd_session *sess);
+	/* SESSION_SETUP: its exchange state, wiped and freed (NULL ok). */
+	void (*auth_free)(struct ksmbd_auth_state *auth);
+};
+
+void ksmbd_session_hooks_register(const struct ksmbd_session_hooks *h);
 
 #endif

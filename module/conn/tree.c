@@ -24,6 +24,14 @@
 #define ACCESS_READ_EXECUTE	0x001200a9	/* read, execute, sync, read ctl */
 #define ACCESS_FULL		0x001f01ff
 
+/* Set once at load, before any tree exists; read-only after. */
+static const struct ksmbd_tree_hooks *hooks;
+
+void ksmbd_tree_hooks_register(const struct ksmbd_tree_hooks *h)
+{
+	hooks = h;
+}
+
 struct ksmbd_tree *ksmbd_tree_lookup(struct ksmbd_session *sess, u32 id)
 {
 	struct ksmbd_tree *tree;
@@ -206,7 +214,7 @@ bool ksmbd_tree_teardown(struct ksmbd_tree *tree)
 	mutex_unlock(&sess->lock);
 
 	if (published) {
-		ksmbd_file_close_tree(tree);
+		hooks->close_files(tree);
 		ksmbd_ipc_tree_disconnect(sess->id, tree->id);
 	}
 	if (published)

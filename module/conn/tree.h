@@ -108,10 +108,18 @@ bool ksmbd_tree_teardown(struct ksmbd_tree *tree);
 void ksmbd_tree_teardown_all(struct ksmbd_session *sess);
 
 /*
- * Implemented by the file table: close every file opened through this
- * tree. Called once per tree, from ksmbd_tree_teardown(), in process
- * context without locks held.
+ * What the file table does for a tree, registered at load (main.c's
+ * objects_init(), before any tree exists), so that trees name no file
+ * code.
  */
-void ksmbd_file_close_tree(struct ksmbd_tree *tree);
+struct ksmbd_tree_hooks {
+	/*
+	 * Close every file opened through the tree. Called once per tree,
+	 * from ksmbd_tree_teardown(), in process context without locks held.
+	 */
+	void (*close_files)(struct ksmbd_tree *tree);
+};
+
+void ksmbd_tree_hooks_register(const struct ksmbd_tree_hooks *h);
 
 #endif

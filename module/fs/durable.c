@@ -11,6 +11,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/workqueue.h>
+#include "caller.h"
 #include "connection.h"
 #include "durable.h"
 #include "file.h"
@@ -18,7 +19,6 @@
 #include "oplock.h"
 #include "session.h"
 #include "share.h"
-#include "smb2_dispatch.h"
 #include "tree.h"
 
 /*
@@ -40,21 +40,6 @@ static bool stopping;
 
 static void scavenge(struct work_struct *w);
 static DECLARE_DELAYED_WORK(scavenger, scavenge);
-
-/*
- * Where a detached owner's breaks go: a connection that is always
- * exiting, so the break engine downgrades at once and sends nothing.
- * Never freed: its one base reference is never dropped.
- */
-static struct ksmbd_conn nowhere = {
-	.refs = REFCOUNT_INIT(1),
-	.flags = BIT(KSMBD_CONN_F_EXITING),
-};
-
-struct ksmbd_conn *ksmbd_durable_nowhere(void)
-{
-	return &nowhere;
-}
 
 static u32 default_timeout_ms(void)
 {
@@ -91,13 +76,60 @@ void ksmbd_durable_disconnected(struct ksmbd_file *fp)
 	mod_delayed_work(system_wq, &scavenger, HZ / 4);
 }
 
+struct scan_state {
+	bool all;	/* close every disconnected handle (the server stops) */
+	bool expired;	/* of the handle pick_scan() last looked at */
+};
+
+/* Under the file table's lock: what the scavenger does with fp. */
+static enum ksmbd_durable_pick pick_scan(const struct ksmbd_file *fp,
+					 void *arg)
+{
+	struct scan_state *s = arg;
+
+	s->expired = s->all || time_after_eq(jiffies, fp->durable->expires);
+	if (s->expired)
+		return KSMBD_DH_CLAIM_BUSY;
+	/* Detach an orphan once nobody uses it. */
+	return fp->durable->state == KSMBD_DH_S_ORPHAN ? KSMBD_DH_CLAIM :
+							 KSMBD_DH_SKIP;
+}
+
+/*
+ * One pass: detach orphans nobody uses any more from their old tree and
+ * connection, close those whose timeout has passed (all of them with
+ * all set). Returns how many disconnected handles remain.
+ */
+static u32 scan(bool all)
+{
+	struct scan_state s = { .all = all };
+	struct ksmbd_file *fp;
+	unsigned long index = 0;
+	u32 left = 0;
+
+	while ((fp = ksmbd_file_durable_next(&index, pick_scan, &s, &left))) {
+		if (s.expired) {
+			trace_ksmbd_durable_scavenge(fp, all ? "stop" :
+						     "timeout");
+			ksmbd_file_durable_close(fp, index);
+		} else {
+			/* Its breaks go nowhere until a reconnect. */
+			ksmbd_oplock_durable_move(fp, ksmbd_oplock_nowhere(), 0);
+			ksmbd_file_durable_detach(fp);
+			left++;
+		}
+		index++;
+	}
+	return left;
+}
+
 /*
  * While the server stops, a handle a teardown kept just before the stop
  * began is closed here, or the connection it holds would never go.
  */
 static void scavenge(struct work_struct *w)
 {
-	if (ksmbd_file_durable_scan(READ_ONCE(stopping)))
+	if (scan(READ_ONCE(stopping)))
 		schedule_delayed_work(&scavenger, HZ / 4);
 }
 
@@ -116,7 +148,7 @@ void ksmbd_durable_stop(void)
 	 * Orphans still used by a request of their dead connection are
 	 * closed once the request lets go; it does soon.
 	 */
-	for (tries = 0; ksmbd_file_durable_scan(true); tries++) {
+	for (tries = 0; scan(true); tries++) {
 		if (tries == 100) {
 			pr_warn("durable handles still in use at stop\n");
 			break;
@@ -125,9 +157,16 @@ void ksmbd_durable_stop(void)
 	}
 }
 
+bool ksmbd_durable_purges(const struct ksmbd_file *other,
+			  const struct ksmbd_file *fp, bool overwrite)
+{
+	return READ_ONCE(other->durable) &&
+	       ksmbd_oplock_durable_breaks(other, fp, overwrite);
+}
+
 /* ---- Grant ---- */
 
-void ksmbd_durable_grant(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
+void ksmbd_durable_grant(struct ksmbd_caller *caller, struct ksmbd_file *fp,
 			 const struct ksmbd_durable_req *rq,
 			 const struct ksmbd_oplock_grant *og,
 			 struct ksmbd_durable_grant *out)
@@ -139,7 +178,7 @@ void ksmbd_durable_grant(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
 	memset(out, 0, sizeof(*out));
 	if (rq->kind != KSMBD_DH_V1_REQ && !v2)
 		return;
-	if (v2 && ctx->conn->neg.dialect < SMB30_DIALECT)
+	if (v2 && caller->conn->neg.dialect < SMB30_DIALECT)
 		return;
 	/* 3.3.5.9.6, .10: a batch oplock or a lease with handle caching. */
 	cached = og->lease ? og->state & KSMBD_LEASE_H :
@@ -157,10 +196,10 @@ void ksmbd_durable_grant(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
 		if (d->timeout_ms > max_timeout_ms())
 			d->timeout_ms = max_timeout_ms();
 	}
-	memcpy(d->client_guid, ctx->conn->neg.client_guid, 16);
-	d->uid = ctx->sess->uid;
-	strscpy(d->account, ctx->sess->account, sizeof(d->account));
-	strscpy(d->share, ctx->tree->share->name, sizeof(d->share));
+	memcpy(d->client_guid, caller->conn->neg.client_guid, 16);
+	d->uid = caller->sess->uid;
+	strscpy(d->account, caller->sess->account, sizeof(d->account));
+	strscpy(d->share, caller->tree->share->name, sizeof(d->share));
 	if (!ksmbd_file_durable_set(fp, d)) {
 		kfree(d);
 		return;
@@ -172,7 +211,7 @@ void ksmbd_durable_grant(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
 /* ---- Reconnect ---- */
 
 /* 3.3.5.9.7 / .12: the checks a claimed handle must pass; a status. */
-static u32 reconnect_check(struct ksmbd_smb2_ctx *ctx,
+static u32 reconnect_check(struct ksmbd_caller *caller,
 			   const struct ksmbd_durable_req *rq,
 			   const struct ksmbd_file *fp)
 {
@@ -190,13 +229,13 @@ static u32 reconnect_check(struct ksmbd_smb2_ctx *ctx,
 	if (v2 && memcmp(d->create_guid, rq->create_guid, 16))
 		return STATUS_OBJECT_NAME_NOT_FOUND;
 	if (!v2 && d->v2 &&
-	    memcmp(d->client_guid, ctx->conn->neg.client_guid, 16))
+	    memcmp(d->client_guid, caller->conn->neg.client_guid, 16))
 		return STATUS_OBJECT_NAME_NOT_FOUND;
-	if (strcmp(d->share, ctx->tree->share->name))
+	if (strcmp(d->share, caller->tree->share->name))
 		return STATUS_OBJECT_NAME_NOT_FOUND;
 	/* Never another user's handle (the in-tree ksmbd's CVE-2026-31717). */
-	if (!uid_eq(d->uid, ctx->sess->uid) ||
-	    strcmp(d->account, ctx->sess->account))
+	if (!uid_eq(d->uid, caller->sess->uid) ||
+	    strcmp(d->account, caller->sess->account))
 		return STATUS_ACCESS_DENIED;
 	return STATUS_SUCCESS;
 }
@@ -271,7 +310,7 @@ static struct ksmbd_file *claim_settled(const struct ksmbd_durable_req *rq)
 	}
 }
 
-u32 ksmbd_durable_reconnect(struct ksmbd_smb2_ctx *ctx,
+u32 ksmbd_durable_reconnect(struct ksmbd_caller *caller,
 			    const struct ksmbd_durable_req *rq,
 			    const struct ksmbd_oplock_req *op,
 			    const char *name, struct ksmbd_file **out,
@@ -284,54 +323,55 @@ u32 ksmbd_durable_reconnect(struct ksmbd_smb2_ctx *ctx,
 	*out = NULL;
 	fp = claim_settled(rq);
 	if (!fp) {
-		trace_ksmbd_durable_reconnect(ctx->conn, ctx->session_id,
+		trace_ksmbd_durable_reconnect(caller->conn, caller->session_id,
 					      rq->persistent_id,
 					      STATUS_OBJECT_NAME_NOT_FOUND);
 		return STATUS_OBJECT_NAME_NOT_FOUND;
 	}
-	status = reconnect_check(ctx, rq, fp);
+	status = reconnect_check(caller, rq, fp);
 	/*
 	 * A disconnected handle belongs to no session: it joins this one
 	 * only within this session's and connection's open-file bounds,
 	 * and stays reclaimable when it does not fit.
 	 */
-	if (status == STATUS_SUCCESS && ksmbd_file_charge_session(fp, ctx))
+	if (status == STATUS_SUCCESS && ksmbd_file_charge_session(fp, caller))
 		status = STATUS_TOO_MANY_OPENED_FILES;
 	if (status == STATUS_SUCCESS) {
-		ret = ksmbd_oplock_durable_reclaim(ctx, fp, op,
+		ret = ksmbd_oplock_durable_reclaim(caller, fp, op,
 						   same_name(fp, name), og);
 		if (ret)
 			status = ret == -EINVAL ? STATUS_INVALID_PARAMETER :
 						  STATUS_OBJECT_NAME_NOT_FOUND;
 	}
-	trace_ksmbd_durable_reconnect(ctx->conn, ctx->session_id,
+	trace_ksmbd_durable_reconnect(caller->conn, caller->session_id,
 				      rq->persistent_id, status);
 	if (status != STATUS_SUCCESS) {
 		ksmbd_file_uncharge_session(fp);
 		ksmbd_file_durable_unclaim(fp);
 		return status;
 	}
-	ksmbd_file_durable_attach(fp, ctx);
+	ksmbd_file_durable_attach(fp, caller);
 	*out = fp;	/* the claim's reference */
 	return STATUS_SUCCESS;
 }
 
 /* ---- Replay ---- */
 
-struct ksmbd_file *ksmbd_durable_replay(struct ksmbd_smb2_ctx *ctx,
+struct ksmbd_file *ksmbd_durable_replay(struct ksmbd_caller *caller,
 					const struct ksmbd_durable_req *rq)
 {
 	struct ksmbd_file *fp;
 
 	if (rq->kind != KSMBD_DH_V2_REQ ||
-	    !(ctx->req->hdr.flags & SMB2_FLAGS_REPLAY_OPERATION))
+	    !(caller->flags & SMB2_FLAGS_REPLAY_OPERATION))
 		return NULL;
 	fp = ksmbd_file_durable_find_guid(rq->create_guid,
-					  ctx->conn->neg.client_guid);
+					  caller->conn->neg.client_guid);
 	if (!fp)
 		return NULL;
 	/* Only the session that made it gets it back. */
-	if (fp->session_id != ctx->sess->id || fp->tree_id != ctx->tree->id) {
+	if (fp->session_id != caller->sess->id ||
+	    fp->tree_id != caller->tree->id) {
 		ksmbd_file_put(fp);
 		return NULL;
 	}
@@ -345,10 +385,10 @@ struct ksmbd_file *ksmbd_durable_replay(struct ksmbd_smb2_ctx *ctx,
  * the handle keeps none: 3.3.5.14 checks it on durable handles and, when
  * the connection negotiated multichannel, on all of them.
  */
-static u8 *seq_slot(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
+static u8 *seq_slot(struct ksmbd_caller *caller, struct ksmbd_file *fp,
 		    u32 lock_sequence)
 {
-	const struct ksmbd_conn *conn = ctx->conn;
+	const struct ksmbd_conn *conn = caller->conn;
 	u32 index = lock_sequence >> 4;
 
 	if (conn->neg.dialect < SMB30_DIALECT || !index ||
@@ -360,10 +400,10 @@ static u8 *seq_slot(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
 	return &fp->lock_seq[index - 1];
 }
 
-bool ksmbd_durable_lock_replayed(struct ksmbd_smb2_ctx *ctx,
+bool ksmbd_durable_lock_replayed(struct ksmbd_caller *caller,
 				 struct ksmbd_file *fp, u32 lock_sequence)
 {
-	u8 *slot = seq_slot(ctx, fp, lock_sequence);
+	u8 *slot = seq_slot(caller, fp, lock_sequence);
 	u8 number = (lock_sequence & 0xf) + 1;
 	bool replayed;
 
@@ -377,10 +417,10 @@ bool ksmbd_durable_lock_replayed(struct ksmbd_smb2_ctx *ctx,
 	return replayed;
 }
 
-void ksmbd_durable_lock_done(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
+void ksmbd_durable_lock_done(struct ksmbd_caller *caller, struct ksmbd_file *fp,
 			     u32 lock_sequence)
 {
-	u8 *slot = seq_slot(ctx, fp, lock_sequence);
+	u8 *slot = seq_slot(caller, fp, lock_sequence);
 
 	if (!slot)
 		return;

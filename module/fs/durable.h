@@ -40,7 +40,7 @@
 
 struct ksmbd_conn;
 struct ksmbd_file;
-struct ksmbd_smb2_ctx;
+struct ksmbd_caller;
 struct ksmbd_oplock_req;
 struct ksmbd_oplock_grant;
 
@@ -82,7 +82,7 @@ struct ksmbd_durable_grant {
  * CREATE, after the oplock grant: make fp durable when rq asks for it and
  * the grant allows it.
  */
-void ksmbd_durable_grant(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
+void ksmbd_durable_grant(struct ksmbd_caller *caller, struct ksmbd_file *fp,
 			 const struct ksmbd_durable_req *rq,
 			 const struct ksmbd_oplock_grant *og,
 			 struct ksmbd_durable_grant *out);
@@ -94,7 +94,7 @@ void ksmbd_durable_grant(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
  * the request's (NULL if invalid): a lease's handle must be reopened by
  * its name (INVALID_PARAMETER), an oplock's by anything.
  */
-u32 ksmbd_durable_reconnect(struct ksmbd_smb2_ctx *ctx,
+u32 ksmbd_durable_reconnect(struct ksmbd_caller *caller,
 			    const struct ksmbd_durable_req *rq,
 			    const struct ksmbd_oplock_req *op,
 			    const char *name, struct ksmbd_file **out,
@@ -104,7 +104,7 @@ u32 ksmbd_durable_reconnect(struct ksmbd_smb2_ctx *ctx,
  * CREATE replay (SMB2_FLAGS_REPLAY_OPERATION with DH2Q): the open this
  * client already made with that CreateGuid, counted, or NULL.
  */
-struct ksmbd_file *ksmbd_durable_replay(struct ksmbd_smb2_ctx *ctx,
+struct ksmbd_file *ksmbd_durable_replay(struct ksmbd_caller *caller,
 					const struct ksmbd_durable_req *rq);
 
 /*
@@ -114,17 +114,23 @@ struct ksmbd_file *ksmbd_durable_replay(struct ksmbd_smb2_ctx *ctx,
  * locking again); otherwise its slot is invalidated until
  * ksmbd_durable_lock_done() records the success.
  */
-bool ksmbd_durable_lock_replayed(struct ksmbd_smb2_ctx *ctx,
+bool ksmbd_durable_lock_replayed(struct ksmbd_caller *caller,
 				 struct ksmbd_file *fp, u32 lock_sequence);
-void ksmbd_durable_lock_done(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
+void ksmbd_durable_lock_done(struct ksmbd_caller *caller, struct ksmbd_file *fp,
 			     u32 lock_sequence);
 
 /* Teardown of fp's session by a dropped connection: keep fp? */
 bool ksmbd_durable_keep(const struct ksmbd_file *fp);
+/*
+ * An open of fp (overwriting or not) would break the caching of other, a
+ * handle of the same inode, and other is durable: when disconnected, it
+ * is closed instead (MS-SMB2 3.3.4.6, ksmbd_file_durable_purge()). Reads
+ * other without the table's lock: the purge checks again under it.
+ */
+bool ksmbd_durable_purges(const struct ksmbd_file *other,
+			  const struct ksmbd_file *fp, bool overwrite);
 /* Called when a handle became disconnected: arm the scavenger. */
 void ksmbd_durable_disconnected(struct ksmbd_file *fp);
-/* The placeholder connection of detached owners (always exiting). */
-struct ksmbd_conn *ksmbd_durable_nowhere(void);
 /* The handle's timeout in jiffies. */
 unsigned long ksmbd_durable_timeout(const struct ksmbd_file *fp);
 

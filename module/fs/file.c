@@ -20,6 +20,7 @@
 #include <linux/wait.h>
 #include <linux/xarray.h>
 #include <linux/xattr.h>
+#include "caller.h"
 #include "connection.h"
 #include "create_rules.h"
 #include "durable.h"
@@ -28,19 +29,17 @@
 #include "fileinfo.h"
 #include "ipc.h"
 #include "ksmbd_trace.h"
-#include "oplock.h"
 #include "server.h"
 #include "session.h"
 #include "share.h"
-#include "smb2_dispatch.h"
 #include "stats.h"
 #include "tree.h"
-#include "vfs.h"
 #include "vfs_name.h"
 
 static DEFINE_XARRAY_ALLOC1(files);
 /* Registered at load, before any handle exists; read-only after. */
 static LIST_HEAD(hooks);
+static const struct ksmbd_file_store *store;
 static u32 next_volatile;		/* cyclic hint, under the xa_lock */
 
 /*
@@ -71,7 +70,7 @@ static u32 tree_flags_of(struct ksmbd_tree *tree)
 	return flags;
 }
 
-struct ksmbd_file *ksmbd_file_alloc(struct ksmbd_smb2_ctx *ctx,
+struct ksmbd_file *ksmbd_file_alloc(struct ksmbd_caller *caller,
 				    enum ksmbd_file_kind kind)
 {
 	struct ksmbd_file *fp;
@@ -80,27 +79,27 @@ struct ksmbd_file *ksmbd_file_alloc(struct ksmbd_smb2_ctx *ctx,
 	fp = kzalloc(sizeof(*fp), GFP_KERNEL);
 	if (!fp)
 		return ERR_PTR(-ENOMEM);
-	ret = ksmbd_file_charge(fp, ctx);
+	ret = ksmbd_file_charge(fp, caller);
 	if (ret) {
 		kfree(fp);
 		return ERR_PTR(ret);
 	}
 	refcount_set(&fp->refs, 1);
 	fp->kind = kind;
-	fp->session_id = ctx->sess->id;
-	fp->tree_id = ctx->tree->id;
-	ksmbd_tree_get(ctx->tree);
-	fp->tree = ctx->tree;
-	fp->root = ctx->tree->root;
+	fp->session_id = caller->sess->id;
+	fp->tree_id = caller->tree->id;
+	ksmbd_tree_get(caller->tree);
+	fp->tree = caller->tree;
+	fp->root = caller->tree->root;
 	path_get(&fp->root);	/* a disconnected durable handle has no tree */
-	fp->cred = get_cred(ctx->tree->cred ?: ctx->sess->cred);
+	fp->cred = get_cred(caller->tree->cred ?: caller->sess->cred);
 	mutex_init(&fp->dir_lock);
 	mutex_init(&fp->alloc_lock);
 	spin_lock_init(&fp->name_lock);
 	spin_lock_init(&fp->lock_seq_lock);
 	INIT_LIST_HEAD(&fp->ino_node);
 	INIT_LIST_HEAD(&fp->brl_locks);
-	fp->tree_flags = tree_flags_of(ctx->tree);
+	fp->tree_flags = tree_flags_of(caller->tree);
 	ksmbd_live_inc(KSMBD_LIVE_FILES);
 	return fp;
 }
@@ -108,6 +107,11 @@ struct ksmbd_file *ksmbd_file_alloc(struct ksmbd_smb2_ctx *ctx,
 void ksmbd_file_hooks_register(struct ksmbd_file_hooks *h)
 {
 	list_add_tail(&h->node, &hooks);
+}
+
+void ksmbd_file_store_register(const struct ksmbd_file_store *s)
+{
+	store = s;
 }
 
 void ksmbd_file_get(struct ksmbd_file *fp)
@@ -147,9 +151,9 @@ static void file_release(struct ksmbd_file *fp)
 	ksmbd_file_unreserve(fp);
 	/* The file takes its streams with it. */
 	if (remove & KSMBD_LEAVE_REMOVE_FILE)
-		err = ksmbd_vfs_remove_file(fp);
+		err = store->remove_file(fp);
 	else if (remove & KSMBD_LEAVE_REMOVE_STREAM)
-		err = ksmbd_vfs_remove(fp);
+		err = store->remove(fp);
 	if (err)
 		pr_debug("delete on close of %s: %d\n", fp->name, err);
 	if (fp->dir_state && fp->dir_state_free)
@@ -270,36 +274,36 @@ int ksmbd_file_publish(struct ksmbd_file *fp)
 }
 
 /* The ids this element names: its own, or the compound's last CREATE's. */
-static bool resolve_ids(struct ksmbd_smb2_ctx *ctx, u64 *pid, u64 *vid)
+static bool resolve_ids(struct ksmbd_caller *caller, u64 *pid, u64 *vid)
 {
 	if (*pid != KSMBD_FILE_ID_COMPOUND || *vid != KSMBD_FILE_ID_COMPOUND)
 		return true;
-	if (!(ctx->req->hdr.flags & SMB2_FLAGS_RELATED_OPERATIONS) ||
-	    !ctx->cfid || !ctx->cfid->valid)
+	if (!(caller->flags & SMB2_FLAGS_RELATED_OPERATIONS) ||
+	    !caller->cfid || !caller->cfid->valid)
 		return false;
-	*pid = ctx->cfid->persistent;
-	*vid = ctx->cfid->volatile_id;
+	*pid = caller->cfid->persistent;
+	*vid = caller->cfid->volatile_id;
 	return true;
 }
 
-static bool owned_by(const struct ksmbd_file *fp, struct ksmbd_smb2_ctx *ctx,
+static bool owned_by(const struct ksmbd_file *fp, struct ksmbd_caller *caller,
 		     u64 pid)
 {
-	return fp->persistent_id == pid && fp->session_id == ctx->sess->id &&
-	       fp->tree_id == ctx->tree->id;
+	return fp->persistent_id == pid && fp->session_id == caller->sess->id &&
+	       fp->tree_id == caller->tree->id;
 }
 
-struct ksmbd_file *ksmbd_file_lookup(struct ksmbd_smb2_ctx *ctx,
+struct ksmbd_file *ksmbd_file_lookup(struct ksmbd_caller *caller,
 				     u64 persistent_id, u64 volatile_id)
 {
 	struct ksmbd_file *fp;
 
-	if (!resolve_ids(ctx, &persistent_id, &volatile_id) ||
+	if (!resolve_ids(caller, &persistent_id, &volatile_id) ||
 	    !volatile_id || volatile_id >= U32_MAX)
 		return NULL;
 	xa_lock(&files);
 	fp = xa_load(&files, (unsigned long)volatile_id);
-	if (fp && owned_by(fp, ctx, persistent_id))
+	if (fp && owned_by(fp, caller, persistent_id))
 		ksmbd_file_get(fp);
 	else
 		fp = NULL;
@@ -307,17 +311,17 @@ struct ksmbd_file *ksmbd_file_lookup(struct ksmbd_smb2_ctx *ctx,
 	return fp;
 }
 
-struct ksmbd_file *ksmbd_file_unpublish(struct ksmbd_smb2_ctx *ctx,
+struct ksmbd_file *ksmbd_file_unpublish(struct ksmbd_caller *caller,
 					u64 persistent_id, u64 volatile_id)
 {
 	struct ksmbd_file *fp;
 
-	if (!resolve_ids(ctx, &persistent_id, &volatile_id) ||
+	if (!resolve_ids(caller, &persistent_id, &volatile_id) ||
 	    !volatile_id || volatile_id >= U32_MAX)
 		return NULL;
 	xa_lock(&files);
 	fp = xa_load(&files, (unsigned long)volatile_id);
-	if (fp && owned_by(fp, ctx, persistent_id))
+	if (fp && owned_by(fp, caller, persistent_id))
 		__xa_erase(&files, (unsigned long)volatile_id);
 	else
 		fp = NULL;
@@ -588,29 +592,29 @@ void ksmbd_file_durable_unclaim(struct ksmbd_file *fp)
  * the tree's flags (the share may be read-only now). Claimed: nothing
  * else reads these of a disconnected handle.
  */
-static void take_over(struct ksmbd_file *fp, struct ksmbd_smb2_ctx *ctx)
+static void take_over(struct ksmbd_file *fp, struct ksmbd_caller *caller)
 {
 	const struct cred *old_cred = fp->cred;
 
-	fp->cred = get_cred(ctx->tree->cred ?: ctx->sess->cred);
+	fp->cred = get_cred(caller->tree->cred ?: caller->sess->cred);
 	put_cred(old_cred);
-	fp->tree_flags = tree_flags_of(ctx->tree);
+	fp->tree_flags = tree_flags_of(caller->tree);
 }
 
 void ksmbd_file_durable_attach(struct ksmbd_file *fp,
-			       struct ksmbd_smb2_ctx *ctx)
+			       struct ksmbd_caller *caller)
 {
 	struct ksmbd_tree *old = fp->tree;
 
 	/* An orphan reclaimed before it was detached: as detach does. */
 	ksmbd_file_unreserve(fp);
 	/* Claimed: nothing else reads fp->tree of a disconnected handle. */
-	ksmbd_tree_get(ctx->tree);
-	fp->tree = ctx->tree;
-	take_over(fp, ctx);
+	ksmbd_tree_get(caller->tree);
+	fp->tree = caller->tree;
+	take_over(fp, caller);
 	xa_lock(&files);
-	fp->session_id = ctx->sess->id;
-	fp->tree_id = ctx->tree->id;
+	fp->session_id = caller->sess->id;
+	fp->tree_id = caller->tree->id;
 	fp->durable->state = KSMBD_DH_S_ATTACHED;
 	xa_unlock(&files);
 	durable_changed();
@@ -618,11 +622,10 @@ void ksmbd_file_durable_attach(struct ksmbd_file *fp,
 		ksmbd_tree_put(old);
 	/* Torn down while we worked: its sweep may have missed fp. */
 	if (!owner_alive(fp))
-		ksmbd_file_close_tree(ctx->tree);
+		ksmbd_file_close_tree(caller->tree);
 }
 
-/* Erase a claimed (BUSY) handle and close it like CLOSE does. */
-static void durable_close(struct ksmbd_file *fp, unsigned long index)
+void ksmbd_file_durable_close(struct ksmbd_file *fp, unsigned long index)
 {
 	bool ours;
 
@@ -638,12 +641,10 @@ static void durable_close(struct ksmbd_file *fp, unsigned long index)
 	ksmbd_file_put(fp);		/* the claim's */
 }
 
-/* A claimed orphan: let go of its old tree and connection. */
-static void durable_detach(struct ksmbd_file *fp)
+void ksmbd_file_durable_detach(struct ksmbd_file *fp)
 {
 	struct ksmbd_tree *old = fp->tree;
 
-	ksmbd_oplock_durable_move(fp, ksmbd_durable_nowhere(), 0);
 	/* Its reservation was its connection's: given back with it. */
 	ksmbd_file_unreserve(fp);
 	fp->tree = NULL;
@@ -656,45 +657,32 @@ static void durable_detach(struct ksmbd_file *fp)
 	ksmbd_file_put(fp);
 }
 
-u32 ksmbd_file_durable_scan(bool all)
+struct ksmbd_file *
+ksmbd_file_durable_next(unsigned long *index,
+			enum ksmbd_durable_pick (*pick)(const struct ksmbd_file *fp,
+							void *arg),
+			void *arg, u32 *left)
 {
+	enum ksmbd_durable_pick p;
 	struct ksmbd_file *fp;
-	unsigned long index = 0;
-	u32 left = 0;
-	bool expired;
 
-	for (;;) {
-		xa_lock(&files);
-		for (fp = xa_find(&files, &index, ULONG_MAX, XA_PRESENT); fp;
-		     fp = xa_find_after(&files, &index, ULONG_MAX, XA_PRESENT)) {
-			if (!disconnected(fp)) {
-				/* A failed reconnect gives it back: keep going. */
-				if (fp->durable &&
-				    fp->durable->state == KSMBD_DH_S_BUSY)
-					left++;
-				continue;
-			}
-			expired = all || time_after_eq(jiffies,
-						       fp->durable->expires);
-			if ((expired || fp->durable->state ==
-					KSMBD_DH_S_ORPHAN) &&
-			    claim_locked(fp, expired))
-				break;
-			left++;
+	xa_lock(&files);
+	for (fp = xa_find(&files, index, ULONG_MAX, XA_PRESENT); fp;
+	     fp = xa_find_after(&files, index, ULONG_MAX, XA_PRESENT)) {
+		if (!disconnected(fp)) {
+			/* A failed reconnect gives it back: keep going. */
+			if (fp->durable && fp->durable->state == KSMBD_DH_S_BUSY)
+				(*left)++;
+			continue;
 		}
-		xa_unlock(&files);
-		if (!fp)
-			return left;
-		if (expired) {
-			trace_ksmbd_durable_scavenge(fp, all ? "stop" :
-						     "timeout");
-			durable_close(fp, index);
-		} else {
-			durable_detach(fp);
-			left++;
-		}
-		index++;
+		p = pick(fp, arg);
+		if (p != KSMBD_DH_SKIP &&
+		    claim_locked(fp, p == KSMBD_DH_CLAIM_BUSY))
+			break;
+		(*left)++;
 	}
+	xa_unlock(&files);
+	return fp;
 }
 
 #define PURGE_BATCH	8
@@ -709,8 +697,7 @@ static bool purge_wants(struct ksmbd_file *other, void *arg)
 {
 	const struct purge_arg *pa = arg;
 
-	return READ_ONCE(other->durable) &&
-	       ksmbd_oplock_durable_breaks(other, pa->fp, pa->overwrite);
+	return ksmbd_durable_purges(other, pa->fp, pa->overwrite);
 }
 
 u32 ksmbd_file_durable_purge(struct ksmbd_file *fp, bool overwrite)
@@ -735,7 +722,7 @@ u32 ksmbd_file_durable_purge(struct ksmbd_file *fp, bool overwrite)
 		xa_unlock(&files);
 		ksmbd_file_put(other);	/* the claim holds it now */
 		trace_ksmbd_durable_scavenge(other, "conflicting open");
-		durable_close(other, index);
+		ksmbd_file_durable_close(other, index);
 		closed++;
 	}
 	return closed;
@@ -796,7 +783,7 @@ void ksmbd_file_close_app_instance(const u8 *app_id, const u8 *client_guid,
 			/* A disconnected durable handle: claimed, then closed. */
 			if (claim_locked(fp, true)) {
 				xa_unlock(&files);
-				durable_close(fp, index);
+				ksmbd_file_durable_close(fp, index);
 			} else {
 				xa_unlock(&files);
 			}

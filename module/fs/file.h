@@ -36,11 +36,12 @@
 
 #include "proto/ksmbd_errno.h"
 
-struct ksmbd_smb2_ctx;
+struct ksmbd_caller;
 struct ksmbd_durable;
 struct ksmbd_inode;
 struct ksmbd_lock_file;
 struct ksmbd_oplock;
+struct ksmbd_session;
 struct ksmbd_tree;
 struct notify_watch;
 
@@ -183,7 +184,7 @@ struct ksmbd_file {
  * such handle exists (answer STATUS_FILE_CLOSED, or INVALID_PARAMETER for
  * a related element with none).
  */
-struct ksmbd_file *ksmbd_file_lookup(struct ksmbd_smb2_ctx *ctx,
+struct ksmbd_file *ksmbd_file_lookup(struct ksmbd_caller *caller,
 				     u64 persistent_id, u64 volatile_id);
 void ksmbd_file_get(struct ksmbd_file *fp);
 void ksmbd_file_put(struct ksmbd_file *fp);
@@ -291,12 +292,12 @@ s64 ksmbd_file_reserved_all(void);
 /* ---- Used by smb2_create.c and the teardown hooks ---- */
 
 /*
- * A new handle owned by the session/tree of ctx; not in the table yet.
+ * A new handle owned by the session/tree of caller; not in the table yet.
  * It already holds its slots under the open-file bounds (below):
  * ERR_PTR(-EMFILE) over one of them, -ENOMEM without memory. Made before
  * anything is created on disk, so a refusal changes nothing.
  */
-struct ksmbd_file *ksmbd_file_alloc(struct ksmbd_smb2_ctx *ctx,
+struct ksmbd_file *ksmbd_file_alloc(struct ksmbd_caller *caller,
 				    enum ksmbd_file_kind kind);
 
 /*
@@ -312,9 +313,9 @@ struct ksmbd_file *ksmbd_file_alloc(struct ksmbd_smb2_ctx *ctx,
  * their bounds. Over a bound: -EMFILE, counted in stats
  * (open_files_refused_per_session / _per_connection) and traced.
  */
-int ksmbd_file_charge(struct ksmbd_file *fp, struct ksmbd_smb2_ctx *ctx);
+int ksmbd_file_charge(struct ksmbd_file *fp, struct ksmbd_caller *caller);
 int ksmbd_file_charge_session(struct ksmbd_file *fp,
-			      struct ksmbd_smb2_ctx *ctx);
+			      struct ksmbd_caller *caller);
 /* Give back what fp holds; safe to repeat, and under the table's lock. */
 void ksmbd_file_uncharge(struct ksmbd_file *fp);
 void ksmbd_file_uncharge_session(struct ksmbd_file *fp);
@@ -336,7 +337,7 @@ int ksmbd_file_share_join(struct ksmbd_file *fp);
  */
 int ksmbd_file_publish(struct ksmbd_file *fp);
 /* CLOSE: unlist and return the table's reference (NULL if already gone). */
-struct ksmbd_file *ksmbd_file_unpublish(struct ksmbd_smb2_ctx *ctx,
+struct ksmbd_file *ksmbd_file_unpublish(struct ksmbd_caller *caller,
 					u64 persistent_id, u64 volatile_id);
 
 /* ---- Durable handles (durable.c); the table's side is in file.c ---- */
@@ -364,13 +365,34 @@ long ksmbd_file_durable_wait(unsigned int seen, long timeout);
 void ksmbd_file_durable_unclaim(struct ksmbd_file *fp);
 /* A claimed handle now belongs to the request's session and tree. */
 void ksmbd_file_durable_attach(struct ksmbd_file *fp,
-			       struct ksmbd_smb2_ctx *ctx);
+			       struct ksmbd_caller *caller);
 /*
- * The scavenger's pass: detach orphans nobody uses any more from their
- * old tree and connection, close those whose timeout has passed (all of
- * them with all set). Returns how many disconnected handles remain.
+ * The scavenger's walk over the table (durable.c). From *index on, the
+ * next disconnected handle pick() wants, claimed (BUSY, with a
+ * reference; *index is its slot), or NULL at the end. pick() runs under
+ * the table's lock; KSMBD_DH_CLAIM_BUSY also takes an orphan a request
+ * of its dead connection still uses (only to close it). *left counts
+ * what a later pass must see again: disconnected handles not claimed
+ * and handles a reconnect holds (a failed one gives them back).
  */
-u32 ksmbd_file_durable_scan(bool all);
+enum ksmbd_durable_pick {
+	KSMBD_DH_SKIP,
+	KSMBD_DH_CLAIM,
+	KSMBD_DH_CLAIM_BUSY,
+};
+
+struct ksmbd_file *
+ksmbd_file_durable_next(unsigned long *index,
+			enum ksmbd_durable_pick (*pick)(const struct ksmbd_file *fp,
+							void *arg),
+			void *arg, u32 *left);
+/* Erase a claimed handle at slot index and close it as CLOSE does. */
+void ksmbd_file_durable_close(struct ksmbd_file *fp, unsigned long index);
+/*
+ * A claimed orphan whose oplock owner has moved away: let go of its old
+ * tree (and reservation), mark it detached and drop the claim.
+ */
+void ksmbd_file_durable_detach(struct ksmbd_file *fp);
 /*
  * Before an open of fp's inode breaks caching: close the disconnected
  * durable handles of that inode it would break (MS-SMB2 3.3.4.6: a break
@@ -396,6 +418,18 @@ struct ksmbd_file_hooks {
 };
 
 void ksmbd_file_hooks_register(struct ksmbd_file_hooks *h);
+
+/*
+ * Delete on close, when the last reference goes: remove the file with its
+ * streams, or the one stream fp opened. The VFS's (vfs.c), registered at
+ * load (main.c's objects_init()) so that the table names no VFS call.
+ */
+struct ksmbd_file_store {
+	int (*remove_file)(struct ksmbd_file *fp);
+	int (*remove)(struct ksmbd_file *fp);
+};
+
+void ksmbd_file_store_register(const struct ksmbd_file_store *s);
 /* An attached durable handle of this client with this CreateGuid (replay). */
 /*
  * MS-SMB2 3.3.5.9.13: close (3.3.4.17) every open of the share at root
@@ -412,8 +446,10 @@ struct ksmbd_file *ksmbd_file_durable_find_guid(const u8 *create_guid,
 						const u8 *client_guid);
 
 /*
- * Teardown hooks ksmbd_file_close_tree() and ksmbd_file_close_session()
- * are declared in tree.h and session.h and implemented in file.c.
+ * Teardown: close every file opened through the tree or session (what
+ * main.c registers as struct ksmbd_tree_hooks / ksmbd_session_hooks).
  */
+void ksmbd_file_close_tree(struct ksmbd_tree *tree);
+void ksmbd_file_close_session(struct ksmbd_session *sess);
 
 #endif

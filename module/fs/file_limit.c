@@ -20,11 +20,11 @@
 
 #include <linux/atomic.h>
 #include <linux/bitops.h>
+#include "caller.h"
 #include "connection.h"
 #include "file.h"
 #include "server.h"
 #include "session.h"
-#include "smb2_dispatch.h"
 #include "stats.h"
 
 /* Without a configured "max open files": this many handles server-wide. */
@@ -58,9 +58,9 @@ static int refuse(struct ksmbd_conn *via, enum ksmbd_total which,
 }
 
 int ksmbd_file_charge_session(struct ksmbd_file *fp,
-			      struct ksmbd_smb2_ctx *ctx)
+			      struct ksmbd_caller *caller)
 {
-	struct ksmbd_session *sess = ctx->sess;
+	struct ksmbd_session *sess = caller->sess;
 	struct ksmbd_conn *conn = sess->conn;
 	u32 per_sess, per_conn;
 
@@ -69,11 +69,11 @@ int ksmbd_file_charge_session(struct ksmbd_file *fp,
 	per_conn = conf_or(READ_ONCE(ksmbd_server_conf.max_open_files_per_conn),
 			   KSMBD_DEFAULT_FILES_PER_CONN);
 	if (!take(&sess->nr_files, per_sess))
-		return refuse(ctx->conn, KSMBD_TOTAL_FILES_REFUSED_SESS,
+		return refuse(caller->conn, KSMBD_TOTAL_FILES_REFUSED_SESS,
 			      "open files per session");
 	if (!take(&conn->nr_files, per_conn)) {
 		atomic_dec(&sess->nr_files);
-		return refuse(ctx->conn, KSMBD_TOTAL_FILES_REFUSED_CONN,
+		return refuse(caller->conn, KSMBD_TOTAL_FILES_REFUSED_CONN,
 			      "open files per connection");
 	}
 	WRITE_ONCE(fp->charged, sess);
@@ -90,18 +90,18 @@ void ksmbd_file_uncharge_session(struct ksmbd_file *fp)
 	atomic_dec(&sess->nr_files);
 }
 
-int ksmbd_file_charge(struct ksmbd_file *fp, struct ksmbd_smb2_ctx *ctx)
+int ksmbd_file_charge(struct ksmbd_file *fp, struct ksmbd_caller *caller)
 {
 	u32 max = conf_or(READ_ONCE(ksmbd_server_conf.file_max),
 			  KSMBD_FILE_DEFAULT_MAX);
 	int ret;
 
-	ret = ksmbd_file_charge_session(fp, ctx);
+	ret = ksmbd_file_charge_session(fp, caller);
 	if (ret)
 		return ret;
 	if (!take(&nr_files, max)) {
 		ksmbd_file_uncharge_session(fp);
-		ksmbd_conn_note_limit(ctx->conn, "open files");
+		ksmbd_conn_note_limit(caller->conn, "open files");
 		return -EMFILE;
 	}
 	set_bit(FILE_SLOT_SERVER, &fp->slots);

@@ -35,13 +35,13 @@
 #include <linux/interval_tree_generic.h>
 #include <linux/slab.h>
 #include "async.h"
+#include "caller.h"
 #include "connection.h"
 #include "file.h"
 #include "ksmbd_trace.h"
 #include "lock.h"
 #include "server.h"
 #include "session.h"
-#include "smb2_dispatch.h"
 #include "stats.h"
 #include "tree.h"
 #include "vfs.h"
@@ -386,7 +386,7 @@ static const struct ksmbd_async_ops waiter_ops = {
 	.release = waiter_release,
 };
 
-static struct lock_waiter *waiter_alloc(struct ksmbd_smb2_ctx *ctx,
+static struct lock_waiter *waiter_alloc(struct ksmbd_caller *caller,
 					struct ksmbd_lock_file *lf,
 					struct ksmbd_file *fp,
 					const struct ksmbd_lock_range *r)
@@ -401,7 +401,7 @@ static struct lock_waiter *waiter_alloc(struct ksmbd_smb2_ctx *ctx,
 	w->lf = lf;
 	w->fp = fp;
 	w->r = *r;
-	w->async = ksmbd_smb2_async_alloc(ctx, &waiter_ops, w);
+	w->async = ksmbd_caller_async_alloc(caller, &waiter_ops, w);
 	if (!w->async) {
 		ksmbd_file_put(fp);
 		kfree(w);
@@ -410,7 +410,7 @@ static struct lock_waiter *waiter_alloc(struct ksmbd_smb2_ctx *ctx,
 	return w;
 }
 
-int ksmbd_lock_acquire_wait(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
+int ksmbd_lock_acquire_wait(struct ksmbd_caller *caller, struct ksmbd_file *fp,
 			    const struct ksmbd_lock_range *r,
 			    struct ksmbd_async **async)
 {
@@ -421,7 +421,7 @@ int ksmbd_lock_acquire_wait(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
 
 	if (!lf)
 		return -KSMBD_EFILE_CLOSED;
-	w = waiter_alloc(ctx, lf, fp, r);
+	w = waiter_alloc(caller, lf, fp, r);
 	if (!w)
 		return -KSMBD_ENORESOURCES;
 	a = w->async;	/* w is a's from here on: gone with it */

@@ -45,7 +45,7 @@
 
 struct ksmbd_async;
 struct ksmbd_file;
-struct ksmbd_smb2_ctx;
+struct ksmbd_caller;
 
 /*
  * One file's locks (lock.c), kept on file.c's share-mode entry of the
@@ -88,7 +88,7 @@ int ksmbd_lock_acquire(struct ksmbd_file *fp, const struct ksmbd_lock_range *r,
  * with *async published (the caller answers STATUS_PENDING with it and owns
  * the reference); other errors as ksmbd_lock_acquire().
  */
-int ksmbd_lock_acquire_wait(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
+int ksmbd_lock_acquire_wait(struct ksmbd_caller *caller, struct ksmbd_file *fp,
 			    const struct ksmbd_lock_range *r,
 			    struct ksmbd_async **async);
 /*

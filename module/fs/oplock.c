@@ -14,9 +14,9 @@
 #include <linux/mutex.h>
 #include <linux/slab.h>
 #include <linux/wait.h>
+#include "caller.h"
 #include "connection.h"
 #include "create_rules.h"
-#include "durable.h"
 #include "file.h"
 #include "fileinfo.h"
 #include "ksmbd_trace.h"
@@ -26,7 +26,6 @@
 #include "server.h"
 #include "session.h"
 #include "share.h"
-#include "smb2_dispatch.h"
 #include "stats.h"
 #include "tree.h"
 #include "uapi/ksmbd_netlink.h"
@@ -60,7 +59,7 @@ struct breaker {
 	bool check_share;
 	bool deletes;			/* the open asks for delete on close */
 	struct ksmbd_conn *waiter;	/* the opener's connection, if known */
-	struct ksmbd_smb2_ctx *ctx;	/* the waiting request: may go async */
+	struct ksmbd_caller *caller;	/* the waiting request: may go async */
 	/*
 	 * An open: leave the owners of dropped connections alone and say
 	 * so (gone), for the opener to close their disconnected durable
@@ -270,7 +269,7 @@ static struct break_note *note_make(struct ksmbd_oplock *o, u32 to, bool ack)
  */
 static bool tearing_down(const struct ksmbd_oplock *o)
 {
-	return o->conn != ksmbd_durable_nowhere() &&
+	return o->conn != ksmbd_oplock_nowhere() &&
 	       ksmbd_conn_exiting(o->conn) && !list_empty(&o->conn->node);
 }
 
@@ -433,6 +432,14 @@ static void note_route(struct break_note *n)
 	ksmbd_session_put(sess);
 }
 
+/* Set once at load, before any owner exists; read-only after. */
+static const struct ksmbd_oplock_wire *wire;
+
+void ksmbd_oplock_wire_register(const struct ksmbd_oplock_wire *w)
+{
+	wire = w;
+}
+
 static void send_notes(struct list_head *notes)
 {
 	struct break_note *n, *tmp;
@@ -440,9 +447,9 @@ static void send_notes(struct list_head *notes)
 	list_for_each_entry_safe(n, tmp, notes, node) {
 		list_del(&n->node);
 		note_route(n);
-		ksmbd_oplock_send_break(n->conn, n->lease, n->ack_required,
-					n->key, n->pid, n->vid, n->sess_id,
-					n->from, n->to, n->epoch);
+		wire->send_break(n->conn, n->lease, n->ack_required, n->key,
+				 n->pid, n->vid, n->sess_id, n->from, n->to,
+				 n->epoch);
 		trace_ksmbd_oplock_break_sent(n->conn->id,
 					      n->lease ? get_unaligned_le64(n->key) :
 							 n->pid,
@@ -490,7 +497,7 @@ void ksmbd_oplock_send_notes(struct list_head *notes)
  * the inode is breaking any more. Every slice re-scans, so closes, dead
  * connections and timeouts end the wait as surely as acknowledgements.
  *
- * A request (b->ctx) that has to wait goes async first, so that its
+ * A request (b->caller) that has to wait goes async first, so that its
  * interim response is on the wire before the break it waits for (the
  * client may be the one to acknowledge it and expects the interim
  * first); a CANCEL then ends the wait with -ECANCELED.
@@ -508,12 +515,12 @@ static int break_and_wait(struct breaker *b, bool wait)
 		pending = scan_owners(b, &notes, force, wait);
 		seen = break_seq;
 		mutex_unlock(&ksmbd_owner_lock);
-		if (pending && wait && b->ctx && !held)
-			held = ksmbd_smb2_go_async(b->ctx, &break_wq);
+		if (pending && wait && b->caller && !held)
+			held = ksmbd_caller_go_async(b->caller, &break_wq);
 		send_notes(&notes);
 		if (!pending || !wait)
 			break;
-		if (held && ksmbd_smb2_async_cancelled(b->ctx))
+		if (held && ksmbd_caller_cancelled(b->caller))
 			break;
 		/* The opener's own client is gone: nobody waits for the answer. */
 		if (b->waiter && ksmbd_conn_exiting(b->waiter))
@@ -526,13 +533,13 @@ static int break_and_wait(struct breaker *b, bool wait)
 			}
 		}
 		wait_event_timeout(break_wq, READ_ONCE(break_seq) != seen ||
-				   (held && ksmbd_smb2_async_cancelled(b->ctx)),
+				   (held && ksmbd_caller_cancelled(b->caller)),
 				   HZ / 5);
 	}
 	if (counted)
 		atomic_dec(&nr_waiters);
 	/* From here on a CANCEL finds the request but no longer stops it. */
-	if (held && !ksmbd_smb2_async_resume(b->ctx))
+	if (held && !ksmbd_caller_resume(b->caller))
 		ret = -ECANCELED;
 	if (!ret && b->gone)
 		ret = -EAGAIN;
@@ -555,7 +562,7 @@ bool ksmbd_oplock_open_breaks(const struct ksmbd_file *fp, bool overwrite)
 }
 
 /* What the open of fp (breakable) demands of the other owners. */
-static void open_breaker(struct breaker *b, struct ksmbd_smb2_ctx *ctx,
+static void open_breaker(struct breaker *b, struct ksmbd_caller *caller,
 			 struct ksmbd_file *fp,
 			 const struct ksmbd_oplock_req *rq,
 			 enum break_kind kind)
@@ -567,17 +574,17 @@ static void open_breaker(struct breaker *b, struct ksmbd_smb2_ctx *ctx,
 		.share = fp->share_access,
 		.check_share = true,
 		.deletes = fp->create_options & FILE_DELETE_ON_CLOSE,
-		.waiter = ctx->conn,
-		.ctx = ctx,
+		.waiter = caller->conn,
+		.caller = caller,
 	};
 	if (rq->lease) {
-		b->guid = ctx->conn->neg.client_guid;
+		b->guid = caller->conn->neg.client_guid;
 		b->key = rq->key;
-		b->uid = ctx->sess->uid;
+		b->uid = caller->sess->uid;
 	}
 }
 
-int ksmbd_oplock_break_for_open(struct ksmbd_smb2_ctx *ctx,
+int ksmbd_oplock_break_for_open(struct ksmbd_caller *caller,
 				struct ksmbd_file *fp,
 				const struct ksmbd_oplock_req *rq,
 				bool overwrite, bool spare_gone)
@@ -586,13 +593,13 @@ int ksmbd_oplock_break_for_open(struct ksmbd_smb2_ctx *ctx,
 
 	if (!breakable(fp) || !ksmbd_oplock_open_breaks(fp, overwrite))
 		return 0;
-	open_breaker(&b, ctx, fp, rq,
+	open_breaker(&b, caller, fp, rq,
 		     overwrite ? BREAK_OVERWRITE : BREAK_OPEN);
 	b.spare_gone = spare_gone;
 	return break_and_wait(&b, true);
 }
 
-int ksmbd_oplock_break_for_share(struct ksmbd_smb2_ctx *ctx,
+int ksmbd_oplock_break_for_share(struct ksmbd_caller *caller,
 				  struct ksmbd_file *fp,
 				  const struct ksmbd_oplock_req *rq,
 				  bool spare_gone)
@@ -615,15 +622,15 @@ int ksmbd_oplock_break_for_share(struct ksmbd_smb2_ctx *ctx,
 	mutex_unlock(&ksmbd_owner_lock);
 	if (!handles)
 		return 0;
-	open_breaker(&b, ctx, fp, rq, BREAK_SHARING);
+	open_breaker(&b, caller, fp, rq, BREAK_SHARING);
 	b.spare_gone = spare_gone;
 	return break_and_wait(&b, true) ?: 1;
 }
 
-static int break_through(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
+static int break_through(struct ksmbd_caller *caller, struct ksmbd_file *fp,
 			 enum break_kind kind, bool wait)
 {
-	struct breaker b = { .kind = kind, .ctx = ctx };
+	struct breaker b = { .kind = kind, .caller = caller };
 
 	if (!breakable(fp))
 		return 0;
@@ -656,13 +663,13 @@ void ksmbd_oplock_break_for_write(struct ksmbd_file *fp)
 	break_through(NULL, fp, BREAK_WRITE, false);
 }
 
-int ksmbd_oplock_break_for_namespace(struct ksmbd_smb2_ctx *ctx,
+int ksmbd_oplock_break_for_namespace(struct ksmbd_caller *caller,
 				     struct ksmbd_file *fp)
 {
-	return break_through(ctx, fp, BREAK_NAMESPACE, true);
+	return break_through(caller, fp, BREAK_NAMESPACE, true);
 }
 
-int ksmbd_oplock_break_for_setinfo(struct ksmbd_smb2_ctx *ctx,
+int ksmbd_oplock_break_for_setinfo(struct ksmbd_caller *caller,
 				   struct ksmbd_file *fp, u8 info_class)
 {
 	switch (info_class) {
@@ -673,7 +680,7 @@ int ksmbd_oplock_break_for_setinfo(struct ksmbd_smb2_ctx *ctx,
 	case FILE_RENAME_INFORMATION:
 	case FILE_DISPOSITION_INFORMATION:
 	case FILE_DISPOSITION_INFORMATION_EX:
-		return ksmbd_oplock_break_for_namespace(ctx, fp);
+		return ksmbd_oplock_break_for_namespace(caller, fp);
 	}
 	return 0;
 }
@@ -750,12 +757,12 @@ static void other_owners(struct inode *inode, const struct ksmbd_oplock *same,
 	}
 }
 
-static void owner_init(struct ksmbd_oplock *o, struct ksmbd_smb2_ctx *ctx,
+static void owner_init(struct ksmbd_oplock *o, struct ksmbd_caller *caller,
 		       struct ksmbd_file *fp, const struct ksmbd_oplock_req *rq)
 {
 	o->inode = file_inode(fp->filp);
-	ksmbd_conn_get(ctx->conn);
-	o->conn = ctx->conn;
+	ksmbd_conn_get(caller->conn);
+	o->conn = caller->conn;
 	o->lease = rq->lease;
 	o->pid = fp->persistent_id;
 	o->vid = fp->volatile_id;
@@ -764,11 +771,11 @@ static void owner_init(struct ksmbd_oplock *o, struct ksmbd_smb2_ctx *ctx,
 	o->share = FILE_SHARE_ALL;
 	owner_add_modes(o, fp);
 	o->nr_handles = 1;
-	o->uid = ctx->sess->uid;
+	o->uid = caller->sess->uid;
 	if (rq->lease) {
 		o->version = rq->version;
 		memcpy(o->key, rq->key, 16);
-		memcpy(o->guid, ctx->conn->neg.client_guid, 16);
+		memcpy(o->guid, caller->conn->neg.client_guid, 16);
 		memcpy(o->parent_key, rq->parent_key, 16);
 		o->lflags = rq->flags;
 		o->epoch = rq->epoch;
@@ -798,7 +805,7 @@ static bool lease_upgrade_ok(const struct ksmbd_oplock *o, u32 want,
 }
 
 /* A handle joins its client's existing lease with the same key. */
-static void lease_join(struct ksmbd_oplock *o, struct ksmbd_smb2_ctx *ctx,
+static void lease_join(struct ksmbd_oplock *o, struct ksmbd_caller *caller,
 		       struct ksmbd_file *fp, u32 want, u32 others,
 		       bool oplocks, struct ksmbd_conn **old_conn)
 {
@@ -809,10 +816,10 @@ static void lease_join(struct ksmbd_oplock *o, struct ksmbd_smb2_ctx *ctx,
 		if (o->version == 2)
 			o->epoch++;
 	}
-	if (ksmbd_conn_exiting(o->conn) && o->conn != ctx->conn) {
+	if (ksmbd_conn_exiting(o->conn) && o->conn != caller->conn) {
 		*old_conn = o->conn;
-		ksmbd_conn_get(ctx->conn);
-		o->conn = ctx->conn;
+		ksmbd_conn_get(caller->conn);
+		o->conn = caller->conn;
 	}
 }
 
@@ -847,7 +854,7 @@ static bool may_cache(const struct ksmbd_file *fp)
 }
 
 /* Under owner_lock: join or create the owner; false when none is due. */
-static bool grant_locked(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
+static bool grant_locked(struct ksmbd_caller *caller, struct ksmbd_file *fp,
 			 const struct ksmbd_oplock_req *rq,
 			 struct ksmbd_oplock **fresh,
 			 struct ksmbd_conn **old_conn)
@@ -858,8 +865,8 @@ static bool grant_locked(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
 	bool any, oplocks, h_leases;
 
 	if (rq->lease) {
-		same = ksmbd_lease_find(ctx->conn->neg.client_guid, rq->key,
-					ctx->sess->uid);
+		same = ksmbd_lease_find(caller->conn->neg.client_guid, rq->key,
+					caller->sess->uid);
 		/* A lease key names one file (3.3.5.9.8): no lease elsewhere. */
 		if (same && same->inode != inode)
 			return false;
@@ -881,7 +888,7 @@ static bool grant_locked(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
 	if (any)
 		others = others ? others : 1;
 	if (same) {
-		lease_join(same, ctx, fp, want, others, oplocks, old_conn);
+		lease_join(same, caller, fp, want, others, oplocks, old_conn);
 		fp->oplock = same;
 		return true;
 	}
@@ -896,7 +903,7 @@ static bool grant_locked(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
 		want = 0;
 	if (!want && !rq->lease)
 		return false;
-	owner_init(*fresh, ctx, fp, rq);
+	owner_init(*fresh, caller, fp, rq);
 	(*fresh)->state = want;
 	if (rq->lease && rq->version == 2)
 		(*fresh)->epoch = rq->epoch + 1;
@@ -922,11 +929,11 @@ static void no_lease_grant(const struct ksmbd_oplock_req *rq,
 	out->state = 0;
 }
 
-void ksmbd_oplock_grant(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
+void ksmbd_oplock_grant(struct ksmbd_caller *caller, struct ksmbd_file *fp,
 			const struct ksmbd_oplock_req *rq, bool new_data,
 			struct ksmbd_oplock_grant *out)
 {
-	struct breaker b = { .kind = BREAK_OPEN, .waiter = ctx->conn };
+	struct breaker b = { .kind = BREAK_OPEN, .waiter = caller->conn };
 	struct ksmbd_conn *old_conn = NULL;
 	struct ksmbd_oplock *fresh;
 	int tries;
@@ -936,9 +943,9 @@ void ksmbd_oplock_grant(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
 		return;
 	b.inode = file_inode(fp->filp);
 	if (rq->lease) {
-		b.guid = ctx->conn->neg.client_guid;
+		b.guid = caller->conn->neg.client_guid;
 		b.key = rq->key;
-		b.uid = ctx->sess->uid;
+		b.uid = caller->sess->uid;
 	}
 	fresh = kzalloc(sizeof(*fresh), GFP_KERNEL);
 	/*
@@ -961,10 +968,10 @@ void ksmbd_oplock_grant(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
 	 * batch13).
 	 */
 	if (fresh && may_cache(fp) && (rq->lease || ksmbd_oplock_open_breaks(fp, new_data)) &&
-	    grant_locked(ctx, fp, rq, &fresh, &old_conn)) {
+	    grant_locked(caller, fp, rq, &fresh, &old_conn)) {
 		ksmbd_oplock_fill_grant(fp->oplock, out);
 		ksmbd_klease_take(fp->oplock, fp->filp);
-		trace_ksmbd_oplock_grant(ctx->conn->id,
+		trace_ksmbd_oplock_grant(caller->conn->id,
 					 ksmbd_oplock_trace_id(fp->oplock),
 					 fp->oplock->lease, 0,
 					 fp->oplock->state);
@@ -975,22 +982,4 @@ void ksmbd_oplock_grant(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
 	kfree(fresh);
 	if (rq->lease && !out->lease && may_cache(fp))
 		no_lease_grant(rq, out);
-}
-
-int ksmbd_oplock_lease_check(struct ksmbd_smb2_ctx *ctx,
-			     const struct ksmbd_oplock_req *rq,
-			     const struct inode *inode)
-{
-	struct ksmbd_oplock *o;
-	int ret = 0;
-
-	if (!rq->lease)
-		return 0;
-	mutex_lock(&ksmbd_owner_lock);
-	o = ksmbd_lease_find(ctx->conn->neg.client_guid, rq->key,
-			     ctx->sess->uid);
-	if (o && o->inode != inode)
-		ret = -EINVAL;
-	mutex_unlock(&ksmbd_owner_lock);
-	return ret;
 }

@@ -46,6 +46,8 @@
 
 struct inode;
 struct ksmbd_file;
+struct ksmbd_caller;
+struct ksmbd_conn;
 struct ksmbd_smb2_ctx;
 enum ksmbd_smb2_verdict;
 
@@ -98,7 +100,7 @@ struct ksmbd_oplock_grant {
  * absent) for the connection's dialect. Unusable lease data is ignored
  * as MS-SMB2 3.3.5.9.8 says (no lease granted), never an error.
  */
-void ksmbd_oplock_decode(const struct ksmbd_smb2_ctx *ctx, u8 level,
+void ksmbd_oplock_decode(const struct ksmbd_caller *caller, u8 level,
 			 const struct ksmbd_buf *lease,
 			 struct ksmbd_oplock_req *rq);
 
@@ -108,7 +110,7 @@ void ksmbd_oplock_decode(const struct ksmbd_smb2_ctx *ctx, u8 level,
  * created) is refused with -EINVAL, STATUS_INVALID_PARAMETER (MS-SMB2
  * 3.3.5.9.8; smb2.lease.request, duplicate_create, duplicate_open).
  */
-int ksmbd_oplock_lease_check(struct ksmbd_smb2_ctx *ctx,
+int ksmbd_oplock_lease_check(struct ksmbd_caller *caller,
 			     const struct ksmbd_oplock_req *rq,
 			     const struct inode *inode);
 /*
@@ -124,7 +126,7 @@ int ksmbd_oplock_lease_check(struct ksmbd_smb2_ctx *ctx,
  * and -EAGAIN says so, once the others are broken: the opener closes
  * those handles (MS-SMB2 3.3.4.6) and calls again without it.
  */
-int ksmbd_oplock_break_for_open(struct ksmbd_smb2_ctx *ctx,
+int ksmbd_oplock_break_for_open(struct ksmbd_caller *caller,
 				struct ksmbd_file *fp,
 				const struct ksmbd_oplock_req *rq,
 				bool overwrite, bool spare_gone);
@@ -138,7 +140,7 @@ int ksmbd_oplock_break_for_open(struct ksmbd_smb2_ctx *ctx,
  * 1: broken, try again; 0: nothing to break; -ECANCELED and -EAGAIN
  * (with spare_gone) as above.
  */
-int ksmbd_oplock_break_for_share(struct ksmbd_smb2_ctx *ctx,
+int ksmbd_oplock_break_for_share(struct ksmbd_caller *caller,
 				  struct ksmbd_file *fp,
 				  const struct ksmbd_oplock_req *rq,
 				  bool spare_gone);
@@ -149,7 +151,7 @@ int ksmbd_oplock_break_for_share(struct ksmbd_smb2_ctx *ctx,
  * created or truncated the file, which makes even an open for attributes
  * only one that may cache.
  */
-void ksmbd_oplock_grant(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
+void ksmbd_oplock_grant(struct ksmbd_caller *caller, struct ksmbd_file *fp,
 			const struct ksmbd_oplock_req *rq, bool new_data,
 			struct ksmbd_oplock_grant *out);
 
@@ -161,19 +163,34 @@ void ksmbd_oplock_grant(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
 void ksmbd_oplock_break_for_write(struct ksmbd_file *fp);
 /*
  * Rename or delete through fp: other owners lose handle caching; waits
- * for the acknowledgements, async as for an open (ctx may be NULL:
+ * for the acknowledgements, async as for an open (caller may be NULL:
  * synchronously); -ECANCELED when a CANCEL ended the wait.
  */
-int ksmbd_oplock_break_for_namespace(struct ksmbd_smb2_ctx *ctx,
+int ksmbd_oplock_break_for_namespace(struct ksmbd_caller *caller,
 				     struct ksmbd_file *fp);
 /* SET_INFO: the break the information class calls for, if any. */
-int ksmbd_oplock_break_for_setinfo(struct ksmbd_smb2_ctx *ctx,
+int ksmbd_oplock_break_for_setinfo(struct ksmbd_caller *caller,
 				   struct ksmbd_file *fp, u8 info_class);
 
 /* The handle's last put: leave its owner (freed with its last handle). */
 void ksmbd_oplock_release(struct ksmbd_file *fp);
 /* For the file table (main.c registers it): the above at the last put. */
 extern struct ksmbd_file_hooks ksmbd_oplock_file_hooks;
+
+/*
+ * How a break notification goes out: the SMB2 layer's
+ * (smb2_oplock_break.c), registered at load by main.c's objects_init()
+ * so that the break engine names no wire code.
+ */
+struct ksmbd_oplock_wire {
+	/* One notification frame; called without locks held. */
+	void (*send_break)(struct ksmbd_conn *conn, bool lease,
+			   bool ack_required, const u8 *key, u64 pid,
+			   u64 vid, u64 sess_id, u32 from, u32 to,
+			   u16 epoch);
+};
+
+void ksmbd_oplock_wire_register(const struct ksmbd_oplock_wire *w);
 
 /* ---- Durable handles (durable.h) ---- */
 struct ksmbd_conn;
@@ -186,6 +203,8 @@ bool ksmbd_oplock_durable_ok(const struct ksmbd_file *fp);
 /* An open through fp would break the caching of the handle durable. */
 bool ksmbd_oplock_durable_breaks(const struct ksmbd_file *durable,
 				 const struct ksmbd_file *fp, bool overwrite);
+/* The placeholder connection of detached owners (always exiting). */
+struct ksmbd_conn *ksmbd_oplock_nowhere(void);
 /* Breaks of fp's owner go to conn (the placeholder when disconnected). */
 void ksmbd_oplock_durable_move(struct ksmbd_file *fp, struct ksmbd_conn *conn,
 			       u64 sess_id);
@@ -195,7 +214,7 @@ void ksmbd_oplock_durable_move(struct ksmbd_file *fp, struct ksmbd_conn *conn,
  * (-EINVAL); the owner then belongs to the request's connection; out is
  * the CREATE answer.
  */
-int ksmbd_oplock_durable_reclaim(struct ksmbd_smb2_ctx *ctx,
+int ksmbd_oplock_durable_reclaim(struct ksmbd_caller *caller,
 				 struct ksmbd_file *fp,
 				 const struct ksmbd_oplock_req *rq,
 				 bool name_ok, struct ksmbd_oplock_grant *out);

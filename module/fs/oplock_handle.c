@@ -15,6 +15,7 @@
 #include <linux/mutex.h>
 #include <linux/slab.h>
 #include <linux/wait.h>
+#include "caller.h"
 #include "connection.h"
 #include "create_rules.h"
 #include "durable.h"
@@ -27,21 +28,20 @@
 #include "server.h"
 #include "session.h"
 #include "share.h"
-#include "smb2_dispatch.h"
 #include "stats.h"
 #include "tree.h"
 #include "uapi/ksmbd_netlink.h"
 
 /* ---- What a CREATE asks for ---- */
 
-static bool leases_enabled(const struct ksmbd_smb2_ctx *ctx)
+static bool leases_enabled(const struct ksmbd_caller *caller)
 {
 	return (READ_ONCE(ksmbd_server_conf.flags) &
 		KSMBD_GLOBAL_FLAG_SMB2_LEASES) &&
-	       ctx->conn->neg.dialect >= SMB21_DIALECT;
+	       caller->conn->neg.dialect >= SMB21_DIALECT;
 }
 
-void ksmbd_oplock_decode(const struct ksmbd_smb2_ctx *ctx, u8 level,
+void ksmbd_oplock_decode(const struct ksmbd_caller *caller, u8 level,
 			 const struct ksmbd_buf *lease,
 			 struct ksmbd_oplock_req *rq)
 {
@@ -49,9 +49,11 @@ void ksmbd_oplock_decode(const struct ksmbd_smb2_ctx *ctx, u8 level,
 
 	memset(rq, 0, sizeof(*rq));
 	rq->level = level;
-	if (level != SMB2_OPLOCK_LEVEL_LEASE || !lease || !leases_enabled(ctx))
+	if (level != SMB2_OPLOCK_LEVEL_LEASE || !lease ||
+	    !leases_enabled(caller))
 		return;
-	if (ksmbd_ctx_lease_decode(lease, ctx->conn->neg.dialect >= SMB30_DIALECT,
+	if (ksmbd_ctx_lease_decode(lease,
+				   caller->conn->neg.dialect >= SMB30_DIALECT,
 				   &lc))
 		return;
 	rq->version = lc.version;
@@ -63,6 +65,24 @@ void ksmbd_oplock_decode(const struct ksmbd_smb2_ctx *ctx, u8 level,
 	memcpy(rq->key, lc.key, sizeof(rq->key));
 	rq->state = lc.state & KSMBD_LEASE_RWH;
 	rq->lease = true;
+}
+
+int ksmbd_oplock_lease_check(struct ksmbd_caller *caller,
+			     const struct ksmbd_oplock_req *rq,
+			     const struct inode *inode)
+{
+	struct ksmbd_oplock *o;
+	int ret = 0;
+
+	if (!rq->lease)
+		return 0;
+	mutex_lock(&ksmbd_owner_lock);
+	o = ksmbd_lease_find(caller->conn->neg.client_guid, rq->key,
+			     caller->sess->uid);
+	if (o && o->inode != inode)
+		ret = -EINVAL;
+	mutex_unlock(&ksmbd_owner_lock);
+	return ret;
 }
 
 /* ---- Release ---- */
@@ -159,6 +179,21 @@ bool ksmbd_oplock_durable_breaks(const struct ksmbd_file *durable,
 				    fp->share_access);
 }
 
+/*
+ * Where a detached owner's breaks go: a connection that is always
+ * exiting, so the break engine downgrades at once and sends nothing.
+ * Never freed: its one base reference is never dropped.
+ */
+static struct ksmbd_conn nowhere = {
+	.refs = REFCOUNT_INIT(1),
+	.flags = BIT(KSMBD_CONN_F_EXITING),
+};
+
+struct ksmbd_conn *ksmbd_oplock_nowhere(void)
+{
+	return &nowhere;
+}
+
 /* Under owner_lock: o's breaks now go to conn (counted), as session sess_id. */
 static struct ksmbd_conn *owner_move(struct ksmbd_oplock *o,
 				     struct ksmbd_conn *conn, u64 sess_id)
@@ -184,12 +219,12 @@ void ksmbd_oplock_durable_move(struct ksmbd_file *fp, struct ksmbd_conn *conn,
 		ksmbd_conn_put(old);
 }
 
-int ksmbd_oplock_durable_reclaim(struct ksmbd_smb2_ctx *ctx,
+int ksmbd_oplock_durable_reclaim(struct ksmbd_caller *caller,
 				 struct ksmbd_file *fp,
 				 const struct ksmbd_oplock_req *rq,
 				 bool name_ok, struct ksmbd_oplock_grant *out)
 {
-	const u8 *guid = ctx->conn->neg.client_guid;
+	const u8 *guid = caller->conn->neg.client_guid;
 	struct ksmbd_conn *old = NULL;
 	struct ksmbd_oplock *o;
 	int ret = 0;
@@ -205,7 +240,7 @@ int ksmbd_oplock_durable_reclaim(struct ksmbd_smb2_ctx *ctx,
 	if (!o || o->lease != rq->lease ||
 	    (o->lease && (memcmp(o->key, rq->key, 16) ||
 			  memcmp(o->guid, guid, 16) ||
-			  !uid_eq(o->uid, ctx->sess->uid)))) {
+			  !uid_eq(o->uid, caller->sess->uid)))) {
 		ret = -ENOENT;
 		goto out_unlock;
 	}
@@ -213,7 +248,7 @@ int ksmbd_oplock_durable_reclaim(struct ksmbd_smb2_ctx *ctx,
 		ret = -EINVAL;
 		goto out_unlock;
 	}
-	old = owner_move(o, ctx->conn, ctx->sess->id);
+	old = owner_move(o, caller->conn, caller->sess->id);
 	ksmbd_oplock_fill_grant(o, out);
 out_unlock:
 	mutex_unlock(&ksmbd_owner_lock);

@@ -79,12 +79,6 @@ void ksmbd_klease_drop(struct ksmbd_oplock *o);
 /* A local process breaks the kernel lease: break the inode's owners to none, wait. */
 void ksmbd_oplock_break_local(struct inode *inode);
 
-/* smb2_oplock_break.c: one notification frame (no lock held). */
-void ksmbd_oplock_send_break(struct ksmbd_conn *conn, bool lease,
-			     bool ack_required, const u8 *key, u64 pid,
-			     u64 vid, u64 sess_id, u32 from, u32 to,
-			     u16 epoch);
-
 /* oplock.c, for oplock_handle.c */
 struct ksmbd_file;
 struct ksmbd_oplock_grant;

@@ -408,7 +408,8 @@ static struct ksmbd_file *new_handle(struct create_state *cs,
 	const struct create_req *rq = cs->rq;
 	struct ksmbd_file *fp;
 
-	fp = ksmbd_file_alloc(cs->ctx, cs->dir ? KSMBD_FILE_DIRECTORY :
+	fp = ksmbd_file_alloc(ksmbd_smb2_caller(cs->ctx),
+			      cs->dir ? KSMBD_FILE_DIRECTORY :
 					       KSMBD_FILE_REGULAR);
 	if (IS_ERR(fp))
 		return fp;
@@ -480,13 +481,15 @@ static int purge_late(struct create_state *cs, struct ksmbd_file *fp)
 /* A sharing conflict: break handle caching, then join again. */
 static int join_after_break(struct create_state *cs, struct ksmbd_file *fp)
 {
-	int ret = ksmbd_oplock_break_for_share(cs->ctx, fp, &cs->rq->op, true);
+	int ret = ksmbd_oplock_break_for_share(ksmbd_smb2_caller(cs->ctx), fp,
+					       &cs->rq->op, true);
 
 	if (ret == -EAGAIN) {
 		ret = purge_late(cs, fp);
 		if (ret)
 			return ret;
-		ret = ksmbd_oplock_break_for_share(cs->ctx, fp, &cs->rq->op,
+		ret = ksmbd_oplock_break_for_share(ksmbd_smb2_caller(cs->ctx),
+						   fp, &cs->rq->op,
 						   false);
 	}
 	return ret > 0 ? ksmbd_file_share_join(fp) : ret ?: -EBUSY;
@@ -498,14 +501,16 @@ static int break_others(struct create_state *cs, struct ksmbd_file *fp)
 	bool overwrite = cs->step == KSMBD_STEP_TRUNCATE;
 	int ret;
 
-	ret = ksmbd_oplock_break_for_open(cs->ctx, fp, &cs->rq->op, overwrite,
+	ret = ksmbd_oplock_break_for_open(ksmbd_smb2_caller(cs->ctx), fp,
+					  &cs->rq->op, overwrite,
 					  true);
 	if (ret != -EAGAIN)
 		return ret;
 	ret = purge_late(cs, fp);
 	if (ret)
 		return ret;
-	return ksmbd_oplock_break_for_open(cs->ctx, fp, &cs->rq->op, overwrite,
+	return ksmbd_oplock_break_for_open(ksmbd_smb2_caller(cs->ctx), fp,
+					   &cs->rq->op, overwrite,
 					   false);
 }
 
@@ -519,7 +524,7 @@ static int act(struct create_state *cs, const char *name,
 	ret = decide(cs, out);
 	if (ret)
 		return ret;
-	ret = ksmbd_oplock_lease_check(cs->ctx, &rq->op,
+	ret = ksmbd_oplock_lease_check(ksmbd_smb2_caller(cs->ctx), &rq->op,
 				       d_is_positive(cs->res.dentry) ?
 				       d_inode(cs->res.dentry) : NULL);
 	if (ret)
@@ -600,7 +605,7 @@ static int act(struct create_state *cs, const char *name,
 	}
 	out->fp = fp;
 	out->action = ksmbd_create_action(rq->args.disposition, cs->step);
-	ksmbd_oplock_grant(cs->ctx, fp, &rq->op,
+	ksmbd_oplock_grant(ksmbd_smb2_caller(cs->ctx), fp, &rq->op,
 			   cs->step != KSMBD_STEP_OPEN, &out->grant);
 	return 0;
 
@@ -834,7 +839,8 @@ static u32 reopen(struct ksmbd_smb2_ctx *ctx, const struct create_req *rq)
 	char *name;
 
 	/* RequestedOplockLevel is ignored too: a lease context is the lease. */
-	ksmbd_oplock_decode(ctx, rq->has_lease ? SMB2_OPLOCK_LEVEL_LEASE :
+	ksmbd_oplock_decode(ksmbd_smb2_caller(ctx),
+			    rq->has_lease ? SMB2_OPLOCK_LEVEL_LEASE :
 				 rq->oplock_level,
 			    rq->has_lease ? &rq->lease : NULL, &op);
 	name = ksmbd_scratch_alloc();
@@ -844,7 +850,8 @@ static u32 reopen(struct ksmbd_smb2_ctx *ctx, const struct create_req *rq)
 		ksmbd_scratch_free(name);
 		name = NULL;
 	}
-	status = ksmbd_durable_reconnect(ctx, &rq->dh, &op, name, &fp,
+	status = ksmbd_durable_reconnect(ksmbd_smb2_caller(ctx), &rq->dh, &op,
+					 name, &fp,
 					 &r.grant);
 	ksmbd_scratch_free(name);
 	if (status != STATUS_SUCCESS)
@@ -862,12 +869,14 @@ static u32 reopen(struct ksmbd_smb2_ctx *ctx, const struct create_req *rq)
 static bool replay(struct ksmbd_smb2_ctx *ctx, const struct create_req *rq,
 		   struct create_result *r)
 {
-	struct ksmbd_file *fp = ksmbd_durable_replay(ctx, &rq->dh);
+	struct ksmbd_file *fp = ksmbd_durable_replay(ksmbd_smb2_caller(ctx),
+						     &rq->dh);
 
 	if (!fp)
 		return false;
 	if (existing_result(fp, r) != STATUS_SUCCESS ||
-	    ksmbd_oplock_durable_reclaim(ctx, fp, &rq->op, true, &r->grant)) {
+	    ksmbd_oplock_durable_reclaim(ksmbd_smb2_caller(ctx), fp, &rq->op,
+					 true, &r->grant)) {
 		memset(&r->grant, 0, sizeof(r->grant));
 	}
 	r->dh.kind = KSMBD_DH_V2_REQ;
@@ -923,7 +932,8 @@ static u32 create_file(struct ksmbd_smb2_ctx *ctx, const struct create_req *rq)
 	if (status != STATUS_SUCCESS)
 		goto out_free;
 	if (!r.dh.kind)
-		ksmbd_durable_grant(ctx, r.fp, &rq->dh, &r.grant, &r.dh);
+		ksmbd_durable_grant(ksmbd_smb2_caller(ctx), r.fp, &rq->dh,
+				    &r.grant, &r.dh);
 	encode(ctx, rq, &r);
 	remember_for_compound(ctx, r.fp);
 	ksmbd_file_put(r.fp);
@@ -955,7 +965,8 @@ enum ksmbd_smb2_verdict ksmbd_smb2_create(struct ksmbd_smb2_ctx *ctx)
 	if (ctx->cfid)
 		ctx->cfid->valid = false;
 	status = decode(ctx->req, &rq);
-	ksmbd_oplock_decode(ctx, rq.oplock_level, rq.has_lease ? &rq.lease : NULL,
+	ksmbd_oplock_decode(ksmbd_smb2_caller(ctx), rq.oplock_level,
+			    rq.has_lease ? &rq.lease : NULL,
 			    &rq.op);
 	if (status == STATUS_SUCCESS && is_reconnect(ctx, &rq) &&
 	    !ksmbd_tree_is_ipc(ctx->tree) && ctx->sess->cred) {
@@ -1017,7 +1028,7 @@ enum ksmbd_smb2_verdict ksmbd_smb2_close(struct ksmbd_smb2_ctx *ctx)
 		ctx->status = STATUS_INVALID_PARAMETER;
 		return KSMBD_SMB2_REPLY;
 	}
-	fp = ksmbd_file_unpublish(ctx, rq.pid, rq.vid);
+	fp = ksmbd_file_unpublish(ksmbd_smb2_caller(ctx), rq.pid, rq.vid);
 	if (!fp) {
 		ctx->status = STATUS_FILE_CLOSED;
 		return KSMBD_SMB2_REPLY;

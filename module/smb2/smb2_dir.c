@@ -29,6 +29,7 @@
 #include "proto/utf16.h"
 #include "share.h"
 #include "shortname.h"
+#include "smb2_dispatch.h"
 #include "smb2_info.h"
 #include "tree.h"
 #include "vfs.h"
@@ -432,7 +433,7 @@ enum ksmbd_smb2_verdict ksmbd_smb2_query_dir(struct ksmbd_smb2_ctx *ctx)
 		ctx->status = STATUS_INVALID_PARAMETER;
 		return KSMBD_SMB2_REPLY;
 	}
-	fp = ksmbd_file_lookup(ctx, q.pid, q.vid);
+	fp = ksmbd_file_lookup(ksmbd_smb2_caller(ctx), q.pid, q.vid);
 	if (!fp) {
 		ctx->status = STATUS_FILE_CLOSED;
 		return KSMBD_SMB2_REPLY;

@@ -370,6 +370,42 @@ bool ksmbd_smb2_async_resume(struct ksmbd_smb2_ctx *ctx)
 	return ctx->held_owned;
 }
 
+/* The objects' view of the element (caller.h): the functions above. */
+static struct ksmbd_smb2_ctx *ctx_of(struct ksmbd_caller *c)
+{
+	return container_of(c, struct ksmbd_smb2_ctx, caller);
+}
+
+static bool caller_go_async(struct ksmbd_caller *c, wait_queue_head_t *wq)
+{
+	return ksmbd_smb2_go_async(ctx_of(c), wq);
+}
+
+static bool caller_cancelled(const struct ksmbd_caller *c)
+{
+	return ksmbd_smb2_async_cancelled(container_of(c, struct ksmbd_smb2_ctx,
+						       caller));
+}
+
+static bool caller_resume(struct ksmbd_caller *c)
+{
+	return ksmbd_smb2_async_resume(ctx_of(c));
+}
+
+static struct ksmbd_async *caller_async_alloc(struct ksmbd_caller *c,
+					      const struct ksmbd_async_ops *ops,
+					      void *priv)
+{
+	return ksmbd_smb2_async_alloc(ctx_of(c), ops, priv);
+}
+
+static const struct ksmbd_caller_ops caller_ops = {
+	.go_async = caller_go_async,
+	.cancelled = caller_cancelled,
+	.resume = caller_resume,
+	.async_alloc = caller_async_alloc,
+};
+
 /*
  * The held request's answer goes out as its final async response (signed
  * or encrypted as the request, no credits), not in the frame.
@@ -422,7 +458,11 @@ static bool process_element(struct ksmbd_work *work, struct frame_rsp *fr,
 {
 	struct ksmbd_conn *conn = work->conn;
 	const u8 *elem = work->frame + el->off;
-	struct ksmbd_smb2_ctx ctx = { .conn = conn, .work = work };
+	struct ksmbd_smb2_ctx ctx = {
+		.conn = conn,
+		.work = work,
+		.caller.ops = &caller_ops,
+	};
 	enum ksmbd_smb2_verdict verdict;
 	struct ksmbd_req_hdr hdr;
 	struct ksmbd_req req;

@@ -10,6 +10,8 @@
 #include <linux/wait.h>
 #include "proto/buf.h"
 #include "proto/validate.h"
+#include "caller.h"
+#include "smb2_handler.h"
 
 struct ksmbd_conn;
 struct ksmbd_work;
@@ -19,23 +21,6 @@ struct ksmbd_async;
 struct frame_rsp;
 struct ksmbd_pagevec;
 
-/*
- * MS-SMB2 3.3.5.2.7.2: the FileId of the last CREATE in a compound, which
- * related elements name with an all-ones FileId. One per frame.
- */
-struct ksmbd_compound_fid {
-	bool valid;
-	u64 persistent;
-	u64 volatile_id;
-	u32 error;	/* the status of a failed CREATE, 0 = none */
-};
-
-/* What a handler wants done with its element. */
-enum ksmbd_smb2_verdict {
-	KSMBD_SMB2_REPLY,	/* status + body in the context */
-	KSMBD_SMB2_NO_REPLY,	/* e.g. CANCEL */
-	KSMBD_SMB2_DROP,	/* protocol violation: close the connection */
-};
 
 /* From this length on, READ data allowed as pages goes as pages. */
 #define KSMBD_READ_PAGES_MIN	(16 * 1024)
@@ -117,9 +102,28 @@ struct ksmbd_smb2_ctx {
 	struct frame_rsp *fr;
 	u32 rsp_start;
 	u32 rsp_tail;
+	/* What object calls take: see ksmbd_smb2_caller(). */
+	struct ksmbd_caller caller;
 };
 
-typedef enum ksmbd_smb2_verdict (*ksmbd_smb2_handler_t)(struct ksmbd_smb2_ctx *ctx);
+/*
+ * The element as the objects (files, oplocks, durable handles, locks)
+ * see it. Filled from the fields above each time a handler passes it on:
+ * the dispatcher and SESSION_SETUP change those, and they stay the one
+ * place that holds them. ops were set by the dispatcher.
+ */
+static inline struct ksmbd_caller *ksmbd_smb2_caller(struct ksmbd_smb2_ctx *ctx)
+{
+	struct ksmbd_caller *c = &ctx->caller;
+
+	c->conn = ctx->conn;
+	c->sess = ctx->sess;
+	c->tree = ctx->tree;
+	c->session_id = ctx->session_id;
+	c->flags = ctx->req->hdr.flags;
+	c->cfid = ctx->cfid;
+	return c;
+}
 
 /* Runs in the work item: everything for one received frame. */
 void ksmbd_smb2_process(struct ksmbd_work *work);
@@ -175,7 +179,14 @@ enum ksmbd_smb2_verdict ksmbd_smb2_echo(struct ksmbd_smb2_ctx *ctx);
 /* An SMB1 NEGOTIATE frame: answer with the SMB2 wildcard, or drop. */
 void ksmbd_smb1_negotiate(struct ksmbd_work *work);
 
+/* smb2_oplock_break.c: break notifications (see oplock.h) */
+struct ksmbd_oplock_wire;
+extern const struct ksmbd_oplock_wire ksmbd_smb2_oplock_wire;
+
 /* smb2_session.c */
+struct ksmbd_auth_state;
+/* The NTLMSSP exchange state, wiped and freed (NULL ok). */
+void ksmbd_auth_state_free(struct ksmbd_auth_state *auth);
 enum ksmbd_smb2_verdict ksmbd_smb2_session_setup(struct ksmbd_smb2_ctx *ctx);
 enum ksmbd_smb2_verdict ksmbd_smb2_logoff(struct ksmbd_smb2_ctx *ctx);
 

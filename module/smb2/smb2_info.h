@@ -6,7 +6,7 @@
 #ifndef KSMBD_SMB2_INFO_H
 #define KSMBD_SMB2_INFO_H
 
-#include "smb2_dispatch.h"
+#include "smb2_handler.h"
 
 /* FileModeInformation bits a handle reports (MS-FSCC 2.4.26) */
 #define KSMBD_FILE_MODE_BITS	(0x00000002 | 0x00000004 | 0x00000008 | \

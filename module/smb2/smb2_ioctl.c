@@ -318,7 +318,7 @@ static u32 copychunk(struct ioctl_op *op)
 	    !(op->fp->tree_flags & KSMBD_FILE_TREE_WRITABLE))
 		return STATUS_ACCESS_DENIED;
 	ksmbd_resume_key_ids(cc.source_key, &pid, &vid);
-	src = ksmbd_file_lookup(op->ctx, pid, vid);
+	src = ksmbd_file_lookup(ksmbd_smb2_caller(op->ctx), pid, vid);
 	if (!src)
 		return STATUS_OBJECT_NAME_NOT_FOUND;
 	if (src->kind != KSMBD_FILE_REGULAR || !(src->daccess & FILE_READ_DATA))
@@ -347,7 +347,8 @@ static u32 duplicate_extents(struct ioctl_op *op)
 	if (!(op->fp->daccess & FILE_WRITE_DATA) ||
 	    !(op->fp->tree_flags & KSMBD_FILE_TREE_WRITABLE))
 		return STATUS_ACCESS_DENIED;
-	src = ksmbd_file_lookup(op->ctx, d.source_pid, d.source_vid);
+	src = ksmbd_file_lookup(ksmbd_smb2_caller(op->ctx), d.source_pid,
+				d.source_vid);
 	if (!src)
 		return STATUS_INVALID_HANDLE;
 	if (src->kind != KSMBD_FILE_REGULAR || !(src->daccess & FILE_READ_DATA)) {
@@ -519,7 +520,8 @@ static u32 run_fsctl(struct ioctl_op *op)
 	case FSCTL_DFS_GET_REFERRALS:
 		return STATUS_NOT_SUPPORTED;
 	}
-	op->fp = ksmbd_file_lookup(op->ctx, op->rq->pid, op->rq->vid);
+	op->fp = ksmbd_file_lookup(ksmbd_smb2_caller(op->ctx), op->rq->pid,
+				   op->rq->vid);
 	if (!op->fp)
 		return STATUS_FILE_CLOSED;
 	status = file_fsctl(op);

@@ -111,7 +111,7 @@ static u32 do_locks(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
 		st = ksmbd_ntstatus_from_errno(ret);
 		goto out_free;
 	}
-	ret = ksmbd_lock_acquire_wait(ctx, fp, r, &a);
+	ret = ksmbd_lock_acquire_wait(ksmbd_smb2_caller(ctx), fp, r, &a);
 	if (ret == -EINPROGRESS) {
 		ctx->async = a;
 		st = STATUS_PENDING;
@@ -134,7 +134,7 @@ enum ksmbd_smb2_verdict ksmbd_smb2_lock(struct ksmbd_smb2_ctx *ctx)
 		ctx->status = STATUS_INVALID_PARAMETER;
 		return KSMBD_SMB2_REPLY;
 	}
-	fp = ksmbd_file_lookup(ctx, lk.pid, lk.vid);
+	fp = ksmbd_file_lookup(ksmbd_smb2_caller(ctx), lk.pid, lk.vid);
 	if (!fp) {
 		ctx->status = STATUS_FILE_CLOSED;
 		return KSMBD_SMB2_REPLY;
@@ -144,7 +144,8 @@ enum ksmbd_smb2_verdict ksmbd_smb2_lock(struct ksmbd_smb2_ctx *ctx)
 		ctx->status = STATUS_INVALID_DEVICE_REQUEST;
 	else if (!(fp->daccess & (FILE_READ_DATA | FILE_WRITE_DATA)))
 		ctx->status = STATUS_ACCESS_DENIED;
-	else if (ksmbd_durable_lock_replayed(ctx, fp, lk.sequence))
+	else if (ksmbd_durable_lock_replayed(ksmbd_smb2_caller(ctx), fp,
+					     lk.sequence))
 		ctx->status = STATUS_SUCCESS;	/* done before: not again */
 	else if (fp->kind == KSMBD_FILE_DIRECTORY)
 		ctx->status = STATUS_INVALID_PARAMETER;
@@ -153,7 +154,8 @@ enum ksmbd_smb2_verdict ksmbd_smb2_lock(struct ksmbd_smb2_ctx *ctx)
 	else
 		ctx->status = do_locks(ctx, fp, &lk);
 	if (ctx->status == STATUS_SUCCESS)
-		ksmbd_durable_lock_done(ctx, fp, lk.sequence);
+		ksmbd_durable_lock_done(ksmbd_smb2_caller(ctx), fp,
+					lk.sequence);
 	ksmbd_file_put(fp);
 	if (ctx->status != STATUS_SUCCESS)
 		return KSMBD_SMB2_REPLY;

@@ -376,7 +376,7 @@ enum ksmbd_smb2_verdict ksmbd_smb2_change_notify(struct ksmbd_smb2_ctx *ctx)
 	 * waits until it is cancelled or closed.
 	 */
 	in.raw_filter = rq.completion_filter;
-	fp = ksmbd_file_lookup(ctx, in.pid, in.vid);
+	fp = ksmbd_file_lookup(ksmbd_smb2_caller(ctx), in.pid, in.vid);
 	if (!fp) {
 		ctx->status = STATUS_FILE_CLOSED;
 		return KSMBD_SMB2_REPLY;

@@ -59,10 +59,9 @@ static struct ksmbd_session *break_enc_session(struct ksmbd_conn *conn,
 	return NULL;
 }
 
-void ksmbd_oplock_send_break(struct ksmbd_conn *conn, bool lease,
-			     bool ack_required, const u8 *key, u64 pid,
-			     u64 vid, u64 sess_id, u32 from, u32 to,
-			     u16 epoch)
+static void send_break(struct ksmbd_conn *conn, bool lease,
+		       bool ack_required, const u8 *key, u64 pid,
+		       u64 vid, u64 sess_id, u32 from, u32 to, u16 epoch)
 {
 	struct {
 		struct smb2_hdr hdr;
@@ -103,6 +102,10 @@ void ksmbd_oplock_send_break(struct ksmbd_conn *conn, bool lease,
 		ksmbd_conn_send(conn, &iov, 1);
 	}
 }
+
+const struct ksmbd_oplock_wire ksmbd_smb2_oplock_wire = {
+	.send_break = send_break,
+};
 
 /* ---- Oplock acknowledgement (3.3.5.22.1) ---- */
 
@@ -164,7 +167,7 @@ static void oplock_ack(struct ksmbd_smb2_ctx *ctx,
 	struct ksmbd_file *fp;
 	LIST_HEAD(notes);
 
-	fp = ksmbd_file_lookup(ctx, rq->pid, rq->vid);
+	fp = ksmbd_file_lookup(ksmbd_smb2_caller(ctx), rq->pid, rq->vid);
 	if (!fp) {
 		ctx->status = STATUS_FILE_CLOSED;
 		return;

@@ -58,7 +58,7 @@ struct ksmbd_file *ksmbd_smb2_pipe_open(struct ksmbd_smb2_ctx *ctx,
 		flags |= KSMBD_RPC_RESTRICTED_CONTEXT;
 
 	/* Counted like a file, before the daemon is asked for anything. */
-	fp = ksmbd_file_alloc(ctx, KSMBD_FILE_PIPE);
+	fp = ksmbd_file_alloc(ksmbd_smb2_caller(ctx), KSMBD_FILE_PIPE);
 	if (IS_ERR(fp)) {
 		*status = PTR_ERR(fp) == -EMFILE ? STATUS_TOO_MANY_OPENED_FILES :
 						   STATUS_INSUFFICIENT_RESOURCES;

@@ -752,7 +752,7 @@ enum ksmbd_smb2_verdict ksmbd_smb2_query_info(struct ksmbd_smb2_ctx *ctx)
 		ctx->status = STATUS_INVALID_PARAMETER;
 		return KSMBD_SMB2_REPLY;
 	}
-	q.fp = ksmbd_file_lookup(ctx, rq.pid, rq.vid);
+	q.fp = ksmbd_file_lookup(ksmbd_smb2_caller(ctx), rq.pid, rq.vid);
 	if (!q.fp) {
 		ctx->status = STATUS_FILE_CLOSED;
 		return KSMBD_SMB2_REPLY;

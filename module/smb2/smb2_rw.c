@@ -75,7 +75,8 @@ static int decode_write(const struct ksmbd_req *req, struct rw_req *rq)
 /* A handle or the status to answer with. */
 static struct ksmbd_file *lookup(struct ksmbd_smb2_ctx *ctx, u64 pid, u64 vid)
 {
-	struct ksmbd_file *fp = ksmbd_file_lookup(ctx, pid, vid);
+	struct ksmbd_file *fp = ksmbd_file_lookup(ksmbd_smb2_caller(ctx), pid,
+						  vid);
 
 	if (!fp)
 		ctx->status = STATUS_FILE_CLOSED;

@@ -25,6 +25,7 @@
 #include "secdesc.h"
 #include "server.h"
 #include "share.h"
+#include "smb2_dispatch.h"
 #include "smb2_info.h"
 #include "streams.h"
 #include "tree.h"
@@ -580,7 +581,8 @@ static u32 set_file_status(struct ksmbd_file *fp, const struct sinfo_req *s)
 	if (c->modifies && !(fp->tree_flags & KSMBD_FILE_TREE_WRITABLE))
 		return STATUS_ACCESS_DENIED;
 	/* Cancelled while waiting for the break: nothing changed. */
-	if (ksmbd_oplock_break_for_setinfo(s->ctx, fp, s->cls))
+	if (ksmbd_oplock_break_for_setinfo(ksmbd_smb2_caller(s->ctx), fp,
+					   s->cls))
 		return STATUS_CANCELLED;
 	ret = set_file(fp, s);
 	if (!ret && fp->user_set_change_time && !ksmbd_vfs_getattr(fp, &st))
@@ -623,7 +625,7 @@ enum ksmbd_smb2_verdict ksmbd_smb2_set_info(struct ksmbd_smb2_ctx *ctx)
 	}
 	s.conn = ctx->conn;
 	s.ctx = ctx;
-	fp = ksmbd_file_lookup(ctx, s.pid, s.vid);
+	fp = ksmbd_file_lookup(ksmbd_smb2_caller(ctx), s.pid, s.vid);
 	if (!fp) {
 		ctx->status = STATUS_FILE_CLOSED;
 		return KSMBD_SMB2_REPLY;
