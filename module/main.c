@@ -164,6 +164,7 @@ static void __init objects_init(void)
 	ksmbd_tree_hooks_register(&tree_hooks);
 	ksmbd_session_hooks_register(&session_hooks);
 	ksmbd_file_store_register(&file_store);
+	ksmbd_file_durable_policy(&ksmbd_durable_policy);
 }
 
 /* Each step's exit is in ksmbd_exit() in the reverse order. */

@@ -151,6 +151,11 @@ bool ksmbd_work_fill(struct ksmbd_work *work, u32 upto)
 	return true;
 }
 
+const char *ksmbd_work_rx_reason(const struct ksmbd_work *work)
+{
+	return work->rx->reason(work->rx_error);
+}
+
 ssize_t ksmbd_work_fill_file(struct ksmbd_work *work, u32 upto,
 			     struct file *out, loff_t pos)
 {

@@ -24,6 +24,8 @@ struct ksmbd_work_rx_ops {
 	int (*recv)(struct ksmbd_conn *conn, void *buf, u32 len);
 	ssize_t (*recv_to_file)(struct ksmbd_conn *conn, struct file *out,
 				loff_t pos, u32 len, u32 *taken, int *rx_err);
+	/* why the connection goes after a receive error, for the trace */
+	const char *(*reason)(int err);
 };
 
 struct ksmbd_work {
@@ -75,6 +77,8 @@ bool ksmbd_work_fill(struct ksmbd_work *work, u32 upto);
  */
 ssize_t ksmbd_work_fill_file(struct ksmbd_work *work, u32 upto,
 			     struct file *out, loff_t pos);
+/* The close reason of the receive error a fill met (work->rx_error). */
+const char *ksmbd_work_rx_reason(const struct ksmbd_work *work);
 
 /* Part of the frame is still in the socket. */
 static inline bool ksmbd_work_streamed(const struct ksmbd_work *work)

@@ -55,20 +55,20 @@ static u32 max_timeout_ms(void)
 	return (s ? s : 1) * 1000;
 }
 
-unsigned long ksmbd_durable_timeout(const struct ksmbd_file *fp)
+static unsigned long ksmbd_durable_timeout(const struct ksmbd_file *fp)
 {
 	const struct ksmbd_durable *d = fp->durable;
 
 	return msecs_to_jiffies(d->v2 ? d->timeout_ms : default_timeout_ms());
 }
 
-bool ksmbd_durable_keep(const struct ksmbd_file *fp)
+static bool ksmbd_durable_keep(const struct ksmbd_file *fp)
 {
 	return !READ_ONCE(stopping) && ksmbd_oplock_durable_ok(fp);
 }
 
 /* Under the file table's lock (file.c): fp has just been disconnected. */
-void ksmbd_durable_disconnected(struct ksmbd_file *fp)
+static void ksmbd_durable_disconnected(struct ksmbd_file *fp)
 {
 	trace_ksmbd_durable_disconnect(fp, fp->durable->old_session_id,
 				       jiffies_to_msecs(ksmbd_durable_timeout(fp)));
@@ -157,12 +157,19 @@ void ksmbd_durable_stop(void)
 	}
 }
 
-bool ksmbd_durable_purges(const struct ksmbd_file *other,
-			  const struct ksmbd_file *fp, bool overwrite)
+static bool ksmbd_durable_purges(const struct ksmbd_file *other,
+				 const struct ksmbd_file *fp, bool overwrite)
 {
 	return READ_ONCE(other->durable) &&
 	       ksmbd_oplock_durable_breaks(other, fp, overwrite);
 }
+
+const struct ksmbd_durable_policy ksmbd_durable_policy = {
+	.keep		= ksmbd_durable_keep,
+	.purges		= ksmbd_durable_purges,
+	.disconnected	= ksmbd_durable_disconnected,
+	.timeout	= ksmbd_durable_timeout,
+};
 
 /* ---- Grant ---- */
 

@@ -23,7 +23,7 @@
 #include "caller.h"
 #include "connection.h"
 #include "create_rules.h"
-#include "durable.h"
+#include "durable_state.h"
 #include "file.h"
 #include "file_int.h"
 #include "fileinfo.h"
@@ -40,6 +40,7 @@ static DEFINE_XARRAY_ALLOC1(files);
 /* Registered at load, before any handle exists; read-only after. */
 static LIST_HEAD(hooks);
 static const struct ksmbd_file_store *store;
+static const struct ksmbd_durable_policy *durable;
 static u32 next_volatile;		/* cyclic hint, under the xa_lock */
 
 /*
@@ -112,6 +113,11 @@ void ksmbd_file_hooks_register(struct ksmbd_file_hooks *h)
 void ksmbd_file_store_register(const struct ksmbd_file_store *s)
 {
 	store = s;
+}
+
+void ksmbd_file_durable_policy(const struct ksmbd_durable_policy *p)
+{
+	durable = p;
 }
 
 void ksmbd_file_get(struct ksmbd_file *fp)
@@ -358,11 +364,11 @@ static bool keep_durable(struct ksmbd_file *fp)
 {
 	struct ksmbd_durable *d = fp->durable;
 
-	if (!d || d->state != KSMBD_DH_S_ATTACHED || !ksmbd_durable_keep(fp))
+	if (!d || d->state != KSMBD_DH_S_ATTACHED || !durable->keep(fp))
 		return false;
 	d->old_session_id = fp->session_id;
 	d->state = KSMBD_DH_S_ORPHAN;
-	d->expires = jiffies + ksmbd_durable_timeout(fp);
+	d->expires = jiffies + durable->timeout(fp);
 	/* No lookup matches a handle without session and tree. */
 	fp->session_id = 0;
 	fp->tree_id = 0;
@@ -387,7 +393,7 @@ static void close_by_key(const struct close_key *k)
 			fp = xa_find(&files, &index, ULONG_MAX, XA_PRESENT);
 		}
 		if (fp && k->keep_durable && keep_durable(fp)) {
-			ksmbd_durable_disconnected(fp);
+			durable->disconnected(fp);
 			xa_unlock(&files);
 			durable_changed();
 			index++;
@@ -697,7 +703,7 @@ static bool purge_wants(struct ksmbd_file *other, void *arg)
 {
 	const struct purge_arg *pa = arg;
 
-	return ksmbd_durable_purges(other, pa->fp, pa->overwrite);
+	return durable->purges(other, pa->fp, pa->overwrite);
 }
 
 u32 ksmbd_file_durable_purge(struct ksmbd_file *fp, bool overwrite)

@@ -430,6 +430,9 @@ struct ksmbd_file_store {
 };
 
 void ksmbd_file_store_register(const struct ksmbd_file_store *s);
+/* Registered at load, before any handle exists (durable.c's). */
+struct ksmbd_durable_policy;
+void ksmbd_file_durable_policy(const struct ksmbd_durable_policy *p);
 /* An attached durable handle of this client with this CreateGuid (replay). */
 /*
  * MS-SMB2 3.3.5.9.13: close (3.3.4.17) every open of the share at root

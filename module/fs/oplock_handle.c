@@ -18,7 +18,7 @@
 #include "caller.h"
 #include "connection.h"
 #include "create_rules.h"
-#include "durable.h"
+#include "durable_state.h"
 #include "file.h"
 #include "fileinfo.h"
 #include "ksmbd_trace.h"

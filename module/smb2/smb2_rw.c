@@ -20,7 +20,6 @@
 #include "proto/decode.h"
 #include "smb2_dispatch.h"
 #include "smb2_files.h"
-#include "transport_tcp.h"
 #include "vfs.h"
 #include "work.h"
 
@@ -337,7 +336,7 @@ enum ksmbd_smb2_verdict ksmbd_smb2_write(struct ksmbd_smb2_ctx *ctx)
 		if (!ksmbd_work_fill(ctx->work, ctx->work->buf_len)) {
 			ksmbd_file_put(fp);
 			ctx->drop_reason =
-				ksmbd_tcp_rx_reason(ctx->work->rx_error);
+				ksmbd_work_rx_reason(ctx->work);
 			return KSMBD_SMB2_DROP;
 		}
 		ctx->status = ksmbd_smb2_pipe_write(fp, data);
@@ -348,7 +347,7 @@ enum ksmbd_smb2_verdict ksmbd_smb2_write(struct ksmbd_smb2_ctx *ctx)
 	ksmbd_file_put(fp);
 	if (ctx->work->rx_error) {
 		/* the payload stopped short: no answer, the connection goes */
-		ctx->drop_reason = ksmbd_tcp_rx_reason(ctx->work->rx_error);
+		ctx->drop_reason = ksmbd_work_rx_reason(ctx->work);
 		return KSMBD_SMB2_DROP;
 	}
 	if (ksmbd_ntstatus_is_error(ctx->status))

@@ -125,6 +125,7 @@ const char *ksmbd_tcp_rx_reason(int err)
 static const struct ksmbd_work_rx_ops tcp_rx_ops = {
 	.recv		= ksmbd_tcp_recv,
 	.recv_to_file	= ksmbd_tcp_recv_to_file,
+	.reason		= ksmbd_tcp_rx_reason,
 };
 
 /*
