@@ -67,6 +67,10 @@ enum {
 				 FILE_ATTRIBUTE_NORMAL | FILE_ATTRIBUTE_TEMPORARY | \
 				 0x00001000 | 0x00002000)
 
+/* FileModeInformation bits a handle reports (MS-FSCC 2.4.26) */
+#define KSMBD_FILE_MODE_BITS	(0x00000002 | 0x00000004 | 0x00000008 | \
+				 0x00000010 | 0x00000020 | 0x00001000)
+
 /* FileFsAttributeInformation.FileSystemAttributes (MS-FSCC 2.5.1) */
 enum {
 	FILE_CASE_SENSITIVE_SEARCH	= 0x00000001,
@@ -237,29 +241,5 @@ u32 ksmbd_dirent_size(u8 info_class, u32 name16_len);
 int ksmbd_dirent_put(struct ksmbd_wbuf *w, u8 info_class,
 		     const struct ksmbd_fattr *a, const u8 *name16,
 		     u32 name16_len);
-
-#ifndef KSMBD_USERSPACE
-struct kstat;
-struct ksmbd_file;
-
-/*
- * smb2_query.c: a ksmbd_fattr from a kstat (with the DOS attributes and
- * creation time of da, if any), and the whole thing for an open handle.
- */
-void ksmbd_fattr_from_kstat(const struct kstat *st, u32 attrs,
-			    const struct ksmbd_dosattr *da,
-			    struct ksmbd_fattr *a);
-int ksmbd_fattr_of_file(struct ksmbd_file *fp, struct kstat *st,
-			struct ksmbd_fattr *a);
-/*
- * An open handle's attributes and times as QUERY_INFO reports them, from
- * st (which the caller has): the DOS attributes are read once, for the
- * CREATE and CLOSE answers too.
- */
-void ksmbd_fattr_of_stat(struct ksmbd_file *fp, const struct kstat *st,
-			 struct ksmbd_fattr *a);
-/* user.DOSATTRIB of an open handle when its share stores DOS attributes. */
-bool ksmbd_file_dosattr(struct ksmbd_file *fp, struct ksmbd_dosattr *da);
-#endif
 
 #endif /* KSMBD_FILEINFO_H */
