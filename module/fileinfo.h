@@ -11,6 +11,7 @@
 
 #include "proto/shim.h"
 #include "proto/buf.h"
+#include "proto/encode.h"
 #include "create_rules.h"
 
 /* FileInformationClass (MS-FSCC 2.4) */
@@ -127,23 +128,7 @@ enum {
 	FS_ATTRIBUTE_INFO_MIN		= 16,
 };
 
-/* What one file looks like to a client; times are FILETIMEs. */
-struct ksmbd_fattr {
-	u64 creation_time;
-	u64 last_access_time;
-	u64 last_write_time;
-	u64 change_time;
-	u64 end_of_file;
-	u64 allocation_size;
-	u64 index_number;	/* inode number: FileId / IndexNumber */
-	u32 attributes;		/* FILE_ATTRIBUTE_* */
-	u32 nlink;
-	u32 ea_size;
-	bool delete_pending;
-	bool directory;
-	/* 8.3 name for FileBoth/FileIdBoth entries (ASCII), "" = none */
-	char short_name[13];
-};
+/* struct ksmbd_fattr: proto/encode.h (CREATE and CLOSE report it too). */
 
 /* FILETIME (100 ns since 1601-01-01) from Unix seconds and nanoseconds. */
 u64 ksmbd_filetime_from_unix(s64 sec, u32 nsec);
