@@ -135,3 +135,95 @@ void ksmbd_close_rsp_encode(struct ksmbd_wbuf *w, const struct ksmbd_fattr *a)
 	ksmbd_wbuf_put_le64(w, a->end_of_file);
 	ksmbd_wbuf_put_le32(w, a->attributes);
 }
+
+/* ---- Fixed responses finished after their payload ---- */
+
+/* The data right after the fixed part: 64 + 16. */
+#define READ_RSP_DATA_OFFSET	(SMB2_HEADER_SIZE + sizeof(struct smb2_read_rsp))
+/* IOCTL input and output both start after the fixed part: 64 + 48. */
+#define IOCTL_RSP_OUT_OFFSET	(SMB2_HEADER_SIZE + sizeof(struct smb2_ioctl_rsp))
+
+void ksmbd_read_rsp_encode(struct ksmbd_wbuf *w)
+{
+	ksmbd_wbuf_put_le16(w, SMB2_READ_RSP_SIZE);
+	ksmbd_wbuf_put_u8(w, READ_RSP_DATA_OFFSET);
+	ksmbd_wbuf_put_u8(w, 0);
+	ksmbd_wbuf_put_le32(w, 0);		/* DataLength, below */
+	ksmbd_wbuf_put_le32(w, 0);		/* DataRemaining */
+	ksmbd_wbuf_put_le32(w, 0);		/* Flags */
+}
+
+void ksmbd_read_rsp_set_length(struct ksmbd_wbuf *w, u32 data_len)
+{
+	put_unaligned_le32(data_len,
+			   w->p + offsetof(struct smb2_read_rsp, data_length));
+}
+
+void ksmbd_write_rsp_encode(struct ksmbd_wbuf *w, u32 count)
+{
+	ksmbd_wbuf_put_le16(w, SMB2_WRITE_RSP_SIZE);
+	ksmbd_wbuf_put_le16(w, 0);
+	ksmbd_wbuf_put_le32(w, count);
+	ksmbd_wbuf_put_le32(w, 0);		/* Remaining */
+	ksmbd_wbuf_put_le16(w, 0);		/* WriteChannelInfoOffset */
+	ksmbd_wbuf_put_le16(w, 0);
+}
+
+void ksmbd_ioctl_rsp_encode(struct ksmbd_wbuf *w, u32 ctl_code, u64 pid,
+			    u64 vid)
+{
+	ksmbd_wbuf_put_le16(w, SMB2_IOCTL_RSP_SIZE);
+	ksmbd_wbuf_put_le16(w, 0);
+	ksmbd_wbuf_put_le32(w, ctl_code);
+	ksmbd_wbuf_put_le64(w, pid);
+	ksmbd_wbuf_put_le64(w, vid);
+	ksmbd_wbuf_put_le32(w, IOCTL_RSP_OUT_OFFSET);	/* InputOffset */
+	ksmbd_wbuf_put_le32(w, 0);			/* InputCount */
+	ksmbd_wbuf_put_le32(w, IOCTL_RSP_OUT_OFFSET);	/* OutputOffset */
+	ksmbd_wbuf_put_le32(w, 0);			/* OutputCount, below */
+	ksmbd_wbuf_put_le32(w, 0);			/* Flags */
+	ksmbd_wbuf_put_le32(w, 0);
+}
+
+void ksmbd_ioctl_rsp_set_output(struct ksmbd_wbuf *w, u32 out_len)
+{
+	put_unaligned_le32(out_len,
+			   w->p + offsetof(struct smb2_ioctl_rsp, output_count));
+}
+
+void ksmbd_oplock_break_rsp_encode(struct ksmbd_wbuf *w, u8 level, u64 pid,
+				   u64 vid)
+{
+	ksmbd_wbuf_put_le16(w, SMB2_OPLOCK_BREAK_SIZE);
+	ksmbd_wbuf_put_u8(w, level);
+	ksmbd_wbuf_put_u8(w, 0);
+	ksmbd_wbuf_put_le32(w, 0);
+	ksmbd_wbuf_put_le64(w, pid);
+	ksmbd_wbuf_put_le64(w, vid);
+}
+
+void ksmbd_lease_ack_rsp_encode(struct ksmbd_wbuf *w, const u8 *key,
+				u32 state)
+{
+	ksmbd_wbuf_put_le16(w, SMB2_LEASE_ACK_SIZE);
+	ksmbd_wbuf_put_le16(w, 0);
+	ksmbd_wbuf_put_le32(w, 0);		/* Flags */
+	ksmbd_wbuf_put(w, key, SMB2_LEASE_KEY_SIZE);
+	ksmbd_wbuf_put_le32(w, state);
+	ksmbd_wbuf_put_le64(w, 0);		/* LeaseDuration */
+}
+
+void ksmbd_negotiate_rsp_set_security_len(struct ksmbd_wbuf *w, u16 len)
+{
+	put_unaligned_le16(len, w->p + offsetof(struct smb2_negotiate_rsp,
+						security_buffer_length));
+}
+
+void ksmbd_negotiate_rsp_set_contexts(struct ksmbd_wbuf *w, u32 offset,
+				      u16 count)
+{
+	put_unaligned_le32(offset, w->p + offsetof(struct smb2_negotiate_rsp,
+						   negotiate_context_offset));
+	put_unaligned_le16(count, w->p + offsetof(struct smb2_negotiate_rsp,
+						  negotiate_context_count));
+}

@@ -84,4 +84,30 @@ void ksmbd_create_rsp_encode(struct ksmbd_wbuf *w,
  */
 void ksmbd_close_rsp_encode(struct ksmbd_wbuf *w, const struct ksmbd_fattr *a);
 
+/*
+ * Fixed responses the handlers finish after their payload. Each starts
+ * the body (the writer the dispatcher gives a handler begins right after
+ * the 64-byte header), so a later field is patched in place there.
+ */
+
+/* READ (2.2.20): the data follows the fixed part; DataLength set after. */
+void ksmbd_read_rsp_encode(struct ksmbd_wbuf *w);
+void ksmbd_read_rsp_set_length(struct ksmbd_wbuf *w, u32 data_len);
+/* WRITE (2.2.22). */
+void ksmbd_write_rsp_encode(struct ksmbd_wbuf *w, u32 count);
+/* IOCTL (2.2.32): the output follows the fixed part; OutputCount after. */
+void ksmbd_ioctl_rsp_encode(struct ksmbd_wbuf *w, u32 ctl_code, u64 pid,
+			    u64 vid);
+void ksmbd_ioctl_rsp_set_output(struct ksmbd_wbuf *w, u32 out_len);
+/* OPLOCK_BREAK acknowledgement response (2.2.25.1). */
+void ksmbd_oplock_break_rsp_encode(struct ksmbd_wbuf *w, u8 level, u64 pid,
+				   u64 vid);
+/* Lease Break Response (2.2.25.2). */
+void ksmbd_lease_ack_rsp_encode(struct ksmbd_wbuf *w, const u8 *key,
+				u32 state);
+/* NEGOTIATE (2.2.4): SecurityBufferLength, then the 3.1.1 contexts. */
+void ksmbd_negotiate_rsp_set_security_len(struct ksmbd_wbuf *w, u16 len);
+void ksmbd_negotiate_rsp_set_contexts(struct ksmbd_wbuf *w, u32 offset,
+				      u16 count);
+
 #endif

@@ -207,6 +207,95 @@ TEST(close_plain_is_zero)
 	CHECK(all(mem + 2, 58, 0));
 }
 
+TEST(read_rsp_length_patched)
+{
+	u8 mem[32];
+	struct ksmbd_wbuf w;
+
+	memset(mem, 0xa5, sizeof(mem));
+	w = ksmbd_wbuf_make(mem, sizeof(mem));
+	ksmbd_read_rsp_encode(&w);
+	CHECK_EQ_INT(w.len, sizeof(struct smb2_read_rsp));
+	ksmbd_read_rsp_set_length(&w, 0x12345);
+	CHECK_EQ_INT(LE16_AT(mem, struct smb2_read_rsp, structure_size), 17);
+	CHECK_EQ_INT(mem[offsetof(struct smb2_read_rsp, data_offset)], 80);
+	CHECK_EQ_INT(LE32_AT(mem, struct smb2_read_rsp, data_length), 0x12345);
+	CHECK_EQ_INT(LE32_AT(mem, struct smb2_read_rsp, data_remaining), 0);
+	CHECK_EQ_INT(LE32_AT(mem, struct smb2_read_rsp, flags), 0);
+}
+
+TEST(write_rsp)
+{
+	u8 mem[32];
+	struct ksmbd_wbuf w;
+
+	memset(mem, 0xa5, sizeof(mem));
+	w = ksmbd_wbuf_make(mem, sizeof(mem));
+	ksmbd_write_rsp_encode(&w, 65536);
+	CHECK_EQ_INT(w.len, sizeof(struct smb2_write_rsp));
+	CHECK_EQ_INT(LE16_AT(mem, struct smb2_write_rsp, structure_size), 17);
+	CHECK_EQ_INT(LE32_AT(mem, struct smb2_write_rsp, count), 65536);
+	CHECK(all(mem + offsetof(struct smb2_write_rsp, remaining), 8, 0));
+}
+
+TEST(ioctl_rsp_output_patched)
+{
+	u8 mem[64];
+	struct ksmbd_wbuf w;
+
+	memset(mem, 0xa5, sizeof(mem));
+	w = ksmbd_wbuf_make(mem, sizeof(mem));
+	ksmbd_ioctl_rsp_encode(&w, 0x00140204, 5, 6);
+	CHECK_EQ_INT(w.len, sizeof(struct smb2_ioctl_rsp));
+	ksmbd_ioctl_rsp_set_output(&w, 24);
+	CHECK_EQ_INT(LE16_AT(mem, struct smb2_ioctl_rsp, structure_size), 49);
+	CHECK_EQ_INT(LE32_AT(mem, struct smb2_ioctl_rsp, ctl_code), 0x00140204);
+	CHECK_EQ_INT(LE64_AT(mem, struct smb2_ioctl_rsp, persistent_file_id), 5);
+	CHECK_EQ_INT(LE64_AT(mem, struct smb2_ioctl_rsp, volatile_file_id), 6);
+	CHECK_EQ_INT(LE32_AT(mem, struct smb2_ioctl_rsp, input_offset), 112);
+	CHECK_EQ_INT(LE32_AT(mem, struct smb2_ioctl_rsp, input_count), 0);
+	CHECK_EQ_INT(LE32_AT(mem, struct smb2_ioctl_rsp, output_offset), 112);
+	CHECK_EQ_INT(LE32_AT(mem, struct smb2_ioctl_rsp, output_count), 24);
+	CHECK_EQ_INT(LE32_AT(mem, struct smb2_ioctl_rsp, flags), 0);
+}
+
+TEST(oplock_break_and_lease_ack)
+{
+	u8 key[16], mem[64];
+	struct ksmbd_wbuf w;
+
+	memset(key, 0x33, sizeof(key));
+	w = ksmbd_wbuf_make(mem, sizeof(mem));
+	ksmbd_oplock_break_rsp_encode(&w, 1, 7, 8);
+	CHECK_EQ_INT(w.len, sizeof(struct smb2_oplock_break));
+	CHECK_EQ_INT(LE16_AT(mem, struct smb2_oplock_break, structure_size), 24);
+	CHECK_EQ_INT(mem[offsetof(struct smb2_oplock_break, oplock_level)], 1);
+	CHECK_EQ_INT(LE64_AT(mem, struct smb2_oplock_break, persistent_file_id), 7);
+	CHECK_EQ_INT(LE64_AT(mem, struct smb2_oplock_break, volatile_file_id), 8);
+	w = ksmbd_wbuf_make(mem, sizeof(mem));
+	ksmbd_lease_ack_rsp_encode(&w, key, 3);
+	CHECK_EQ_INT(w.len, sizeof(struct smb2_lease_ack));
+	CHECK_EQ_INT(LE16_AT(mem, struct smb2_lease_ack, structure_size), 36);
+	CHECK(all(mem + offsetof(struct smb2_lease_ack, lease_key), 16, 0x33));
+	CHECK_EQ_INT(LE32_AT(mem, struct smb2_lease_ack, lease_state), 3);
+	CHECK_EQ_INT(LE64_AT(mem, struct smb2_lease_ack, lease_duration), 0);
+}
+
+TEST(negotiate_patches)
+{
+	u8 mem[sizeof(struct smb2_negotiate_rsp)];
+	struct ksmbd_wbuf w;
+
+	memset(mem, 0, sizeof(mem));
+	w = ksmbd_wbuf_make(mem, sizeof(mem));
+	w.len = sizeof(mem);
+	ksmbd_negotiate_rsp_set_security_len(&w, 74);
+	ksmbd_negotiate_rsp_set_contexts(&w, 216, 2);
+	CHECK_EQ_INT(get_unaligned_le16(mem + 58), 74);
+	CHECK_EQ_INT(get_unaligned_le32(mem + 60), 216);
+	CHECK_EQ_INT(get_unaligned_le16(mem + 6), 2);
+}
+
 int main(void)
 {
 	RUN(create_fixed_no_contexts);
@@ -215,5 +304,10 @@ int main(void)
 	RUN(create_overflow);
 	RUN(close_postquery);
 	RUN(close_plain_is_zero);
+	RUN(read_rsp_length_patched);
+	RUN(write_rsp);
+	RUN(ioctl_rsp_output_patched);
+	RUN(oplock_break_and_lease_ack);
+	RUN(negotiate_patches);
 	return test_report();
 }
