@@ -65,14 +65,6 @@ u32 ksmbd_dos_attrs(bool directory, bool mode_writable, bool hide,
 	return attrs ? attrs : FILE_ATTRIBUTE_NORMAL;
 }
 
-static void put_times(struct ksmbd_wbuf *w, const struct ksmbd_fattr *a)
-{
-	ksmbd_wbuf_put_le64(w, a->creation_time);
-	ksmbd_wbuf_put_le64(w, a->last_access_time);
-	ksmbd_wbuf_put_le64(w, a->last_write_time);
-	ksmbd_wbuf_put_le64(w, a->change_time);
-}
-
 /* Directories have no data: sizes are 0 as Windows reports them. */
 static u64 eof_of(const struct ksmbd_fattr *a)
 {
@@ -86,7 +78,7 @@ static u64 alloc_of(const struct ksmbd_fattr *a)
 
 void ksmbd_fileinfo_basic(struct ksmbd_wbuf *w, const struct ksmbd_fattr *a)
 {
-	put_times(w, a);
+	ksmbd_put_file_times(w, a);
 	ksmbd_wbuf_put_le32(w, a->attributes);
 	ksmbd_wbuf_put_le32(w, 0);
 }
@@ -109,7 +101,7 @@ void ksmbd_fileinfo_internal(struct ksmbd_wbuf *w, const struct ksmbd_fattr *a)
 void ksmbd_fileinfo_network_open(struct ksmbd_wbuf *w,
 				 const struct ksmbd_fattr *a)
 {
-	put_times(w, a);
+	ksmbd_put_file_times(w, a);
 	ksmbd_wbuf_put_le64(w, alloc_of(a));
 	ksmbd_wbuf_put_le64(w, eof_of(a));
 	ksmbd_wbuf_put_le32(w, a->attributes);
@@ -293,7 +285,7 @@ u32 ksmbd_dirent_size(u8 info_class, u32 name16_len)
 static void put_dir_head(struct ksmbd_wbuf *w, const struct ksmbd_fattr *a,
 			 u32 name16_len)
 {
-	put_times(w, a);
+	ksmbd_put_file_times(w, a);
 	ksmbd_wbuf_put_le64(w, eof_of(a));
 	ksmbd_wbuf_put_le64(w, alloc_of(a));
 	ksmbd_wbuf_put_le32(w, a->attributes);

@@ -11,6 +11,7 @@
 
 #include "proto/shim.h"
 #include "proto/buf.h"
+#include "proto/encode.h"
 #include "create_rules.h"
 
 /* FileInformationClass (MS-FSCC 2.4) */
@@ -66,6 +67,10 @@ enum {
 				 FILE_ATTRIBUTE_SYSTEM | FILE_ATTRIBUTE_ARCHIVE | \
 				 FILE_ATTRIBUTE_NORMAL | FILE_ATTRIBUTE_TEMPORARY | \
 				 0x00001000 | 0x00002000)
+
+/* FileModeInformation bits a handle reports (MS-FSCC 2.4.26) */
+#define KSMBD_FILE_MODE_BITS	(0x00000002 | 0x00000004 | 0x00000008 | \
+				 0x00000010 | 0x00000020 | 0x00001000)
 
 /* FileFsAttributeInformation.FileSystemAttributes (MS-FSCC 2.5.1) */
 enum {
@@ -123,23 +128,7 @@ enum {
 	FS_ATTRIBUTE_INFO_MIN		= 16,
 };
 
-/* What one file looks like to a client; times are FILETIMEs. */
-struct ksmbd_fattr {
-	u64 creation_time;
-	u64 last_access_time;
-	u64 last_write_time;
-	u64 change_time;
-	u64 end_of_file;
-	u64 allocation_size;
-	u64 index_number;	/* inode number: FileId / IndexNumber */
-	u32 attributes;		/* FILE_ATTRIBUTE_* */
-	u32 nlink;
-	u32 ea_size;
-	bool delete_pending;
-	bool directory;
-	/* 8.3 name for FileBoth/FileIdBoth entries (ASCII), "" = none */
-	char short_name[13];
-};
+/* struct ksmbd_fattr: proto/encode.h (CREATE and CLOSE report it too). */
 
 /* FILETIME (100 ns since 1601-01-01) from Unix seconds and nanoseconds. */
 u64 ksmbd_filetime_from_unix(s64 sec, u32 nsec);
@@ -237,29 +226,5 @@ u32 ksmbd_dirent_size(u8 info_class, u32 name16_len);
 int ksmbd_dirent_put(struct ksmbd_wbuf *w, u8 info_class,
 		     const struct ksmbd_fattr *a, const u8 *name16,
 		     u32 name16_len);
-
-#ifndef KSMBD_USERSPACE
-struct kstat;
-struct ksmbd_file;
-
-/*
- * smb2_query.c: a ksmbd_fattr from a kstat (with the DOS attributes and
- * creation time of da, if any), and the whole thing for an open handle.
- */
-void ksmbd_fattr_from_kstat(const struct kstat *st, u32 attrs,
-			    const struct ksmbd_dosattr *da,
-			    struct ksmbd_fattr *a);
-int ksmbd_fattr_of_file(struct ksmbd_file *fp, struct kstat *st,
-			struct ksmbd_fattr *a);
-/*
- * An open handle's attributes and times as QUERY_INFO reports them, from
- * st (which the caller has): the DOS attributes are read once, for the
- * CREATE and CLOSE answers too.
- */
-void ksmbd_fattr_of_stat(struct ksmbd_file *fp, const struct kstat *st,
-			 struct ksmbd_fattr *a);
-/* user.DOSATTRIB of an open handle when its share stores DOS attributes. */
-bool ksmbd_file_dosattr(struct ksmbd_file *fp, struct ksmbd_dosattr *da);
-#endif
 
 #endif /* KSMBD_FILEINFO_H */

@@ -230,6 +230,11 @@ enum {
 	SMB2_OPLOCK_LEVEL_LEASE		= 0xff,
 };
 
+/* LeaseFlags (2.2.13.2.8, 2.2.14.2.10) */
+enum {
+	SMB2_LEASE_FLAG_BREAK_IN_PROGRESS	= 0x02,
+};
+
 enum {
 	SMB2_0_INFO_FILE	= 0x01,
 	SMB2_0_INFO_FILESYSTEM	= 0x02,

@@ -23,24 +23,22 @@
 #include "dosattr.h"
 #include "durable.h"
 #include "connection.h"
+#include "fattr.h"
 #include "file.h"
 #include "fileinfo.h"
 #include "oplock.h"
 #include "ksmbd_trace.h"
 #include "proto/decode.h"
+#include "proto/encode.h"
 #include "session.h"
 #include "share.h"
 #include "smb2_dispatch.h"
 #include "smb2_files.h"
-#include "smb2_info.h"
 #include "streams.h"
 #include "tree.h"
 #include "vfs.h"
 #include "vfs_name.h"
 #include "bufpool.h"
-
-/* Response contexts start right after the fixed response: 64 + 88. */
-#define CREATE_RSP_CTX_OFFSET	(SMB2_HEADER_SIZE + sizeof(struct smb2_create_rsp))
 
 struct create_req {
 	struct ksmbd_create_args args;
@@ -659,139 +657,53 @@ again:
 	return ksmbd_ntstatus_from_errno(ret);
 }
 
-/* ---- Encoding ---- */
+/* ---- Encoding (proto/encode.c lays the response out) ---- */
 
-static void put_ctx_header(struct ksmbd_wbuf *w, const char *tag,
-			   u32 data_len, bool last)
+/* The lease and durable answers of an open, as the contexts say them. */
+static void encode_grants(struct ksmbd_create_rsp *o,
+			  const struct create_result *r)
 {
-	u32 total = ALIGN(24 + data_len, 8);
+	const struct ksmbd_oplock_grant *g = &r->grant;
 
-	ksmbd_wbuf_put_le32(w, last ? 0 : total);	/* Next */
-	ksmbd_wbuf_put_le16(w, 16);			/* NameOffset */
-	ksmbd_wbuf_put_le16(w, 4);			/* NameLength */
-	ksmbd_wbuf_put_le16(w, 0);
-	ksmbd_wbuf_put_le16(w, 24);			/* DataOffset */
-	ksmbd_wbuf_put_le32(w, data_len);
-	ksmbd_wbuf_put(w, tag, 4);
-	ksmbd_wbuf_put_le32(w, 0);			/* pad to DataOffset */
+	o->lease = g->lease;
+	o->ls.version = g->version;
+	memcpy(o->ls.key, g->key, sizeof(o->ls.key));
+	memcpy(o->ls.parent_key, g->parent_key, sizeof(o->ls.parent_key));
+	o->ls.state = g->state;
+	o->ls.flags = g->flags;
+	o->ls.epoch = g->epoch;
+	if (r->dh.kind != KSMBD_DH_NONE)
+		o->durable = r->dh.kind == KSMBD_DH_V2_REQ ? KSMBD_RSP_DH_V2 :
+							    KSMBD_RSP_DH_V1;
+	o->durable_timeout_ms = r->dh.timeout_ms;
 }
 
-/* The RqLs answer (MS-SMB2 2.2.14.2.10, v1 32 bytes, v2 52 bytes). */
-static void put_lease_ctx(struct ksmbd_wbuf *w, const struct ksmbd_oplock_grant *g,
-			  bool last)
-{
-	bool v2 = g->version == 2;
-
-	put_ctx_header(w, "RqLs", v2 ? KSMBD_LEASE_V2_SIZE : KSMBD_LEASE_V1_SIZE,
-		       last);
-	ksmbd_wbuf_put(w, g->key, 16);
-	ksmbd_wbuf_put_le32(w, g->state);
-	ksmbd_wbuf_put_le32(w, v2 ? g->flags : g->flags &
-			    KSMBD_LEASE_FLAG_BREAK_IN_PROGRESS);
-	ksmbd_wbuf_put_le64(w, 0);		/* LeaseDuration */
-	if (!v2)
-		return;
-	ksmbd_wbuf_put(w, g->parent_key, 16);
-	ksmbd_wbuf_put_le16(w, g->epoch);
-	ksmbd_wbuf_put_le16(w, 0);
-	ksmbd_wbuf_put_le32(w, 0);		/* pad to 8 */
-}
-
-/* DHnQ (2.2.14.2.3: 8 reserved bytes) or DH2Q (2.2.14.2.12) answer. */
-static void put_durable_ctx(struct ksmbd_wbuf *w,
-			    const struct ksmbd_durable_grant *g, bool last)
-{
-	bool v2 = g->kind == KSMBD_DH_V2_REQ;
-
-	put_ctx_header(w, v2 ? "DH2Q" : "DHnQ", 8, last);
-	ksmbd_wbuf_put_le32(w, v2 ? g->timeout_ms : 0);
-	ksmbd_wbuf_put_le32(w, 0);		/* Flags: never persistent */
-}
-
-enum { RSP_MXAC, RSP_QFID, RSP_LEASE, RSP_DURABLE, RSP_NR };
-
-static u32 encode_contexts(struct ksmbd_wbuf *w, const struct create_req *rq,
-			   const struct create_result *r)
-{
-	bool want[RSP_NR] = {
-		[RSP_MXAC] = rq->want_mxac,
-		[RSP_QFID] = rq->want_qfid,
-		[RSP_LEASE] = r->grant.lease,
-		[RSP_DURABLE] = r->dh.kind != KSMBD_DH_NONE,
-	};
-	u32 start = w->len;
-	int i, last = -1;
-
-	for (i = 0; i < RSP_NR; i++)
-		if (want[i])
-			last = i;
-	if (want[RSP_MXAC]) {
-		put_ctx_header(w, "MxAc", 8, last == RSP_MXAC);
-		ksmbd_wbuf_put_le32(w, STATUS_SUCCESS);
-		ksmbd_wbuf_put_le32(w, r->maximal);
-	}
-	if (want[RSP_QFID]) {
-		put_ctx_header(w, "QFid", 32, last == RSP_QFID);
-		ksmbd_wbuf_put_le64(w, r->st.ino);	/* DiskFileId */
-		ksmbd_wbuf_put_le64(w, new_encode_dev(r->st.dev));
-		ksmbd_wbuf_put_le64(w, 0);
-		ksmbd_wbuf_put_le64(w, 0);
-	}
-	if (want[RSP_LEASE])
-		put_lease_ctx(w, &r->grant, last == RSP_LEASE);
-	if (want[RSP_DURABLE])
-		put_durable_ctx(w, &r->dh, last == RSP_DURABLE);
-	return w->len - start;
-}
-
-void ksmbd_smb2_put_file_times(struct ksmbd_wbuf *w,
-			       const struct ksmbd_fattr *a)
-{
-	ksmbd_wbuf_put_le64(w, a->creation_time);
-	ksmbd_wbuf_put_le64(w, a->last_access_time);
-	ksmbd_wbuf_put_le64(w, a->last_write_time);
-	ksmbd_wbuf_put_le64(w, a->change_time);
-}
-
+/* A pipe has no times and no sizes, and answers no context. */
 static void encode(struct ksmbd_smb2_ctx *ctx, const struct create_req *rq,
 		   const struct create_result *r)
 {
-	struct ksmbd_wbuf *w = &ctx->body;
 	struct ksmbd_file *fp = r->fp;
-	bool pipe = fp->kind == KSMBD_FILE_PIPE;
-	bool sized = fp->kind == KSMBD_FILE_REGULAR;
-	u32 ctx_len_at, ctx_len = 0, attrs = FILE_ATTRIBUTE_NORMAL;
-	struct ksmbd_fattr a;
+	struct ksmbd_fattr a = { .attributes = FILE_ATTRIBUTE_NORMAL };
+	struct ksmbd_create_rsp o = {
+		.oplock_level = r->grant.level,
+		.action = r->action,
+		.a = &a,
+		.persistent_id = fp->persistent_id,
+		.volatile_id = fp->volatile_id,
+	};
 
-	ksmbd_wbuf_put_le16(w, SMB2_CREATE_RSP_SIZE);
-	ksmbd_wbuf_put_u8(w, r->grant.level);
-	ksmbd_wbuf_put_u8(w, 0);
-	ksmbd_wbuf_put_le32(w, r->action);
-	if (pipe) {
-		u8 *zero = ksmbd_wbuf_reserve(w, 32);
-
-		if (zero)
-			memset(zero, 0, 32);
-	} else {
+	if (fp->kind != KSMBD_FILE_PIPE) {
 		ksmbd_fattr_of_stat(fp, &r->st, &a);
-		ksmbd_smb2_put_file_times(w, &a);
-		attrs = a.attributes;
+		if (fp->kind != KSMBD_FILE_REGULAR)
+			a.allocation_size = a.end_of_file = 0;
+		o.mxac = rq->want_mxac;
+		o.maximal_access = r->maximal;
+		o.qfid = rq->want_qfid;
+		o.disk_file_id = r->st.ino;
+		o.volume_id = new_encode_dev(r->st.dev);
+		encode_grants(&o, r);
 	}
-	ksmbd_wbuf_put_le64(w, sized ? ksmbd_file_alloc_size(&r->st) : 0);
-	ksmbd_wbuf_put_le64(w, sized ? r->st.size : 0);
-	ksmbd_wbuf_put_le32(w, attrs);
-	ksmbd_wbuf_put_le32(w, 0);
-	ksmbd_wbuf_put_le64(w, fp->persistent_id);
-	ksmbd_wbuf_put_le64(w, fp->volatile_id);
-	ctx_len_at = w->len;
-	ksmbd_wbuf_put_le32(w, 0);
-	ksmbd_wbuf_put_le32(w, 0);
-	if (!pipe)
-		ctx_len = encode_contexts(w, rq, r);
-	if (ctx_len && !w->overflow) {
-		put_unaligned_le32(CREATE_RSP_CTX_OFFSET, w->p + ctx_len_at);
-		put_unaligned_le32(ctx_len, w->p + ctx_len_at + 4);
-	}
+	ksmbd_create_rsp_encode(&ctx->body, &o);
 }
 
 static void remember_for_compound(struct ksmbd_smb2_ctx *ctx,
@@ -992,31 +904,19 @@ enum ksmbd_smb2_verdict ksmbd_smb2_create(struct ksmbd_smb2_ctx *ctx)
 static void encode_close(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
 			 bool postquery)
 {
-	struct ksmbd_wbuf *w = &ctx->body;
 	struct ksmbd_fattr a;
 	struct kstat st;
 
 	if (postquery && fp->filp && ksmbd_vfs_getattr(fp, &st))
 		postquery = false;
-	ksmbd_wbuf_put_le16(w, SMB2_CLOSE_RSP_SIZE);
 	if (!postquery || !fp->filp) {
-		u8 *zero;
-
-		ksmbd_wbuf_put_le16(w, 0);
-		ksmbd_wbuf_put_le32(w, 0);
-		/* Times, sizes and attributes: all zero without POSTQUERY. */
-		zero = ksmbd_wbuf_reserve(w, 52);
-		if (zero)
-			memset(zero, 0, 52);
+		ksmbd_close_rsp_encode(&ctx->body, NULL);
 		return;
 	}
-	ksmbd_wbuf_put_le16(w, SMB2_CLOSE_FLAG_POSTQUERY_ATTRIB);
-	ksmbd_wbuf_put_le32(w, 0);
 	ksmbd_fattr_of_stat(fp, &st, &a);
-	ksmbd_smb2_put_file_times(w, &a);
-	ksmbd_wbuf_put_le64(w, S_ISDIR(st.mode) ? 0 : ksmbd_file_alloc_size(&st));
-	ksmbd_wbuf_put_le64(w, S_ISDIR(st.mode) ? 0 : st.size);
-	ksmbd_wbuf_put_le32(w, a.attributes);
+	if (S_ISDIR(st.mode))
+		a.allocation_size = a.end_of_file = 0;
+	ksmbd_close_rsp_encode(&ctx->body, &a);
 }
 
 enum ksmbd_smb2_verdict ksmbd_smb2_close(struct ksmbd_smb2_ctx *ctx)

@@ -21,6 +21,7 @@
 #include <linux/mm.h>
 #include <linux/slab.h>
 #include "dosattr.h"
+#include "fattr.h"
 #include "file.h"
 #include "fileinfo.h"
 #include "ksmbd_trace.h"

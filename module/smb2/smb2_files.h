@@ -13,12 +13,6 @@
 struct ksmbd_smb2_ctx;
 struct ksmbd_file;
 
-struct ksmbd_fattr;
-
-/* CreationTime, LastAccessTime, LastWriteTime, ChangeTime as FILETIMEs. */
-void ksmbd_smb2_put_file_times(struct ksmbd_wbuf *w,
-			       const struct ksmbd_fattr *a);
-
 /* smb2_pipe.c: named pipes on IPC$. Each returns the NT status. */
 /* A published pipe handle (counted) for name, or NULL with *status set. */
 struct ksmbd_file *ksmbd_smb2_pipe_open(struct ksmbd_smb2_ctx *ctx,

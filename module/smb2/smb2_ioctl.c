@@ -18,6 +18,7 @@
 #include "lock.h"
 #include "oplock.h"
 #include "proto/decode.h"
+#include "proto/encode.h"
 #include "smb2_dispatch.h"
 #include "smb2_files.h"
 #include "vfs.h"
@@ -44,9 +45,6 @@ enum {
 #define COPYCHUNK_MAX_CHUNKS	256
 #define COPYCHUNK_MAX_CHUNK	(1024 * 1024)
 #define COPYCHUNK_MAX_TOTAL	(16 * 1024 * 1024)
-
-/* Output follows the fixed response: 64 + 48. */
-#define IOCTL_RSP_OUT_OFFSET	(SMB2_HEADER_SIZE + 48)
 
 struct ioctl_req {
 	u32 code;
@@ -529,21 +527,6 @@ static u32 run_fsctl(struct ioctl_op *op)
 	return status;
 }
 
-static void put_rsp_header(struct ksmbd_wbuf *w, const struct ioctl_req *rq)
-{
-	ksmbd_wbuf_put_le16(w, SMB2_IOCTL_RSP_SIZE);
-	ksmbd_wbuf_put_le16(w, 0);
-	ksmbd_wbuf_put_le32(w, rq->code);
-	ksmbd_wbuf_put_le64(w, rq->pid);
-	ksmbd_wbuf_put_le64(w, rq->vid);
-	ksmbd_wbuf_put_le32(w, IOCTL_RSP_OUT_OFFSET);	/* InputOffset */
-	ksmbd_wbuf_put_le32(w, 0);			/* InputCount */
-	ksmbd_wbuf_put_le32(w, IOCTL_RSP_OUT_OFFSET);	/* OutputOffset */
-	ksmbd_wbuf_put_le32(w, 0);			/* OutputCount, below */
-	ksmbd_wbuf_put_le32(w, 0);			/* Flags */
-	ksmbd_wbuf_put_le32(w, 0);
-}
-
 /* Statuses that still carry an output buffer (MS-SMB2 3.3.4.4). */
 static bool keeps_output(u32 status, u32 code)
 {
@@ -569,7 +552,7 @@ enum ksmbd_smb2_verdict ksmbd_smb2_ioctl(struct ksmbd_smb2_ctx *ctx)
 		ctx->status = STATUS_NOT_SUPPORTED;
 		return KSMBD_SMB2_REPLY;
 	}
-	put_rsp_header(w, &rq);
+	ksmbd_ioctl_rsp_encode(w, rq.code, rq.pid, rq.vid);
 	ctx->status = run_fsctl(&op);
 	if (ctx->status == STATUS_CONNECTION_DISCONNECTED &&
 	    rq.code == FSCTL_VALIDATE_NEGOTIATE_INFO) {
@@ -583,7 +566,6 @@ enum ksmbd_smb2_verdict ksmbd_smb2_ioctl(struct ksmbd_smb2_ctx *ctx)
 			ctx->status = STATUS_INSUFFICIENT_RESOURCES;
 		return KSMBD_SMB2_REPLY;
 	}
-	put_unaligned_le32(op.out_len, w->p +
-			   offsetof(struct smb2_ioctl_rsp, output_count));
+	ksmbd_ioctl_rsp_set_output(w, op.out_len);
 	return KSMBD_SMB2_REPLY;
 }

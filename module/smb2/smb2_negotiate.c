@@ -19,6 +19,7 @@
 #include "connection.h"
 #include "ksmbd_trace.h"
 #include "proto/decode.h"
+#include "proto/encode.h"
 #include "proto/kdf.h"
 #include "proto/negctx.h"
 #include "proto/spnego.h"
@@ -185,8 +186,7 @@ static u32 put_negotiate_fixed(struct ksmbd_wbuf *w,
 		return STATUS_INSUFFICIENT_RESOURCES;
 	}
 	w->len += hint_len;
-	/* SecurityBufferLength sits at byte 58 of the body. */
-	put_unaligned_le16(hint_len, w->p + 58);
+	ksmbd_negotiate_rsp_set_security_len(w, hint_len);
 	return STATUS_SUCCESS;
 }
 
@@ -262,9 +262,7 @@ static u32 put_contexts(struct ksmbd_smb2_ctx *ctx,
 		w->overflow = true;
 		return STATUS_INSUFFICIENT_RESOURCES;
 	}
-	/* NegotiateContextOffset and NegotiateContextCount of the fixed part. */
-	put_unaligned_le32(SMB2_HEADER_SIZE + w->len, w->p + 60);
-	put_unaligned_le16(count, w->p + 6);
+	ksmbd_negotiate_rsp_set_contexts(w, SMB2_HEADER_SIZE + w->len, count);
 	w->len += len;
 	return STATUS_SUCCESS;
 }

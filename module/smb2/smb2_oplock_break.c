@@ -17,6 +17,7 @@
 #include "oplock.h"
 #include "oplock_internal.h"
 #include "proto/decode.h"
+#include "proto/encode.h"
 #include "session.h"
 #include "smb2_dispatch.h"
 #include "smb2_transform.h"
@@ -177,14 +178,9 @@ static void oplock_ack(struct ksmbd_smb2_ctx *ctx,
 	mutex_unlock(&ksmbd_owner_lock);
 	ksmbd_oplock_send_notes(&notes);
 	ctx->status = r.status;
-	if (r.status == STATUS_SUCCESS) {
-		ksmbd_wbuf_put_le16(w, SMB2_OPLOCK_BREAK_SIZE);
-		ksmbd_wbuf_put_u8(w, r.level);
-		ksmbd_wbuf_put_u8(w, 0);
-		ksmbd_wbuf_put_le32(w, 0);
-		ksmbd_wbuf_put_le64(w, fp->persistent_id);
-		ksmbd_wbuf_put_le64(w, fp->volatile_id);
-	}
+	if (r.status == STATUS_SUCCESS)
+		ksmbd_oplock_break_rsp_encode(w, r.level, fp->persistent_id,
+					      fp->volatile_id);
 	ksmbd_file_put(fp);
 }
 
@@ -227,12 +223,7 @@ static void lease_ack(struct ksmbd_smb2_ctx *ctx,
 	ksmbd_oplock_send_notes(&notes);
 	if (ctx->status != STATUS_SUCCESS)
 		return;
-	ksmbd_wbuf_put_le16(w, SMB2_LEASE_ACK_SIZE);
-	ksmbd_wbuf_put_le16(w, 0);
-	ksmbd_wbuf_put_le32(w, 0);		/* Flags */
-	ksmbd_wbuf_put(w, rq->lease_key, sizeof(rq->lease_key));
-	ksmbd_wbuf_put_le32(w, rq->lease_state);
-	ksmbd_wbuf_put_le64(w, 0);		/* LeaseDuration */
+	ksmbd_lease_ack_rsp_encode(w, rq->lease_key, rq->lease_state);
 }
 
 enum ksmbd_smb2_verdict ksmbd_smb2_oplock_break(struct ksmbd_smb2_ctx *ctx)

@@ -18,13 +18,11 @@
 #include "oplock.h"
 #include "ksmbd_trace.h"
 #include "proto/decode.h"
+#include "proto/encode.h"
 #include "smb2_dispatch.h"
 #include "smb2_files.h"
 #include "vfs.h"
 #include "work.h"
-
-/* Data follows the 16-byte READ response: 64 + 16. */
-#define READ_RSP_DATA_OFFSET	(SMB2_HEADER_SIZE + 16)
 
 struct rw_req {
 	u8 flags;
@@ -163,7 +161,7 @@ enum ksmbd_smb2_verdict ksmbd_smb2_read(struct ksmbd_smb2_ctx *ctx)
 	struct ksmbd_wbuf *w = &ctx->body;
 	struct ksmbd_file *fp;
 	struct rw_req rq;
-	u32 got = 0, len_at;
+	u32 got = 0;
 
 	if (decode_read(ctx->req, &rq) || rq.channel != SMB2_CHANNEL_NONE) {
 		ctx->status = STATUS_INVALID_PARAMETER;
@@ -172,13 +170,7 @@ enum ksmbd_smb2_verdict ksmbd_smb2_read(struct ksmbd_smb2_ctx *ctx)
 	fp = lookup(ctx, rq.pid, rq.vid);
 	if (!fp)
 		return KSMBD_SMB2_REPLY;
-	ksmbd_wbuf_put_le16(w, SMB2_READ_RSP_SIZE);
-	ksmbd_wbuf_put_u8(w, READ_RSP_DATA_OFFSET);
-	ksmbd_wbuf_put_u8(w, 0);
-	len_at = w->len;
-	ksmbd_wbuf_put_le32(w, 0);		/* DataLength, below */
-	ksmbd_wbuf_put_le32(w, 0);		/* DataRemaining */
-	ksmbd_wbuf_put_le32(w, 0);		/* Flags */
+	ksmbd_read_rsp_encode(w);
 	if (fp->kind == KSMBD_FILE_PIPE)
 		ctx->status = ksmbd_smb2_pipe_read(ctx, fp, rq.length, &got);
 	else
@@ -190,7 +182,7 @@ enum ksmbd_smb2_verdict ksmbd_smb2_read(struct ksmbd_smb2_ctx *ctx)
 			ksmbd_pagevec_release(ctx->pages);
 		return KSMBD_SMB2_REPLY;
 	}
-	put_unaligned_le32(got, w->p + len_at);
+	ksmbd_read_rsp_set_length(w, got);
 	return KSMBD_SMB2_REPLY;
 }
 
@@ -352,12 +344,7 @@ enum ksmbd_smb2_verdict ksmbd_smb2_write(struct ksmbd_smb2_ctx *ctx)
 	}
 	if (ksmbd_ntstatus_is_error(ctx->status))
 		return KSMBD_SMB2_REPLY;
-	ksmbd_wbuf_put_le16(w, SMB2_WRITE_RSP_SIZE);
-	ksmbd_wbuf_put_le16(w, 0);
-	ksmbd_wbuf_put_le32(w, written);
-	ksmbd_wbuf_put_le32(w, 0);		/* Remaining */
-	ksmbd_wbuf_put_le16(w, 0);		/* WriteChannelInfoOffset */
-	ksmbd_wbuf_put_le16(w, 0);
+	ksmbd_write_rsp_encode(w, written);
 	return KSMBD_SMB2_REPLY;
 }
 

@@ -17,6 +17,7 @@
 #include <linux/uidgid.h>
 #include <linux/xattr.h>
 #include "dosattr.h"
+#include "fattr.h"
 #include "file.h"
 #include "fileinfo.h"
 #include "oplock.h"
@@ -63,12 +64,6 @@ static bool has_access(const struct ksmbd_file *fp, u32 access)
 	return (fp->daccess & access) == access;
 }
 
-static bool stores_dos_attrs(const struct ksmbd_file *fp)
-{
-	return fp->tree && ksmbd_share_has(fp->tree->share,
-					   KSMBD_SHARE_FLAG_STORE_DOS_ATTRS);
-}
-
 /* ---- FileBasicInformation ---- */
 
 /* 0 and -1 leave a time alone (-1: "stop updating", which we cannot). */
@@ -87,67 +82,6 @@ static struct timespec64 to_ts(u64 ft)
 	ts.tv_sec = sec;
 	ts.tv_nsec = nsec;
 	return ts;
-}
-
-/* Update user.DOSATTRIB with attributes and/or the creation time. */
-static int store_dosattr(struct ksmbd_file *fp, const struct kstat *st,
-			 u32 attrs, bool set_attrs, u64 btime)
-{
-	struct ksmbd_dosattr da = { };
-	u8 blob[KSMBD_DOSATTR_MAX];
-	bool old = ksmbd_file_dosattr(fp, &da);
-	int n;
-
-	if (!set_attrs && old && (da.valid & KSMBD_DOSINFO_ATTRIB))
-		attrs = da.attrib;
-	else if (!set_attrs)	/* keep what was reported (fileinfo.h) */
-		attrs = S_ISDIR(st->mode) ? 0 : FILE_ATTRIBUTE_ARCHIVE;
-	if (!btime && old && (da.valid & KSMBD_DOSINFO_CREATE_TIME))
-		btime = da.create_time;
-	attrs &= KSMBD_ATTR_SETTABLE & ~FILE_ATTRIBUTE_NORMAL;
-	if (S_ISDIR(st->mode))
-		attrs |= FILE_ATTRIBUTE_DIRECTORY;
-	n = ksmbd_dosattr_encode(attrs, btime, btime != 0, blob, sizeof(blob));
-	if (n < 0)
-		return n;
-	return ksmbd_vfs_setxattr(fp, KSMBD_DOSATTR_XATTR, blob, n, 0);
-}
-
-/* READONLY is the mode's write bits: the kernel then enforces it. */
-static bool readonly_mode(const struct kstat *st, u32 attrs, umode_t *mode)
-{
-	bool ro = attrs & FILE_ATTRIBUTE_READONLY;
-
-	if (S_ISDIR(st->mode))
-		return false;
-	if (ro && (st->mode & 0222)) {
-		*mode = st->mode & ~0222;
-		return true;
-	}
-	if (!ro && !(st->mode & 0222)) {
-		*mode = st->mode | 0200;
-		return true;
-	}
-	return false;
-}
-
-void ksmbd_create_set_attrs(struct ksmbd_file *fp, u32 attrs)
-{
-	struct iattr ia = { };
-	struct kstat st;
-
-	attrs &= KSMBD_ATTR_SETTABLE & ~FILE_ATTRIBUTE_NORMAL;
-	if (!attrs || ksmbd_vfs_getattr(fp, &st))
-		return;
-	if (!S_ISDIR(st.mode))
-		attrs |= FILE_ATTRIBUTE_ARCHIVE;
-	/* the xattr first: a read-only mode may forbid writing it after */
-	if (stores_dos_attrs(fp))
-		store_dosattr(fp, &st, attrs, true, 0);
-	if (readonly_mode(&st, attrs, &ia.ia_mode)) {
-		ia.ia_valid = ATTR_MODE | ATTR_CTIME;
-		ksmbd_vfs_setattr(fp, &ia);
-	}
 }
 
 static int set_basic(struct ksmbd_file *fp, const struct ksmbd_buf *b)
@@ -185,7 +119,7 @@ static int set_basic(struct ksmbd_file *fp, const struct ksmbd_buf *b)
 		ia.ia_valid |= ATTR_MTIME | ATTR_MTIME_SET;
 		ia.ia_mtime = to_ts(mtime);
 	}
-	if (attrs && readonly_mode(&st, attrs, &mode)) {
+	if (attrs && ksmbd_fattr_readonly_mode(&st, attrs, &mode)) {
 		ia.ia_valid |= ATTR_MODE;
 		ia.ia_mode = mode;
 	}
@@ -200,9 +134,9 @@ static int set_basic(struct ksmbd_file *fp, const struct ksmbd_buf *b)
 	 * need write permission (gone on a read-only file) and some file
 	 * systems (tmpfs before 6.6) have none.
 	 */
-	if (stores_dos_attrs(fp) && (attrs || time_given(ctime_)))
-		store_dosattr(fp, &st, attrs, attrs != 0,
-			      time_given(ctime_) ? ctime_ : 0);
+	if (ksmbd_fattr_stores_dos(fp) && (attrs || time_given(ctime_)))
+		ksmbd_fattr_store_dosattr(fp, &st, attrs, attrs != 0,
+					  time_given(ctime_) ? ctime_ : 0);
 	/* what the file system may not keep (file.h) */
 	ksmbd_file_set_times(fp, time_given(ctime_) ? ctime_ : 0,
 			     time_given(chtime) ? chtime : 0);
