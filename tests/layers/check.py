@@ -234,9 +234,22 @@ def diagram(files, edges):
     (with how many includes), as module/README.md shows it."""
     n = collections.Counter((folder(a), folder(b)) for a, b in edges
                             if folder(a) != folder(b))
+    lines = []
     for d in LAYERS:
         below = [f'{t} ({n[(d, t)]})' for t in LAYERS if n[(d, t)]]
-        print(f'{d:10} -> {", ".join(below) if below else "(nothing)"}')
+        lines.append(f'{d:10} -> {", ".join(below) if below else "(nothing)"}')
+    return '\n'.join(lines) + '\n'
+
+
+def check_diagram(root, files, edges):
+    with open(os.path.join(root, 'README.md'), errors='replace') as f:
+        text = f.read()
+    if diagram(files, edges) in text:
+        print('PASS: layers: module/README.md draws the include diagram as it is')
+        return True
+    print('FAIL: layers: module/README.md\'s layer diagram is not the code\'s '
+          '(python3 tests/layers/check.py --diagram)')
+    return False
 
 
 def main():
@@ -249,13 +262,14 @@ def main():
         return 1
     edges = includes(root, files)
     if '--diagram' in sys.argv[1:]:
-        diagram(files, edges)
+        sys.stdout.write(diagram(files, edges))
         return 0
     ok = check_cycles(files, edges)
     ok = check_sizes(root, files) and ok
     ok = check_order(files, edges) and ok
     ok = check_decoders(root) and ok
     ok = check_readme(root, files) and ok
+    ok = check_diagram(root, files, edges) and ok
     return 0 if ok else 1
 
 
