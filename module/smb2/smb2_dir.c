@@ -26,6 +26,7 @@
 #include "fileinfo.h"
 #include "ksmbd_trace.h"
 #include "proto/decode.h"
+#include "proto/encode.h"
 #include "proto/pattern.h"
 #include "proto/utf16.h"
 #include "share.h"
@@ -460,9 +461,7 @@ enum ksmbd_smb2_verdict ksmbd_smb2_query_dir(struct ksmbd_smb2_ctx *ctx)
 	}
 	/* Raw: o.w wrote these bytes in place (its reserves zeroed them). */
 	ksmbd_wbuf_reserve_raw(body, o.w.len);
-	put_unaligned_le16(SMB2_OUTPUT_BUFFER_RSP_SIZE, body->p + hdr_at);
-	put_unaligned_le16(SMB2_HEADER_SIZE + 8, body->p + hdr_at + 2);
-	put_unaligned_le32(o.w.len, body->p + hdr_at + 4);
+	ksmbd_output_rsp_set(body->p + hdr_at, o.w.len);
 out_put:
 	ksmbd_file_put(fp);
 	return KSMBD_SMB2_REPLY;

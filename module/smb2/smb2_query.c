@@ -24,6 +24,7 @@
 #include "file.h"
 #include "fileinfo.h"
 #include "proto/decode.h"
+#include "proto/encode.h"
 #include "proto/utf16.h"
 #include "secdesc.h"
 #include "server.h"
@@ -688,9 +689,7 @@ enum ksmbd_smb2_verdict ksmbd_smb2_query_info(struct ksmbd_smb2_ctx *ctx)
 	}
 	/* Raw: q.w wrote these bytes in place (its reserves zeroed them). */
 	ksmbd_wbuf_reserve_raw(body, q.w.len);
-	put_unaligned_le16(SMB2_OUTPUT_BUFFER_RSP_SIZE, hdr);
-	put_unaligned_le16(q.w.len ? SMB2_HEADER_SIZE + 8 : 0, hdr + 2);
-	put_unaligned_le32(q.w.len, hdr + 4);
+	ksmbd_output_rsp_set(hdr, q.w.len);
 	/* StructureSize 9 counts one byte of buffer: keep it when empty */
 	if (!q.w.len)
 		ksmbd_wbuf_put_u8(body, 0);
