@@ -504,14 +504,20 @@ static u32 run_fsctl(struct ioctl_op *op)
 }
 
 /* Statuses that still carry an output buffer (MS-SMB2 3.3.4.4). */
-static bool keeps_output(u32 status, u32 code)
+/*
+ * A copychunk answers its counts whatever the status once it has them
+ * (3.3.5.15.6: the limits with INVALID_PARAMETER; the chunks written
+ * before a failure otherwise, a lock conflict included, as Windows Server
+ * 2012 and later do and clients parse).
+ */
+static bool keeps_output(const struct ioctl_op *op, u32 status)
 {
+	u32 code = op->rq->ctl_code;
+
 	if (!ksmbd_ntstatus_is_error(status))
 		return true;
-	/* copychunk answers its counts with these too (3.3.5.15.6) */
-	return (status == STATUS_INVALID_PARAMETER ||
-		status == STATUS_INVALID_VIEW_SIZE) &&
-	       (code == FSCTL_SRV_COPYCHUNK || code == FSCTL_SRV_COPYCHUNK_WRITE);
+	return (code == FSCTL_SRV_COPYCHUNK ||
+		code == FSCTL_SRV_COPYCHUNK_WRITE) && op->out_len;
 }
 
 enum ksmbd_smb2_verdict ksmbd_smb2_ioctl(struct ksmbd_smb2_ctx *ctx)
@@ -536,7 +542,7 @@ enum ksmbd_smb2_verdict ksmbd_smb2_ioctl(struct ksmbd_smb2_ctx *ctx)
 		ctx->drop_reason = "validate negotiate mismatch";
 		return KSMBD_SMB2_DROP;
 	}
-	if (w->overflow || !keeps_output(ctx->status, rq.ctl_code)) {
+	if (w->overflow || !keeps_output(&op, ctx->status)) {
 		w->len = 0;
 		if (w->overflow)
 			ctx->status = STATUS_INSUFFICIENT_RESOURCES;
