@@ -250,6 +250,7 @@ static u32 copy_chunks(struct ioctl_op *op, struct ksmbd_file *src,
 	if (st != STATUS_SUCCESS) {
 		trace_ksmbd_vfs_copychunk(op->ctx->conn, src, op->fp, 0, 0,
 					  -EAGAIN, ksmbd_tp_since(t0));
+		copychunk_answer(op, 0, 0, 0);	/* nothing was copied */
 		return st;
 	}
 	for (i = 0; i < cc->count; i++) {
