@@ -191,6 +191,42 @@ void ksmbd_ioctl_rsp_set_output(struct ksmbd_wbuf *w, u32 out_len)
 			   w->p + offsetof(struct smb2_ioctl_rsp, output_count));
 }
 
+/* Both buffers start right after their fixed part: 64 + 8. */
+#define OUTPUT_RSP_BUF_OFFSET \
+	(SMB2_HEADER_SIZE + sizeof(struct smb2_output_buffer_rsp))
+#define SESS_SETUP_RSP_BLOB_OFFSET \
+	(SMB2_HEADER_SIZE + sizeof(struct smb2_sess_setup_rsp))
+
+void ksmbd_output_rsp_set(void *fixed, u32 out_len)
+{
+	struct smb2_output_buffer_rsp *r = fixed;
+
+	r->structure_size = cpu_to_le16(SMB2_OUTPUT_BUFFER_RSP_SIZE);
+	r->output_buffer_offset = cpu_to_le16(out_len ? OUTPUT_RSP_BUF_OFFSET : 0);
+	r->output_buffer_length = cpu_to_le32(out_len);
+}
+
+void ksmbd_notify_info_encode(struct ksmbd_wbuf *w, u32 action,
+			      const void *name, u32 name_len, bool last)
+{
+	ksmbd_wbuf_put_le32(w, last ? 0 : ksmbd_notify_info_size(name_len));
+	ksmbd_wbuf_put_le32(w, action);
+	ksmbd_wbuf_put_le32(w, name_len);
+	ksmbd_wbuf_put(w, name, name_len);
+	ksmbd_wbuf_pad(w, 4);
+}
+
+void ksmbd_sess_setup_rsp_set(void *fixed, u16 session_flags, u16 blob_len)
+{
+	struct smb2_sess_setup_rsp *r = fixed;
+
+	r->structure_size = cpu_to_le16(SMB2_SESSION_SETUP_RSP_SIZE);
+	r->session_flags = cpu_to_le16(session_flags);
+	r->security_buffer_offset =
+		cpu_to_le16(blob_len ? SESS_SETUP_RSP_BLOB_OFFSET : 0);
+	r->security_buffer_length = cpu_to_le16(blob_len);
+}
+
 void ksmbd_oplock_break_rsp_encode(struct ksmbd_wbuf *w, u8 level, u64 pid,
 				   u64 vid)
 {

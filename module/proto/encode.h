@@ -105,6 +105,30 @@ void ksmbd_oplock_break_rsp_encode(struct ksmbd_wbuf *w, u8 level, u64 pid,
 /* Lease Break Response (2.2.25.2). */
 void ksmbd_lease_ack_rsp_encode(struct ksmbd_wbuf *w, const u8 *key,
 				u32 state);
+/*
+ * QUERY_DIRECTORY (2.2.34), CHANGE_NOTIFY (2.2.36) and QUERY_INFO (2.2.38)
+ * share one fixed part (struct smb2_output_buffer_rsp) with the buffer
+ * right after it. The handler reserves the part, writes the buffer, then
+ * fills the part here: an empty buffer has no offset.
+ */
+void ksmbd_output_rsp_set(void *fixed, u32 out_len);
+/* One FILE_NOTIFY_INFORMATION entry (MS-FSCC 2.7.1), 4-byte aligned. */
+static inline u32 ksmbd_notify_info_size(u32 name_len)
+{
+	return ALIGN(12 + name_len, 4);
+}
+
+/*
+ * Appends one entry of a CHANGE_NOTIFY answer; the last one says so
+ * (NextEntryOffset 0) but is padded like the others, as its size counts.
+ */
+void ksmbd_notify_info_encode(struct ksmbd_wbuf *w, u32 action,
+			      const void *name, u32 name_len, bool last);
+/*
+ * SESSION_SETUP (2.2.6): the security blob right after the fixed part,
+ * reserved before the blob is built.
+ */
+void ksmbd_sess_setup_rsp_set(void *fixed, u16 session_flags, u16 blob_len);
 /* NEGOTIATE (2.2.4): SecurityBufferLength, then the 3.1.1 contexts. */
 void ksmbd_negotiate_rsp_set_security_len(struct ksmbd_wbuf *w, u16 len);
 void ksmbd_negotiate_rsp_set_contexts(struct ksmbd_wbuf *w, u32 offset,

@@ -26,6 +26,7 @@
 #include "fileinfo.h"
 #include "ksmbd_trace.h"
 #include "proto/decode.h"
+#include "proto/encode.h"
 #include "proto/pattern.h"
 #include "proto/utf16.h"
 #include "share.h"
@@ -58,14 +59,6 @@ struct dir_state {
 	u8 xattr[KSMBD_DOSATTR_MAX];
 };
 
-struct qdir_req {
-	u8 cls;
-	u8 flags;
-	u32 out_len;
-	u64 pid, vid;
-	struct ksmbd_buf pattern;	/* UTF-16LE */
-};
-
 /* What one request produces. */
 struct qdir_out {
 	struct ksmbd_wbuf w;	/* a window over the body, from base on */
@@ -83,21 +76,6 @@ static void dir_state_free(void *p)
 
 	ksmbd_pattern_free(ds->pat);
 	kvfree(ds);
-}
-
-static int qdir_decode(const struct ksmbd_req *req, struct qdir_req *q)
-{
-	struct ksmbd_query_dir_req r;
-
-	if (ksmbd_query_dir_decode(req, &r))
-		return -EINVAL;
-	q->cls = r.info_class;
-	q->flags = r.flags;
-	q->pid = r.pid;
-	q->vid = r.vid;
-	q->out_len = r.output_len;
-	q->pattern = r.pattern;
-	return 0;
 }
 
 static int compile_pattern(const struct ksmbd_buf *p16,
@@ -328,13 +306,13 @@ static int offer(struct ksmbd_file *fp, struct dir_state *ds,
 
 /* Fill o from the cursor; stops when full, at the end, or after one entry. */
 static int enumerate(struct ksmbd_file *fp, struct dir_state *ds,
-		     struct qdir_out *o, const struct qdir_req *q)
+		     struct qdir_out *o, const struct ksmbd_query_dir_req *q)
 {
 	bool single = q->flags & SMB2_RETURN_SINGLE_ENTRY;
 	int ret;
 
 	if (ds->dot_pending) {
-		ret = offer(fp, ds, o, q->cls, ".", 1, 0);
+		ret = offer(fp, ds, o, q->info_class, ".", 1, 0);
 		if (ret == -ENOSPC)
 			return 0;
 		ds->dot_pending = false;
@@ -342,7 +320,7 @@ static int enumerate(struct ksmbd_file *fp, struct dir_state *ds,
 			return 0;
 	}
 	if (ds->dotdot_pending) {
-		ret = offer(fp, ds, o, q->cls, "..", 2, 1);
+		ret = offer(fp, ds, o, q->info_class, "..", 2, 1);
 		if (ret == -ENOSPC)
 			return 0;
 		ds->dotdot_pending = false;
@@ -361,7 +339,8 @@ static int enumerate(struct ksmbd_file *fp, struct dir_state *ds,
 			continue;
 		}
 		n = (const void *)(ds->buf + ds->pos);
-		ret = offer(fp, ds, o, q->cls, (const char *)(n + 1), n->len, -1);
+		ret = offer(fp, ds, o, q->info_class, (const char *)(n + 1),
+			    n->len, -1);
 		if (ret == -ENOSPC)
 			return 0;
 		ds->pos += sizeof(*n) + n->len + 1;
@@ -373,7 +352,7 @@ static int enumerate(struct ksmbd_file *fp, struct dir_state *ds,
 /* ---- The handler ---- */
 
 static u32 query_dir(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
-		     const struct qdir_req *q, struct qdir_out *o)
+		     const struct ksmbd_query_dir_req *q, struct qdir_out *o)
 {
 	struct dir_state *ds = fp->dir_state;
 	int ret;
@@ -409,15 +388,16 @@ static u32 query_dir(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
 	return STATUS_NO_MORE_FILES;
 }
 
-static u32 check_handle(const struct ksmbd_file *fp, const struct qdir_req *q)
+static u32 check_handle(const struct ksmbd_file *fp,
+			const struct ksmbd_query_dir_req *q)
 {
 	if (fp->kind != KSMBD_FILE_DIRECTORY || !fp->filp || !fp->tree)
 		return STATUS_INVALID_PARAMETER;
 	if (!(fp->daccess & FILE_READ_DATA))	/* FILE_LIST_DIRECTORY */
 		return STATUS_ACCESS_DENIED;
-	if (!ksmbd_dirent_class_ok(q->cls))
+	if (!ksmbd_dirent_class_ok(q->info_class))
 		return STATUS_INVALID_INFO_CLASS;
-	if (!q->out_len)
+	if (!q->output_len)
 		return STATUS_INVALID_PARAMETER;
 	return STATUS_SUCCESS;
 }
@@ -427,10 +407,10 @@ enum ksmbd_smb2_verdict ksmbd_smb2_query_dir(struct ksmbd_smb2_ctx *ctx)
 	struct ksmbd_wbuf *body = &ctx->body;
 	struct ksmbd_file *fp;
 	struct qdir_out o = { .ctx = ctx };
-	struct qdir_req q;
+	struct ksmbd_query_dir_req q;
 	u32 hdr_at;
 
-	if (qdir_decode(ctx->req, &q)) {
+	if (ksmbd_query_dir_decode(ctx->req, &q)) {
 		ctx->status = STATUS_INVALID_PARAMETER;
 		return KSMBD_SMB2_REPLY;
 	}
@@ -448,7 +428,7 @@ enum ksmbd_smb2_verdict ksmbd_smb2_query_dir(struct ksmbd_smb2_ctx *ctx)
 		goto out_put;
 	}
 	o.base = body->len;
-	o.limit = q.out_len;
+	o.limit = q.output_len;
 	o.w = ksmbd_wbuf_make(body->p + o.base, min(o.limit, body->cap - o.base));
 	mutex_lock(&fp->dir_lock);
 	ctx->status = query_dir(ctx, fp, &q, &o);
@@ -460,9 +440,7 @@ enum ksmbd_smb2_verdict ksmbd_smb2_query_dir(struct ksmbd_smb2_ctx *ctx)
 	}
 	/* Raw: o.w wrote these bytes in place (its reserves zeroed them). */
 	ksmbd_wbuf_reserve_raw(body, o.w.len);
-	put_unaligned_le16(SMB2_OUTPUT_BUFFER_RSP_SIZE, body->p + hdr_at);
-	put_unaligned_le16(SMB2_HEADER_SIZE + 8, body->p + hdr_at + 2);
-	put_unaligned_le32(o.w.len, body->p + hdr_at + 4);
+	ksmbd_output_rsp_set(body->p + hdr_at, o.w.len);
 out_put:
 	ksmbd_file_put(fp);
 	return KSMBD_SMB2_REPLY;

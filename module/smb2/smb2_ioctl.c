@@ -46,40 +46,16 @@ enum {
 #define COPYCHUNK_MAX_CHUNK	(1024 * 1024)
 #define COPYCHUNK_MAX_TOTAL	(16 * 1024 * 1024)
 
-struct ioctl_req {
-	u32 code;
-	u64 pid, vid;
-	u32 max_out;
-	u32 flags;
-	struct ksmbd_buf in;
-};
-
 struct ioctl_op {
 	struct ksmbd_smb2_ctx *ctx;
-	const struct ioctl_req *rq;
+	const struct ksmbd_ioctl_req *rq;
 	struct ksmbd_file *fp;		/* NULL for the connection-level FSCTLs */
 	u32 out_len;			/* bytes appended to ctx->body */
 };
 
-static int decode(const struct ksmbd_req *req, struct ioctl_req *rq)
-{
-	struct ksmbd_ioctl_req r;
-
-	memset(rq, 0, sizeof(*rq));
-	if (ksmbd_ioctl_decode(req, &r))
-		return -EINVAL;
-	rq->code = r.ctl_code;
-	rq->pid = r.pid;
-	rq->vid = r.vid;
-	rq->max_out = r.max_output_response;
-	rq->flags = r.flags;
-	rq->in = r.input;
-	return 0;
-}
-
 static bool out_room(const struct ioctl_op *op, u32 n)
 {
-	return op->out_len + n <= op->rq->max_out;
+	return op->out_len + n <= op->rq->max_output_response;
 }
 
 /*
@@ -90,7 +66,7 @@ static bool out_room(const struct ioctl_op *op, u32 n)
 static bool out_reserve(struct ioctl_op *op, u32 n)
 {
 	struct ksmbd_wbuf *w = &op->ctx->body;
-	u32 more = max(n, min(w->cap, op->rq->max_out - op->out_len));
+	u32 more = max(n, min(w->cap, op->rq->max_output_response - op->out_len));
 
 	if (w->cap - w->len >= n)
 		return true;
@@ -122,7 +98,7 @@ static u32 validate_negotiate(struct ioctl_op *op)
 	/* MS-SMB2 3.3.5.15.12: a 3.1.1 client never sends it. */
 	if (neg->dialect == SMB311_DIALECT)
 		return STATUS_CONNECTION_DISCONNECTED;
-	if (ksmbd_fsctl_validate_negotiate_decode(&op->rq->in, &v))
+	if (ksmbd_fsctl_validate_negotiate_decode(&op->rq->input, &v))
 		return STATUS_CONNECTION_DISCONNECTED;
 	for (i = 0; i < v.dialect_count; i++)
 		if (ksmbd_fsctl_vneg_dialect(&v, i) == neg->dialect)
@@ -274,6 +250,7 @@ static u32 copy_chunks(struct ioctl_op *op, struct ksmbd_file *src,
 	if (st != STATUS_SUCCESS) {
 		trace_ksmbd_vfs_copychunk(op->ctx->conn, src, op->fp, 0, 0,
 					  -EAGAIN, ksmbd_tp_since(t0));
+		copychunk_answer(op, 0, 0, 0);	/* nothing was copied */
 		return st;
 	}
 	for (i = 0; i < cc->count; i++) {
@@ -300,9 +277,9 @@ static u32 copychunk(struct ioctl_op *op)
 	u64 pid, vid, total;
 	u32 status;
 
-	if (op->rq->max_out < 12)
+	if (op->rq->max_output_response < 12)
 		return STATUS_INVALID_PARAMETER;
-	if (ksmbd_fsctl_copychunk_decode(&op->rq->in, &cc))
+	if (ksmbd_fsctl_copychunk_decode(&op->rq->input, &cc))
 		return STATUS_INVALID_PARAMETER;
 	if (cc.count > COPYCHUNK_MAX_CHUNKS || !chunks_ok(&cc, &total)) {
 		/* MS-SMB2 3.3.5.15.6: tell the client the limits. */
@@ -311,7 +288,7 @@ static u32 copychunk(struct ioctl_op *op)
 		return STATUS_INVALID_PARAMETER;
 	}
 	if (!(op->fp->daccess & FILE_WRITE_DATA) ||
-	    (op->rq->code == FSCTL_SRV_COPYCHUNK &&
+	    (op->rq->ctl_code == FSCTL_SRV_COPYCHUNK &&
 	     !(op->fp->daccess & FILE_READ_DATA)) ||
 	    !(op->fp->tree_flags & KSMBD_FILE_TREE_WRITABLE))
 		return STATUS_ACCESS_DENIED;
@@ -334,7 +311,7 @@ static u32 duplicate_extents(struct ioctl_op *op)
 	struct ksmbd_file *src;
 	int ret;
 
-	if (ksmbd_fsctl_duplicate_extents_decode(&op->rq->in, &d))
+	if (ksmbd_fsctl_duplicate_extents_decode(&op->rq->input, &d))
 		return STATUS_INVALID_PARAMETER;
 	soff = d.source_offset;
 	doff = d.target_offset;
@@ -394,7 +371,7 @@ static u32 set_compression(struct ioctl_op *op)
 {
 	u16 format;
 
-	if (ksmbd_fsctl_set_compression_decode(&op->rq->in, &format))
+	if (ksmbd_fsctl_set_compression_decode(&op->rq->input, &format))
 		return STATUS_INVALID_PARAMETER;
 	if (!(op->fp->daccess & (FILE_WRITE_DATA | FILE_WRITE_ATTRIBUTES)) ||
 	    !(op->fp->tree_flags & KSMBD_FILE_TREE_WRITABLE))
@@ -408,7 +385,7 @@ static u32 set_zero_data(struct ioctl_op *op)
 	u64 off, end;
 	int ret;
 
-	if (ksmbd_fsctl_zero_data_decode(&op->rq->in, &z))
+	if (ksmbd_fsctl_zero_data_decode(&op->rq->input, &z))
 		return STATUS_INVALID_PARAMETER;
 	off = z.offset;
 	end = z.beyond_final_zero;
@@ -434,7 +411,7 @@ static u32 allocated_ranges(struct ioctl_op *op)
 	u64 off, len;
 	loff_t end, data, hole;
 
-	if (ksmbd_fsctl_allocated_ranges_decode(&op->rq->in, &range))
+	if (ksmbd_fsctl_allocated_ranges_decode(&op->rq->input, &range))
 		return STATUS_INVALID_PARAMETER;
 	off = range.offset;
 	len = range.length;
@@ -442,7 +419,7 @@ static u32 allocated_ranges(struct ioctl_op *op)
 		return STATUS_INVALID_PARAMETER;
 	if (!(op->fp->daccess & FILE_READ_DATA))
 		return STATUS_ACCESS_DENIED;
-	if (op->rq->max_out < 16)
+	if (op->rq->max_output_response < 16)
 		return STATUS_BUFFER_TOO_SMALL;
 	end = off + len;
 	while ((loff_t)off < end) {
@@ -471,13 +448,13 @@ static u32 allocated_ranges(struct ioctl_op *op)
 static u32 file_fsctl(struct ioctl_op *op)
 {
 	bool regular = op->fp->kind == KSMBD_FILE_REGULAR;
-	u32 max = op->rq->max_out;
+	u32 max = op->rq->max_output_response;
 
-	switch (op->rq->code) {
+	switch (op->rq->ctl_code) {
 	case FSCTL_PIPE_TRANSCEIVE:
 		if (op->fp->kind != KSMBD_FILE_PIPE)
 			return STATUS_INVALID_DEVICE_REQUEST;
-		return ksmbd_smb2_pipe_transceive(op->ctx, op->fp, &op->rq->in,
+		return ksmbd_smb2_pipe_transceive(op->ctx, op->fp, &op->rq->input,
 						  max, &op->out_len);
 	case FSCTL_GET_REPARSE_POINT:
 		return STATUS_NOT_A_REPARSE_POINT;
@@ -511,7 +488,7 @@ static u32 run_fsctl(struct ioctl_op *op)
 {
 	u32 status;
 
-	switch (op->rq->code) {
+	switch (op->rq->ctl_code) {
 	case FSCTL_VALIDATE_NEGOTIATE_INFO:
 		return validate_negotiate(op);
 	case FSCTL_QUERY_NETWORK_INTERFACE_INFO:
@@ -528,23 +505,29 @@ static u32 run_fsctl(struct ioctl_op *op)
 }
 
 /* Statuses that still carry an output buffer (MS-SMB2 3.3.4.4). */
-static bool keeps_output(u32 status, u32 code)
+/*
+ * A copychunk answers its counts whatever the status once it has them
+ * (3.3.5.15.6: the limits with INVALID_PARAMETER; the chunks written
+ * before a failure otherwise, a lock conflict included, as Windows Server
+ * 2012 and later do and clients parse).
+ */
+static bool keeps_output(const struct ioctl_op *op, u32 status)
 {
+	u32 code = op->rq->ctl_code;
+
 	if (!ksmbd_ntstatus_is_error(status))
 		return true;
-	/* copychunk answers its counts with these too (3.3.5.15.6) */
-	return (status == STATUS_INVALID_PARAMETER ||
-		status == STATUS_INVALID_VIEW_SIZE) &&
-	       (code == FSCTL_SRV_COPYCHUNK || code == FSCTL_SRV_COPYCHUNK_WRITE);
+	return (code == FSCTL_SRV_COPYCHUNK ||
+		code == FSCTL_SRV_COPYCHUNK_WRITE) && op->out_len;
 }
 
 enum ksmbd_smb2_verdict ksmbd_smb2_ioctl(struct ksmbd_smb2_ctx *ctx)
 {
 	struct ksmbd_wbuf *w = &ctx->body;
-	struct ioctl_req rq;
+	struct ksmbd_ioctl_req rq;
 	struct ioctl_op op = { .ctx = ctx, .rq = &rq };
 
-	if (decode(ctx->req, &rq)) {
+	if (ksmbd_ioctl_decode(ctx->req, &rq)) {
 		ctx->status = STATUS_INVALID_PARAMETER;
 		return KSMBD_SMB2_REPLY;
 	}
@@ -552,15 +535,15 @@ enum ksmbd_smb2_verdict ksmbd_smb2_ioctl(struct ksmbd_smb2_ctx *ctx)
 		ctx->status = STATUS_NOT_SUPPORTED;
 		return KSMBD_SMB2_REPLY;
 	}
-	ksmbd_ioctl_rsp_encode(w, rq.code, rq.pid, rq.vid);
+	ksmbd_ioctl_rsp_encode(w, rq.ctl_code, rq.pid, rq.vid);
 	ctx->status = run_fsctl(&op);
 	if (ctx->status == STATUS_CONNECTION_DISCONNECTED &&
-	    rq.code == FSCTL_VALIDATE_NEGOTIATE_INFO) {
+	    rq.ctl_code == FSCTL_VALIDATE_NEGOTIATE_INFO) {
 		/* A downgrade attempt or a broken client: end the connection. */
 		ctx->drop_reason = "validate negotiate mismatch";
 		return KSMBD_SMB2_DROP;
 	}
-	if (w->overflow || !keeps_output(ctx->status, rq.code)) {
+	if (w->overflow || !keeps_output(&op, ctx->status)) {
 		w->len = 0;
 		if (w->overflow)
 			ctx->status = STATUS_INSUFFICIENT_RESOURCES;

@@ -29,6 +29,7 @@
 #include "file.h"
 #include "ksmbd_trace.h"
 #include "proto/decode.h"
+#include "proto/encode.h"
 #include "server.h"
 #include "session.h"
 #include "smb2_dispatch.h"
@@ -51,40 +52,35 @@ static u32 take_changes(struct notify_watch *w, u32 out_len, u8 **body,
 			u32 *body_len, u32 *actions)
 {
 	struct notify_change *c;
-	u32 total = 0, at = 8, prev = 0;
+	struct ksmbd_wbuf out;
+	u32 total = 0;
 	u8 *b;
 
 	*body = NULL;
 	*body_len = 0;
 	*actions = 0;
 	list_for_each_entry(c, &w->changes, node)
-		total += ksmbd_notify_entry_size(c->name_len);
+		total += ksmbd_notify_info_size(c->name_len);
 	if (w->overflow || total > out_len) {
 		w->overflow = false;
 		ksmbd_notify_drop_changes(w);
 		return STATUS_NOTIFY_ENUM_DIR;
 	}
-	b = kzalloc(8 + total, GFP_ATOMIC);
+	b = kzalloc(sizeof(struct smb2_change_notify_rsp) + total, GFP_ATOMIC);
 	if (!b) {
 		ksmbd_notify_drop_changes(w);
 		return STATUS_NOTIFY_ENUM_DIR;
 	}
-	put_unaligned_le16(9, b);
-	put_unaligned_le16(SMB2_HEADER_SIZE + 8, b + 2);
-	put_unaligned_le32(total, b + 4);
+	ksmbd_output_rsp_set(b, total);
+	out = ksmbd_wbuf_make(b + sizeof(struct smb2_change_notify_rsp), total);
 	list_for_each_entry(c, &w->changes, node) {
-		if (at != 8)
-			put_unaligned_le32(at - prev, b + prev);
-		prev = at;
-		put_unaligned_le32(c->action, b + at + 4);
-		put_unaligned_le32(c->name_len, b + at + 8);
-		memcpy(b + at + 12, c->name, c->name_len);
-		at += ksmbd_notify_entry_size(c->name_len);
+		ksmbd_notify_info_encode(&out, c->action, c->name, c->name_len,
+					 list_is_last(&c->node, &w->changes));
 		(*actions)++;
 	}
 	ksmbd_notify_drop_changes(w);
 	*body = b;
-	*body_len = 8 + total;
+	*body_len = sizeof(struct smb2_change_notify_rsp) + total;
 	return STATUS_SUCCESS;
 }
 

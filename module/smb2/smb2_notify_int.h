@@ -92,11 +92,6 @@ struct notify_mark {
 };
 
 /* Entry size in the response: FILE_NOTIFY_INFORMATION, 4-aligned. */
-static inline u32 ksmbd_notify_entry_size(u32 name_len)
-{
-	return ALIGN(12 + name_len, 4);
-}
-
 void ksmbd_notify_watch_put(struct notify_watch *w);
 /* Under w->lock. */
 void ksmbd_notify_drop_changes(struct notify_watch *w);

@@ -46,6 +46,7 @@
 #include <linux/fsnotify_backend.h>
 #include <linux/rhashtable.h>
 #include <linux/slab.h>
+#include "proto/encode.h"
 #include "proto/utf16.h"
 #include "smb2_notify.h"
 #include "smb2_notify_int.h"
@@ -153,7 +154,7 @@ static void record(struct notify_watch *w, struct notify_change *c)
 		return;
 	}
 	if (IS_ERR(c) || w->overflow ||
-	    w->bytes + ksmbd_notify_entry_size(c->name_len) > w->cap) {
+	    w->bytes + ksmbd_notify_info_size(c->name_len) > w->cap) {
 		/* Lost a change: the client must re-read the directory. */
 		w->overflow = true;
 		ksmbd_notify_drop_changes(w);
@@ -161,7 +162,7 @@ static void record(struct notify_watch *w, struct notify_change *c)
 			kfree(c);
 	} else {
 		list_add_tail(&c->node, &w->changes);
-		w->bytes += ksmbd_notify_entry_size(c->name_len);
+		w->bytes += ksmbd_notify_info_size(c->name_len);
 	}
 	ksmbd_notify_wake_locked(w);
 	spin_unlock(&w->lock);

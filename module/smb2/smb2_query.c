@@ -2,7 +2,7 @@
 /*
  * QUERY_INFO (MS-SMB2 3.3.5.20): file, file system and security classes.
  *
- * Decode into struct qinfo_req, look the handle up, stat it once, then
+ * Decode (ksmbd_query_info_decode), look the handle up, stat it once, then
  * encode the class into a bounded writer whose capacity is the smaller of
  * OutputBufferLength and what the response buffer has left. Size rules
  * (3.3.5.20.1-3): a buffer smaller than the class's minimum is
@@ -24,6 +24,7 @@
 #include "file.h"
 #include "fileinfo.h"
 #include "proto/decode.h"
+#include "proto/encode.h"
 #include "proto/utf16.h"
 #include "secdesc.h"
 #include "server.h"
@@ -36,43 +37,16 @@
 #include "vfs.h"
 #include "vfs_name.h"
 
-struct qinfo_req {
-	u8 type;
-	u8 cls;
-	u32 out_len;
-	struct ksmbd_buf input;
-	u32 addl;
-	u32 flags;
-	u64 pid, vid;
-};
-
 /* Everything a class encoder may need. */
 struct qinfo {
 	struct ksmbd_smb2_ctx *ctx;
 	struct ksmbd_file *fp;
-	const struct qinfo_req *rq;
+	const struct ksmbd_query_info_req *rq;
 	struct kstat st;
 	struct ksmbd_fattr a;
 	struct ksmbd_wbuf w;	/* the OutputBuffer */
 	u32 need;		/* bytes the whole answer needs */
 };
-
-static int qinfo_decode(const struct ksmbd_req *req, struct qinfo_req *q)
-{
-	struct ksmbd_query_info_req r;
-
-	if (ksmbd_query_info_decode(req, &r))
-		return -EINVAL;
-	q->type = r.info_type;
-	q->cls = r.info_class;
-	q->out_len = r.output_len;
-	q->addl = r.additional;
-	q->flags = r.flags;
-	q->pid = r.pid;
-	q->vid = r.vid;
-	q->input = r.input;
-	return 0;
-}
 
 /* ---- File classes ---- */
 
@@ -304,7 +278,7 @@ static int q_full_ea(struct qinfo *q)
 
 static int q_fixed(struct qinfo *q)
 {
-	switch (q->rq->cls) {
+	switch (q->rq->info_class) {
 	case FILE_BASIC_INFORMATION:
 		ksmbd_fileinfo_basic(&q->w, &q->a);
 		break;
@@ -411,8 +385,8 @@ static u32 unknown_class_status(u8 cls, u8 max_documented)
 /* Standard information of a pipe, as Windows answers it. */
 static u32 query_pipe(struct qinfo *q)
 {
-	if (q->rq->cls != FILE_STANDARD_INFORMATION)
-		return unknown_class_status(q->rq->cls, 76);
+	if (q->rq->info_class != FILE_STANDARD_INFORMATION)
+		return unknown_class_status(q->rq->info_class, 76);
 	if (q->w.cap < FILE_STANDARD_INFO_SIZE)
 		return STATUS_INFO_LENGTH_MISMATCH;
 	q->a.allocation_size = 4096;
@@ -439,13 +413,13 @@ static u32 query_file(struct qinfo *q)
 	int ret;
 
 	for (i = 0; i < ARRAY_SIZE(file_classes); i++)
-		if (file_classes[i].cls == q->rq->cls)
+		if (file_classes[i].cls == q->rq->info_class)
 			c = &file_classes[i];
 	if (!c)
-		return unknown_class_status(q->rq->cls, 76);
+		return unknown_class_status(q->rq->info_class, 76);
 	if (c->access && !(q->fp->daccess & c->access))
 		return STATUS_ACCESS_DENIED;
-	if (!q->rq->out_len || q->w.cap < c->fixed)
+	if (!q->rq->output_len || q->w.cap < c->fixed)
 		return STATUS_INFO_LENGTH_MISMATCH;
 	ret = ksmbd_fattr_of_file(q->fp, &q->st, &q->a);
 	if (!ret)
@@ -504,7 +478,7 @@ static u32 query_fs(struct qinfo *q)
 	f.fsname16_len = sizeof(ntfs);
 	memcpy(f.object_id, &sfs.f_fsid, min(sizeof(sfs.f_fsid), sizeof(f.object_id)));
 
-	switch (q->rq->cls) {
+	switch (q->rq->info_class) {
 	case FS_VOLUME_INFORMATION:
 		if (q->w.cap < FS_VOLUME_INFO_MIN)
 			return STATUS_INFO_LENGTH_MISMATCH;
@@ -534,7 +508,7 @@ static u32 query_fs(struct qinfo *q)
 		ksmbd_fsinfo_sector_size(&q->w, &f);
 		break;
 	default:
-		return unknown_class_status(q->rq->cls, 14);
+		return unknown_class_status(q->rq->info_class, 14);
 	}
 	if (!q->need)
 		q->need = q->w.len;
@@ -564,8 +538,9 @@ static void put_need_error(struct ksmbd_smb2_ctx *ctx, u32 need)
 
 static u32 query_security(struct qinfo *q)
 {
-	u32 want = q->rq->addl & (KSMBD_OWNER_SECINFO | KSMBD_GROUP_SECINFO |
-				  KSMBD_DACL_SECINFO | KSMBD_SACL_SECINFO);
+	u32 want = q->rq->additional &
+		   (KSMBD_OWNER_SECINFO | KSMBD_GROUP_SECINFO |
+		    KSMBD_DACL_SECINFO | KSMBD_SACL_SECINFO);
 	struct ksmbd_sd_unix u;
 	int ret;
 
@@ -593,13 +568,13 @@ static u32 query_security(struct qinfo *q)
 static u32 query_dispatch(struct qinfo *q)
 {
 	if (q->fp->kind == KSMBD_FILE_PIPE)
-		return q->rq->type == SMB2_0_INFO_FILE ? query_pipe(q) :
+		return q->rq->info_type == SMB2_0_INFO_FILE ? query_pipe(q) :
 							 STATUS_NOT_SUPPORTED;
-	switch (q->rq->type) {
+	switch (q->rq->info_type) {
 	case SMB2_0_INFO_FILE:
 		return query_file(q);
 	case SMB2_0_INFO_FILESYSTEM:
-		if (!q->rq->out_len)
+		if (!q->rq->output_len)
 			return STATUS_INFO_LENGTH_MISMATCH;
 		return query_fs(q);
 	case SMB2_0_INFO_SECURITY:
@@ -614,11 +589,11 @@ static u32 query_dispatch(struct qinfo *q)
 /* The answer did not fit the room the body had, but the client allows more. */
 static bool wants_more_room(const struct qinfo *q, u32 status)
 {
-	if (q->w.cap >= q->rq->out_len)
+	if (q->w.cap >= q->rq->output_len)
 		return false;
 	switch (status) {
 	case STATUS_BUFFER_TOO_SMALL:
-		return q->need <= q->rq->out_len;
+		return q->need <= q->rq->output_len;
 	case STATUS_BUFFER_OVERFLOW:
 	case STATUS_INFO_LENGTH_MISMATCH:
 		return true;
@@ -640,29 +615,29 @@ static u32 query_sized(struct qinfo *q)
 	u32 base = body->len, want, status;
 
 	q->w = ksmbd_wbuf_make(body->p + base,
-			       min(q->rq->out_len, body->cap - base));
+			       min(q->rq->output_len, body->cap - base));
 	status = query_dispatch(q);
 	if (!wants_more_room(q, status))
 		return status;
-	want = q->need > q->w.cap ? min(q->need, q->rq->out_len) :
-				    q->rq->out_len;
+	want = q->need > q->w.cap ? min(q->need, q->rq->output_len) :
+				    q->rq->output_len;
 	if (!ksmbd_smb2_body_room(q->ctx, base, want))
 		return status;
 	q->need = 0;
 	q->w = ksmbd_wbuf_make(body->p + base,
-			       min(q->rq->out_len, body->cap - base));
+			       min(q->rq->output_len, body->cap - base));
 	return query_dispatch(q);
 }
 
 enum ksmbd_smb2_verdict ksmbd_smb2_query_info(struct ksmbd_smb2_ctx *ctx)
 {
 	struct ksmbd_wbuf *body = &ctx->body;
-	struct qinfo_req rq;
+	struct ksmbd_query_info_req rq;
 	struct qinfo q = { .ctx = ctx, .rq = &rq };
 	u32 hdr_at;
 	u8 *hdr;
 
-	if (qinfo_decode(ctx->req, &rq)) {
+	if (ksmbd_query_info_decode(ctx->req, &rq)) {
 		ctx->status = STATUS_INVALID_PARAMETER;
 		return KSMBD_SMB2_REPLY;
 	}
@@ -688,9 +663,7 @@ enum ksmbd_smb2_verdict ksmbd_smb2_query_info(struct ksmbd_smb2_ctx *ctx)
 	}
 	/* Raw: q.w wrote these bytes in place (its reserves zeroed them). */
 	ksmbd_wbuf_reserve_raw(body, q.w.len);
-	put_unaligned_le16(SMB2_OUTPUT_BUFFER_RSP_SIZE, hdr);
-	put_unaligned_le16(q.w.len ? SMB2_HEADER_SIZE + 8 : 0, hdr + 2);
-	put_unaligned_le32(q.w.len, hdr + 4);
+	ksmbd_output_rsp_set(hdr, q.w.len);
 	/* StructureSize 9 counts one byte of buffer: keep it when empty */
 	if (!q.w.len)
 		ksmbd_wbuf_put_u8(body, 0);

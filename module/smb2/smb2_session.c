@@ -55,6 +55,7 @@
 #include "debug.h"
 #include "ipc.h"
 #include "ksmbd_trace.h"
+#include "proto/encode.h"
 #include "proto/kdf.h"
 #include "proto/ntlmsec.h"
 #include "proto/ntlmssp.h"
@@ -185,11 +186,7 @@ int ksmbd_sess_encode(struct ksmbd_wbuf *w, u16 session_flags, bool spnego,
 		blob_len = token_len;
 	}
 	w->len += blob_len;
-	put_unaligned_le16(SMB2_SESSION_SETUP_RSP_SIZE, fixed);
-	put_unaligned_le16(session_flags, fixed + 2);
-	put_unaligned_le16(blob_len ? SMB2_HEADER_SIZE +
-			   sizeof(struct smb2_sess_setup_rsp) : 0, fixed + 4);
-	put_unaligned_le16(blob_len, fixed + 6);
+	ksmbd_sess_setup_rsp_set(fixed, session_flags, blob_len);
 	return 0;
 }
 

@@ -296,6 +296,70 @@ TEST(negotiate_patches)
 	CHECK_EQ_INT(get_unaligned_le16(mem + 6), 2);
 }
 
+TEST(output_rsp_offset_only_with_data)
+{
+	u8 mem[8];
+
+	memset(mem, 0xa5, sizeof(mem));
+	ksmbd_output_rsp_set(mem, 40);
+	CHECK_EQ_INT(LE16_AT(mem, struct smb2_output_buffer_rsp, structure_size), 9);
+	CHECK_EQ_INT(LE16_AT(mem, struct smb2_output_buffer_rsp,
+			     output_buffer_offset), 72);
+	CHECK_EQ_INT(LE32_AT(mem, struct smb2_output_buffer_rsp,
+			     output_buffer_length), 40);
+	ksmbd_output_rsp_set(mem, 0);
+	CHECK_EQ_INT(LE16_AT(mem, struct smb2_output_buffer_rsp,
+			     output_buffer_offset), 0);
+	CHECK_EQ_INT(LE32_AT(mem, struct smb2_output_buffer_rsp,
+			     output_buffer_length), 0);
+}
+
+TEST(sess_setup_rsp_blob_offset)
+{
+	u8 mem[8];
+
+	memset(mem, 0xa5, sizeof(mem));
+	ksmbd_sess_setup_rsp_set(mem, 0x4, 200);
+	CHECK_EQ_INT(LE16_AT(mem, struct smb2_sess_setup_rsp, structure_size), 9);
+	CHECK_EQ_INT(LE16_AT(mem, struct smb2_sess_setup_rsp, session_flags), 4);
+	CHECK_EQ_INT(LE16_AT(mem, struct smb2_sess_setup_rsp,
+			     security_buffer_offset), 72);
+	CHECK_EQ_INT(LE16_AT(mem, struct smb2_sess_setup_rsp,
+			     security_buffer_length), 200);
+	ksmbd_sess_setup_rsp_set(mem, 0, 0);
+	CHECK_EQ_INT(LE16_AT(mem, struct smb2_sess_setup_rsp,
+			     security_buffer_offset), 0);
+}
+
+/* Two entries (names of 2 and 6 bytes): 16 + 20 bytes, chained, padded. */
+TEST(notify_info_chain)
+{
+	u8 mem[64];
+	struct ksmbd_wbuf w;
+	u32 total = ksmbd_notify_info_size(2) + ksmbd_notify_info_size(6);
+
+	CHECK_EQ_INT(total, 36);
+	memset(mem, 0xa5, sizeof(mem));
+	w = ksmbd_wbuf_make(mem, total);
+	ksmbd_notify_info_encode(&w, 1, "a\0", 2, false);
+	ksmbd_notify_info_encode(&w, 3, "b\0c\0d\0", 6, true);
+	CHECK(!w.overflow);
+	CHECK_EQ_INT(w.len, total);
+	CHECK_EQ_INT(get_unaligned_le32(mem), 16);	/* NextEntryOffset */
+	CHECK_EQ_INT(get_unaligned_le32(mem + 4), 1);	/* Action */
+	CHECK_EQ_INT(get_unaligned_le32(mem + 8), 2);	/* FileNameLength */
+	CHECK(mem[12] == 'a' && mem[14] == 0 && mem[15] == 0);
+	CHECK_EQ_INT(get_unaligned_le32(mem + 16), 0);	/* the last entry */
+	CHECK_EQ_INT(get_unaligned_le32(mem + 20), 3);
+	CHECK_EQ_INT(get_unaligned_le32(mem + 24), 6);
+	CHECK(mem[28] == 'b' && mem[32] == 'd' && mem[34] == 0 && mem[35] == 0);
+	CHECK(mem[36] == 0xa5);
+	/* No room for a third: the writer says so and writes nothing past. */
+	ksmbd_notify_info_encode(&w, 1, "x\0", 2, true);
+	CHECK(w.overflow);
+	CHECK(mem[36] == 0xa5);
+}
+
 int main(void)
 {
 	RUN(create_fixed_no_contexts);
@@ -309,5 +373,8 @@ int main(void)
 	RUN(ioctl_rsp_output_patched);
 	RUN(oplock_break_and_lease_ack);
 	RUN(negotiate_patches);
+	RUN(output_rsp_offset_only_with_data);
+	RUN(sess_setup_rsp_blob_offset);
+	RUN(notify_info_chain);
 	return test_report();
 }
