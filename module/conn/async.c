@@ -221,7 +221,7 @@ static void send_final(struct ksmbd_async *a, u8 *buf, u32 len)
 		ksmbd_work_buf_free(buf);
 	}
 	trace_ksmbd_async_done(a->conn->id, a->id, a->message_id, a->command,
-			       a->final_status, sent,
+			       NULL, a->final_status, sent,
 			       ktime_get_ns() - a->started_ns);
 	ksmbd_debug(SMB, "conn %llu: async %llu (mid %llu) done in %llu us\n",
 		    a->conn->id, a->id, a->message_id,
@@ -259,7 +259,7 @@ static void cancel_for(struct ksmbd_async *a, const char *why)
 	if (!ksmbd_async_claim(a))
 		return;
 	trace_ksmbd_async_cancel(a->conn->id, a->id, a->message_id, a->command,
-				 why);
+				 why, 0, false, 0);
 	status = a->ops->cancel(a);
 	/* 0: the owner unwinds its work first and completes it itself. */
 	if (status)
@@ -286,7 +286,7 @@ void ksmbd_async_armed(struct ksmbd_async *a)
 	asked = a->cancel_asked;
 	spin_unlock(&a->lock);
 	trace_ksmbd_async_interim(a->conn->id, a->id, a->message_id,
-				  a->command);
+				  a->command, NULL, 0, false, 0);
 	if (pending)
 		send_final(a, buf, len);
 	else if (asked)

@@ -431,7 +431,8 @@ static void teardown(struct ksmbd_session *sess, const char *why,
 	hooks->close_files(sess);
 	if (was == KSMBD_SESS_VALID)
 		ksmbd_ipc_logout(sess->account, sess->user_flags);
-	trace_ksmbd_session_end(sess->conn->id, sess->id, sess->account, why);
+	trace_ksmbd_session_end(sess->conn->id, sess->id, sess->account, why,
+				&sess->conn->peer);
 	/* The table's reference. */
 	ksmbd_session_put(sess);
 }
@@ -479,7 +480,8 @@ static bool leave_conn(struct ksmbd_session *sess, struct ksmbd_conn *conn,
 		*was_path = true;
 		if (!list_empty(&sess->channels))
 			trace_ksmbd_session_channel(conn->id, sess->id,
-						    "unbind");
+						    sess->account, "unbind",
+						    &conn->peer);
 	}
 	list_for_each_entry(ch, &sess->channels, node) {
 		if (ch->conn == conn && !ch->gone) {
@@ -487,7 +489,9 @@ static bool leave_conn(struct ksmbd_session *sess, struct ksmbd_conn *conn,
 			*was_path = true;
 			if (ch->bound)
 				trace_ksmbd_session_channel(conn->id, sess->id,
-							    "unbind");
+							    sess->account,
+							    "unbind",
+							    &conn->peer);
 		}
 		if (ch->bound && !ch->gone)
 			live = true;
@@ -584,7 +588,8 @@ void ksmbd_channel_bind(struct ksmbd_session *sess, struct ksmbd_channel *ch)
 	spin_lock(&sess->chan_lock);
 	ch->bound = true;
 	spin_unlock(&sess->chan_lock);
-	trace_ksmbd_session_channel(ch->conn->id, sess->id, "bind");
+	trace_ksmbd_session_channel(ch->conn->id, sess->id, sess->account,
+				    "bind", &ch->conn->peer);
 }
 
 const struct ksmbd_signer *ksmbd_session_signer(struct ksmbd_session *sess,

@@ -184,7 +184,7 @@ void *ksmbd_ipc_transact(unsigned int type, void *req, size_t req_len,
 	*(__u32 *)req = w->handle;
 	ksmbd_debug(IPC, "send %s handle %u\n", ksmbd_ipc_event_name(type),
 		    w->handle);
-	trace_ksmbd_ipc_request(type, w->handle, req_len);
+	trace_ksmbd_ipc_request(type, w->handle, req_len, 0, 0);
 	sent_ns = ktime_get_ns();
 	ret = ipc_send(portid, type, req, req_len);
 	if (!ret) {

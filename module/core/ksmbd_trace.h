@@ -3,27 +3,40 @@
  * The ksmbd tracepoints (trace-cmd record -e ksmbd). tracing/README.md
  * documents every event and field.
  *
- * Prototypes are ABI for tools: the BPF programs in bpf/ attach with
- * tp_btf and read the typed arguments (struct ksmbd_conn, struct
- * ksmbd_req_hdr) with CO-RE, so arguments are only ever appended, never
- * reordered. Events carry ids, sizes, statuses and latencies, never a
- * secret: no hashes, keys, passwords or challenge responses.
+ * The prototypes of the events bpf/ attaches to (tp_btf: request_start,
+ * request_done, vfs_read, vfs_write, session_setup, session_end,
+ * tree_connect, tree_disconnect, credit_window, conn_accept, conn_close)
+ * are ABI: the programs read the typed arguments (struct ksmbd_conn,
+ * struct ksmbd_req_hdr) positionally with CO-RE, so those arguments are
+ * only ever appended, never reordered. Events carry ids, sizes, statuses
+ * and latencies, never a secret: no hashes, keys, passwords or challenge
+ * responses.
  *
  * Every request event starts with the same identity fields in the same
  * order (KSMBD_TP_REQ_FIELDS): connection, session, tree, message id,
  * command.
  *
- * Events with the same prototype, fields and output share a class (tree,
- * VFS I/O, VFS op, oplock, async). Every TRACE_EVENT below has a prototype
- * of its own: a class would change its arguments, so it stays standalone.
- * A class member is defined through its DEFINE_KSMBD_*_EVENT() macro,
- * never a bare DEFINE_EVENT*(): tests/vm/cases/tracing.sh finds the events
- * of this header by those two names.
+ * A family of events shares a class: one prototype, one record, one
+ * assignment. Where members carry different fields the class takes their
+ * union and a member passes 0 or NULL for what it lacks; a member whose
+ * output differs from the class's prints the class's identity fields and
+ * then its own (DEFINE_EVENT_PRINT). An event that is a family of its own
+ * stays a TRACE_EVENT: negotiate, session_setup, listen, request_rejected,
+ * credit_window, vfs_open, vfs_copychunk, vfs_readdir, durable_reconnect
+ * and notify_arm (what each carries is its own), conn_accept and
+ * conn_close (a class would reorder the arguments bpf/ reads) and
+ * conn_limit (it may have no connection). The fields they share with a
+ * family are macros: KSMBD_TP_PEER_*, KSMBD_TP_FILE_*, KSMBD_TP_NOTIFY_*.
+ * A class member is defined through its DEFINE_KSMBD_*_EVENT() macro
+ * (DEFINE_KSMBD_*_PRINT_EVENT() for one with an output of its own), never
+ * a bare DEFINE_EVENT*(): tests/vm/cases/tracing.sh finds the events of
+ * this header by those names and TRACE_EVENT.
  *
- * No event has a TP_CONDITION. The error-only ones (auth_failure,
- * conn_limit, request_rejected, credit_window) fire inside the error
- * branch, whose test is not on the event's arguments: a MessageId already
- * used lies inside credit_window's [lo, hi).
+ * No event has a TP_CONDITION: none fires only on an error that its own
+ * arguments show. The error-only ones (auth_failure, conn_limit,
+ * request_rejected, credit_window) fire inside the error branch, whose
+ * test is not on the event's arguments (a MessageId already used lies
+ * inside credit_window's [lo, hi)); the others fire on success too.
  */
 #undef TRACE_SYSTEM
 #define TRACE_SYSTEM ksmbd
@@ -93,21 +106,32 @@ KSMBD_NTSTATUS_LIST(KSMBD_TP_DEFINE_STATUS)
 /* ---------------------------------------------------------------- */
 /* Connections                                                       */
 
+/* The connection and its peer (address:port, v4 or v6). */
+#define KSMBD_TP_PEER_FIELDS				\
+	__field(u64, conn_id)				\
+	__array(u8, peer, sizeof(struct sockaddr_in6))
+
+#define KSMBD_TP_PEER_ASSIGN(id, addr) do {				\
+	__entry->conn_id = (id);					\
+	memcpy(__entry->peer, (addr), sizeof(__entry->peer));		\
+} while (0)
+
+#define KSMBD_TP_PEER_FMT "conn=0x%016llx peer=%pISpc"
+#define KSMBD_TP_PEER_ARGS __entry->conn_id, __entry->peer
+
 TRACE_EVENT(ksmbd_conn_accept,
 	TP_PROTO(const struct ksmbd_conn *conn, u16 local_port),
 	TP_ARGS(conn, local_port),
 	TP_STRUCT__entry(
-		__field(u64, conn_id)
-		__array(u8, peer, sizeof(struct sockaddr_in6))
+		KSMBD_TP_PEER_FIELDS
 		__field(u16, local_port)
 	),
 	TP_fast_assign(
-		__entry->conn_id = conn->id;
-		memcpy(__entry->peer, &conn->peer, sizeof(__entry->peer));
+		KSMBD_TP_PEER_ASSIGN(conn->id, &conn->peer);
 		__entry->local_port = local_port;
 	),
-	TP_printk("conn=0x%016llx peer=%pISpc local_port=%u",
-		  __entry->conn_id, __entry->peer, __entry->local_port)
+	TP_printk(KSMBD_TP_PEER_FMT " local_port=%u", KSMBD_TP_PEER_ARGS,
+		  __entry->local_port)
 );
 
 /*
@@ -136,8 +160,7 @@ TRACE_EVENT(ksmbd_conn_close,
 		 u64 lifetime_ms, u64 requests, u64 bytes_in, u64 bytes_out),
 	TP_ARGS(conn, reason, lifetime_ms, requests, bytes_in, bytes_out),
 	TP_STRUCT__entry(
-		__field(u64, conn_id)
-		__array(u8, peer, sizeof(struct sockaddr_in6))
+		KSMBD_TP_PEER_FIELDS
 		__field(u64, lifetime_ms)
 		__field(u64, requests)
 		__field(u64, bytes_in)
@@ -145,18 +168,16 @@ TRACE_EVENT(ksmbd_conn_close,
 		__ksmbd_str(reason, reason)
 	),
 	TP_fast_assign(
-		__entry->conn_id = conn->id;
-		memcpy(__entry->peer, &conn->peer, sizeof(__entry->peer));
+		KSMBD_TP_PEER_ASSIGN(conn->id, &conn->peer);
 		__entry->lifetime_ms = lifetime_ms;
 		__entry->requests = requests;
 		__entry->bytes_in = bytes_in;
 		__entry->bytes_out = bytes_out;
 		__ksmbd_assign_str(reason, reason);
 	),
-	TP_printk("conn=0x%016llx peer=%pISpc reason='%s' lifetime_ms=%llu requests=%llu bytes_in=%llu bytes_out=%llu",
-		  __entry->conn_id, __entry->peer, __get_str(reason),
-		  __entry->lifetime_ms, __entry->requests, __entry->bytes_in,
-		  __entry->bytes_out)
+	TP_printk(KSMBD_TP_PEER_FMT " reason='%s' lifetime_ms=%llu requests=%llu bytes_in=%llu bytes_out=%llu",
+		  KSMBD_TP_PEER_ARGS, __get_str(reason), __entry->lifetime_ms,
+		  __entry->requests, __entry->bytes_in, __entry->bytes_out)
 );
 
 /*
@@ -168,17 +189,15 @@ TRACE_EVENT(ksmbd_conn_limit,
 		 const char *limit),
 	TP_ARGS(conn_id, peer, limit),
 	TP_STRUCT__entry(
-		__field(u64, conn_id)
-		__array(u8, peer, sizeof(struct sockaddr_in6))
+		KSMBD_TP_PEER_FIELDS
 		__ksmbd_str(limit, limit)
 	),
 	TP_fast_assign(
-		__entry->conn_id = conn_id;
-		memcpy(__entry->peer, peer, sizeof(__entry->peer));
+		KSMBD_TP_PEER_ASSIGN(conn_id, peer);
 		__ksmbd_assign_str(limit, limit);
 	),
-	TP_printk("conn=0x%016llx peer=%pISpc limit='%s'", __entry->conn_id,
-		  __entry->peer, __get_str(limit))
+	TP_printk(KSMBD_TP_PEER_FMT " limit='%s'", KSMBD_TP_PEER_ARGS,
+		  __get_str(limit))
 );
 
 /* ---------------------------------------------------------------- */
@@ -253,66 +272,50 @@ TRACE_EVENT(ksmbd_session_setup,
 		  __entry->latency_ns)
 );
 
-/* Why a logon failed, as a class; the client only ever sees LOGON_FAILURE. */
-TRACE_EVENT(ksmbd_auth_failure,
-	TP_PROTO(const struct ksmbd_conn *conn, const char *user,
-		 const char *reason),
-	TP_ARGS(conn, user, reason),
-	TP_STRUCT__entry(
-		__field(u64, conn_id)
-		__array(u8, peer, sizeof(struct sockaddr_in6))
-		__ksmbd_str(user, user)
-		__ksmbd_str(reason, reason)
-	),
-	TP_fast_assign(
-		__entry->conn_id = conn->id;
-		memcpy(__entry->peer, &conn->peer, sizeof(__entry->peer));
-		__ksmbd_assign_str(user, user);
-		__ksmbd_assign_str(reason, reason);
-	),
-	TP_printk("conn=0x%016llx peer=%pISpc user=%s reason='%s'",
-		  __entry->conn_id, __entry->peer, __get_str(user),
-		  __get_str(reason))
-);
-
-TRACE_EVENT(ksmbd_session_end,
+/*
+ * A session's peer, user and a reason: why it ended (session_end), why
+ * a logon failed, as a class (auth_failure: the client only ever sees
+ * LOGON_FAILURE; sess is the SessionId of the request), or a channel's
+ * event (session_channel, "bind" or "unbind"). session_end's first four
+ * arguments are ABI (bpf/).
+ */
+DECLARE_EVENT_CLASS(ksmbd_session_class,
 	TP_PROTO(u64 conn_id, u64 session_id, const char *user,
-		 const char *reason),
-	TP_ARGS(conn_id, session_id, user, reason),
+		 const char *reason, const struct sockaddr_storage *peer),
+	TP_ARGS(conn_id, session_id, user, reason, peer),
 	TP_STRUCT__entry(
-		__field(u64, conn_id)
+		KSMBD_TP_PEER_FIELDS
 		__field(u64, session_id)
 		__ksmbd_str(user, user)
 		__ksmbd_str(reason, reason)
 	),
 	TP_fast_assign(
-		__entry->conn_id = conn_id;
+		KSMBD_TP_PEER_ASSIGN(conn_id, peer);
 		__entry->session_id = session_id;
 		__ksmbd_assign_str(user, user);
 		__ksmbd_assign_str(reason, reason);
 	),
-	TP_printk("conn=0x%016llx sess=0x%016llx user=%s reason='%s'",
-		  __entry->conn_id, __entry->session_id, __get_str(user),
+	TP_printk(KSMBD_TP_PEER_FMT " sess=0x%016llx user=%s reason='%s'",
+		  KSMBD_TP_PEER_ARGS, __entry->session_id, __get_str(user),
 		  __get_str(reason))
 );
-
-/* A connection bound to a session as a channel, or leaving it. */
-TRACE_EVENT(ksmbd_session_channel,
-	TP_PROTO(u64 conn_id, u64 session_id, const char *event),
-	TP_ARGS(conn_id, session_id, event),
-	TP_STRUCT__entry(
-		__field(u64, conn_id)
-		__field(u64, session_id)
-		__ksmbd_str(event, event)
-	),
-	TP_fast_assign(
-		__entry->conn_id = conn_id;
-		__entry->session_id = session_id;
-		__ksmbd_assign_str(event, event);
-	),
-	TP_printk("conn=0x%016llx sess=0x%016llx event=%s",
-		  __entry->conn_id, __entry->session_id, __get_str(event))
-);
+#define DEFINE_KSMBD_SESSION_EVENT(name)				\
+DEFINE_EVENT(ksmbd_session_class, name,					\
+	TP_PROTO(u64 conn_id, u64 session_id, const char *user,	\
+		 const char *reason, const struct sockaddr_storage *peer), \
+	TP_ARGS(conn_id, session_id, user, reason, peer))
+#define DEFINE_KSMBD_SESSION_PRINT_EVENT(name, fmt, ...)		\
+DEFINE_EVENT_PRINT(ksmbd_session_class, name,				\
+	TP_PROTO(u64 conn_id, u64 session_id, const char *user,	\
+		 const char *reason, const struct sockaddr_storage *peer), \
+	TP_ARGS(conn_id, session_id, user, reason, peer),		\
+	TP_printk(KSMBD_TP_PEER_FMT " sess=0x%016llx user=%s" fmt,	\
+		  KSMBD_TP_PEER_ARGS, __entry->session_id,		\
+		  __get_str(user), ##__VA_ARGS__))
+DEFINE_KSMBD_SESSION_EVENT(ksmbd_auth_failure);
+DEFINE_KSMBD_SESSION_EVENT(ksmbd_session_end);
+DEFINE_KSMBD_SESSION_PRINT_EVENT(ksmbd_session_channel, " event=%s",
+				 __get_str(reason));
 
 DECLARE_EVENT_CLASS(ksmbd_tree_class,
 	TP_PROTO(u64 conn_id, u64 session_id, u32 tree_id, const char *share,
@@ -369,30 +372,14 @@ DEFINE_KSMBD_TREE_EVENT(ksmbd_tree_disconnect);
 #define KSMBD_TP_REQ_ARGS __entry->conn_id, __entry->session_id,	\
 	__entry->tree_id, __entry->message_id, show_smb2_command(__entry->command)
 
-TRACE_EVENT(ksmbd_request_start,
-	TP_PROTO(const struct ksmbd_conn *conn,
-		 const struct ksmbd_req_hdr *hdr, u32 compound_index),
-	TP_ARGS(conn, hdr, compound_index),
-	TP_STRUCT__entry(
-		KSMBD_TP_REQ_FIELDS
-		__field(u32, compound_index)
-		__field(u16, credit_charge)
-		__field(u16, credit_request)
-		__field(bool, async)
-	),
-	TP_fast_assign(
-		KSMBD_TP_REQ_ASSIGN(conn, hdr);
-		__entry->compound_index = compound_index;
-		__entry->credit_charge = hdr->credit_charge;
-		__entry->credit_request = hdr->credit_request;
-		__entry->async = hdr->flags & SMB2_FLAGS_ASYNC_COMMAND;
-	),
-	TP_printk(KSMBD_TP_REQ_FMT " index=%u async=%d charge=%u credits_requested=%u",
-		  KSMBD_TP_REQ_ARGS, __entry->compound_index, __entry->async,
-		  __entry->credit_charge, __entry->credit_request)
-);
-
-TRACE_EVENT(ksmbd_request_done,
+/*
+ * An element of a frame: request_start when it passed the ordering rules
+ * and the sequence window (it has no result yet: 0 for the arguments
+ * after compound_index), request_done when its response is built.
+ * request_start's three arguments are a prefix of request_done's, so the
+ * BPF programs read both unchanged.
+ */
+DECLARE_EVENT_CLASS(ksmbd_request_class,
 	TP_PROTO(const struct ksmbd_conn *conn,
 		 const struct ksmbd_req_hdr *hdr, u32 compound_index,
 		 u32 status, u16 credits_granted, u32 bytes_in, u32 bytes_out,
@@ -406,6 +393,7 @@ TRACE_EVENT(ksmbd_request_done,
 		__field(u16, credit_charge)
 		__field(u16, credit_request)
 		__field(u16, credits_granted)
+		__field(bool, async)
 		__field(u32, bytes_in)
 		__field(u32, bytes_out)
 		__field(u64, latency_ns)
@@ -417,6 +405,7 @@ TRACE_EVENT(ksmbd_request_done,
 		__entry->credit_charge = hdr->credit_charge;
 		__entry->credit_request = hdr->credit_request;
 		__entry->credits_granted = credits_granted;
+		__entry->async = hdr->flags & SMB2_FLAGS_ASYNC_COMMAND;
 		__entry->bytes_in = bytes_in;
 		__entry->bytes_out = bytes_out;
 		__entry->latency_ns = latency_ns;
@@ -427,6 +416,29 @@ TRACE_EVENT(ksmbd_request_done,
 		  __entry->credit_request, __entry->credits_granted,
 		  __entry->bytes_in, __entry->bytes_out, __entry->latency_ns)
 );
+#define DEFINE_KSMBD_REQUEST_EVENT(name)				\
+DEFINE_EVENT(ksmbd_request_class, name,					\
+	TP_PROTO(const struct ksmbd_conn *conn,				\
+		 const struct ksmbd_req_hdr *hdr, u32 compound_index,	\
+		 u32 status, u16 credits_granted, u32 bytes_in,		\
+		 u32 bytes_out, u64 latency_ns),			\
+	TP_ARGS(conn, hdr, compound_index, status, credits_granted,	\
+		bytes_in, bytes_out, latency_ns))
+#define DEFINE_KSMBD_REQUEST_PRINT_EVENT(name, fmt, ...)		\
+DEFINE_EVENT_PRINT(ksmbd_request_class, name,				\
+	TP_PROTO(const struct ksmbd_conn *conn,				\
+		 const struct ksmbd_req_hdr *hdr, u32 compound_index,	\
+		 u32 status, u16 credits_granted, u32 bytes_in,		\
+		 u32 bytes_out, u64 latency_ns),			\
+	TP_ARGS(conn, hdr, compound_index, status, credits_granted,	\
+		bytes_in, bytes_out, latency_ns),			\
+	TP_printk(KSMBD_TP_REQ_FMT " index=%u" fmt, KSMBD_TP_REQ_ARGS,	\
+		  __entry->compound_index, ##__VA_ARGS__))
+DEFINE_KSMBD_REQUEST_PRINT_EVENT(ksmbd_request_start,
+				 " async=%d charge=%u credits_requested=%u",
+				 __entry->async, __entry->credit_charge,
+				 __entry->credit_request);
+DEFINE_KSMBD_REQUEST_EVENT(ksmbd_request_done);
 
 /* The validation gate or an ordering rule refused a frame or an element. */
 TRACE_EVENT(ksmbd_request_rejected,
@@ -483,12 +495,25 @@ TRACE_EVENT(ksmbd_credit_window,
  * volatile id is "file", its session "sess"); NULL when there is none
  * (a failed open, the mkdir of a CREATE before its handle exists).
  */
+#define KSMBD_TP_FILE_FIELDS			\
+	__field(u64, conn_id)			\
+	__field(u64, session_id)		\
+	__field(u64, file_id)
 
-#define KSMBD_TP_CONN_ID(conn)	((conn) ? (conn)->id : 0)
-#define KSMBD_TP_FILE_ID(fp)	((fp) ? (fp)->volatile_id : 0)
+#define KSMBD_TP_FILE_ASSIGN(conn, fp) do {				\
+	__entry->conn_id = (conn) ? (conn)->id : 0;			\
+	__entry->session_id = (fp) ? (fp)->session_id : 0;		\
+	__entry->file_id = (fp) ? (fp)->volatile_id : 0;		\
+} while (0)
+
+#define KSMBD_TP_FILE_FMT "conn=0x%016llx sess=0x%016llx file=0x%016llx"
+#define KSMBD_TP_FILE_ARGS __entry->conn_id, __entry->session_id,	\
+	__entry->file_id
+
 /* The action of an open that failed. */
 #define KSMBD_TP_NO_ACTION	0xffffffff
 
+/* sess: the request's session (fp is NULL when the open failed). */
 TRACE_EVENT(ksmbd_vfs_open,
 	TP_PROTO(const struct ksmbd_conn *conn, u64 session_id,
 		 const struct ksmbd_file *fp, const char *path, u32 disposition,
@@ -496,9 +521,7 @@ TRACE_EVENT(ksmbd_vfs_open,
 	TP_ARGS(conn, session_id, fp, path, disposition, action, status,
 		latency_ns),
 	TP_STRUCT__entry(
-		__field(u64, conn_id)
-		__field(u64, session_id)
-		__field(u64, file_id)
+		KSMBD_TP_FILE_FIELDS
 		__field(u64, latency_ns)
 		__field(u32, disposition)
 		__field(u32, action)
@@ -506,18 +529,16 @@ TRACE_EVENT(ksmbd_vfs_open,
 		__ksmbd_str(path, path)
 	),
 	TP_fast_assign(
-		__entry->conn_id = KSMBD_TP_CONN_ID(conn);
+		KSMBD_TP_FILE_ASSIGN(conn, fp);
 		__entry->session_id = session_id;
-		__entry->file_id = KSMBD_TP_FILE_ID(fp);
 		__entry->latency_ns = latency_ns;
 		__entry->disposition = disposition;
 		__entry->action = action;
 		__entry->status = status;
 		__ksmbd_assign_str(path, path);
 	),
-	TP_printk("conn=0x%016llx sess=0x%016llx file=0x%016llx path='%s' disposition=%s action=%s status=%s latency_ns=%llu",
-		  __entry->conn_id, __entry->session_id, __entry->file_id,
-		  __get_str(path),
+	TP_printk(KSMBD_TP_FILE_FMT " path='%s' disposition=%s action=%s status=%s latency_ns=%llu",
+		  KSMBD_TP_FILE_ARGS, __get_str(path),
 		  __print_symbolic(__entry->disposition,
 				   { 0, "SUPERSEDE" }, { 1, "OPEN" },
 				   { 2, "CREATE" }, { 3, "OPEN_IF" },
@@ -535,27 +556,22 @@ DECLARE_EVENT_CLASS(ksmbd_vfs_io_class,
 		 u64 offset, u32 requested, u32 done, u64 latency_ns),
 	TP_ARGS(conn, fp, offset, requested, done, latency_ns),
 	TP_STRUCT__entry(
-		__field(u64, conn_id)
-		__field(u64, session_id)
-		__field(u64, file_id)
+		KSMBD_TP_FILE_FIELDS
 		__field(u64, offset)
 		__field(u64, latency_ns)
 		__field(u32, requested)
 		__field(u32, done)
 	),
 	TP_fast_assign(
-		__entry->conn_id = KSMBD_TP_CONN_ID(conn);
-		__entry->session_id = fp->session_id;
-		__entry->file_id = fp->volatile_id;
+		KSMBD_TP_FILE_ASSIGN(conn, fp);
 		__entry->offset = offset;
 		__entry->latency_ns = latency_ns;
 		__entry->requested = requested;
 		__entry->done = done;
 	),
-	TP_printk("conn=0x%016llx sess=0x%016llx file=0x%016llx offset=%llu requested=%u done=%u latency_ns=%llu",
-		  __entry->conn_id, __entry->session_id, __entry->file_id,
-		  __entry->offset, __entry->requested, __entry->done,
-		  __entry->latency_ns)
+	TP_printk(KSMBD_TP_FILE_FMT " offset=%llu requested=%u done=%u latency_ns=%llu",
+		  KSMBD_TP_FILE_ARGS, __entry->offset, __entry->requested,
+		  __entry->done, __entry->latency_ns)
 );
 #define DEFINE_KSMBD_VFS_IO_EVENT(name)					\
 DEFINE_EVENT(ksmbd_vfs_io_class, name,					\
@@ -568,68 +584,50 @@ DEFINE_KSMBD_VFS_IO_EVENT(ksmbd_vfs_write);
 
 /*
  * A namespace or attribute change; err is 0 or a negative errno. path is
- * share-relative: the name created (mkdir), removed (unlink) or changed
- * (setattr, lock).
+ * share-relative: the name created (mkdir), removed (unlink), changed
+ * (setattr, lock) or renamed from (rename, whose new name is "to" and
+ * link 1 for a hard link; the others pass NULL and false).
  */
 DECLARE_EVENT_CLASS(ksmbd_vfs_op_class,
 	TP_PROTO(const struct ksmbd_conn *conn, const struct ksmbd_file *fp,
-		 const char *path, int err),
-	TP_ARGS(conn, fp, path, err),
+		 const char *path, int err, const char *to, bool link),
+	TP_ARGS(conn, fp, path, err, to, link),
 	TP_STRUCT__entry(
-		__field(u64, conn_id)
-		__field(u64, session_id)
-		__field(u64, file_id)
+		KSMBD_TP_FILE_FIELDS
 		__field(int, err)
+		__field(bool, link)
 		__ksmbd_str(path, path)
+		__ksmbd_str(to, to)
 	),
 	TP_fast_assign(
-		__entry->conn_id = KSMBD_TP_CONN_ID(conn);
-		__entry->session_id = fp ? fp->session_id : 0;
-		__entry->file_id = KSMBD_TP_FILE_ID(fp);
+		KSMBD_TP_FILE_ASSIGN(conn, fp);
 		__entry->err = err;
+		__entry->link = link;
 		__ksmbd_assign_str(path, path);
+		__ksmbd_assign_str(to, to);
 	),
-	TP_printk("conn=0x%016llx sess=0x%016llx file=0x%016llx path='%s' err=%d",
-		  __entry->conn_id, __entry->session_id, __entry->file_id,
+	TP_printk(KSMBD_TP_FILE_FMT " path='%s' err=%d", KSMBD_TP_FILE_ARGS,
 		  __get_str(path), __entry->err)
 );
 #define DEFINE_KSMBD_VFS_OP_EVENT(name)					\
 DEFINE_EVENT(ksmbd_vfs_op_class, name,					\
 	TP_PROTO(const struct ksmbd_conn *conn, const struct ksmbd_file *fp, \
-		 const char *path, int err),				\
-	TP_ARGS(conn, fp, path, err))
+		 const char *path, int err, const char *to, bool link),	\
+	TP_ARGS(conn, fp, path, err, to, link))
+#define DEFINE_KSMBD_VFS_OP_PRINT_EVENT(name, fmt, ...)			\
+DEFINE_EVENT_PRINT(ksmbd_vfs_op_class, name,				\
+	TP_PROTO(const struct ksmbd_conn *conn, const struct ksmbd_file *fp, \
+		 const char *path, int err, const char *to, bool link),	\
+	TP_ARGS(conn, fp, path, err, to, link),				\
+	TP_printk(KSMBD_TP_FILE_FMT fmt, KSMBD_TP_FILE_ARGS, ##__VA_ARGS__))
 DEFINE_KSMBD_VFS_OP_EVENT(ksmbd_vfs_unlink);
 DEFINE_KSMBD_VFS_OP_EVENT(ksmbd_vfs_mkdir);
 DEFINE_KSMBD_VFS_OP_EVENT(ksmbd_vfs_setattr);
 DEFINE_KSMBD_VFS_OP_EVENT(ksmbd_vfs_lock);
-
-/* Rename (or hard link) of the handle's file from one path to another. */
-TRACE_EVENT(ksmbd_vfs_rename,
-	TP_PROTO(const struct ksmbd_conn *conn, const struct ksmbd_file *fp,
-		 const char *from, const char *to, bool link, int err),
-	TP_ARGS(conn, fp, from, to, link, err),
-	TP_STRUCT__entry(
-		__field(u64, conn_id)
-		__field(u64, session_id)
-		__field(u64, file_id)
-		__field(int, err)
-		__field(bool, link)
-		__ksmbd_str(from, from)
-		__ksmbd_str(to, to)
-	),
-	TP_fast_assign(
-		__entry->conn_id = KSMBD_TP_CONN_ID(conn);
-		__entry->session_id = fp->session_id;
-		__entry->file_id = fp->volatile_id;
-		__entry->err = err;
-		__entry->link = link;
-		__ksmbd_assign_str(from, from);
-		__ksmbd_assign_str(to, to);
-	),
-	TP_printk("conn=0x%016llx sess=0x%016llx file=0x%016llx from='%s' to='%s' link=%d err=%d",
-		  __entry->conn_id, __entry->session_id, __entry->file_id,
-		  __get_str(from), __get_str(to), __entry->link, __entry->err)
-);
+DEFINE_KSMBD_VFS_OP_PRINT_EVENT(ksmbd_vfs_rename,
+				" from='%s' to='%s' link=%d err=%d",
+				__get_str(path), __get_str(to),
+				__entry->link, __entry->err);
 
 /* One FSCTL_SRV_COPYCHUNK(_WRITE): chunks and bytes copied src -> dst. */
 TRACE_EVENT(ksmbd_vfs_copychunk,
@@ -638,20 +636,16 @@ TRACE_EVENT(ksmbd_vfs_copychunk,
 		 u64 latency_ns),
 	TP_ARGS(conn, src, dst, chunks, bytes, err, latency_ns),
 	TP_STRUCT__entry(
-		__field(u64, conn_id)
-		__field(u64, session_id)
+		KSMBD_TP_FILE_FIELDS
 		__field(u64, src_id)
-		__field(u64, dst_id)
 		__field(u64, bytes)
 		__field(u64, latency_ns)
 		__field(u32, chunks)
 		__field(int, err)
 	),
 	TP_fast_assign(
-		__entry->conn_id = KSMBD_TP_CONN_ID(conn);
-		__entry->session_id = dst->session_id;
+		KSMBD_TP_FILE_ASSIGN(conn, dst);
 		__entry->src_id = src->volatile_id;
-		__entry->dst_id = dst->volatile_id;
 		__entry->bytes = bytes;
 		__entry->latency_ns = latency_ns;
 		__entry->chunks = chunks;
@@ -659,7 +653,7 @@ TRACE_EVENT(ksmbd_vfs_copychunk,
 	),
 	TP_printk("conn=0x%016llx sess=0x%016llx src=0x%016llx dst=0x%016llx chunks=%u bytes=%llu err=%d latency_ns=%llu",
 		  __entry->conn_id, __entry->session_id, __entry->src_id,
-		  __entry->dst_id, __entry->chunks, __entry->bytes,
+		  __entry->file_id, __entry->chunks, __entry->bytes,
 		  __entry->err, __entry->latency_ns)
 );
 
@@ -669,49 +663,31 @@ TRACE_EVENT(ksmbd_vfs_readdir,
 		 u32 entries, u32 bytes, u32 status),
 	TP_ARGS(conn, fp, entries, bytes, status),
 	TP_STRUCT__entry(
-		__field(u64, conn_id)
-		__field(u64, session_id)
-		__field(u64, file_id)
+		KSMBD_TP_FILE_FIELDS
 		__field(u32, entries)
 		__field(u32, bytes)
 		__field(u32, status)
 	),
 	TP_fast_assign(
-		__entry->conn_id = KSMBD_TP_CONN_ID(conn);
-		__entry->session_id = fp->session_id;
-		__entry->file_id = fp->volatile_id;
+		KSMBD_TP_FILE_ASSIGN(conn, fp);
 		__entry->entries = entries;
 		__entry->bytes = bytes;
 		__entry->status = status;
 	),
-	TP_printk("conn=0x%016llx sess=0x%016llx file=0x%016llx entries=%u bytes=%u status=%s",
-		  __entry->conn_id, __entry->session_id, __entry->file_id,
-		  __entry->entries, __entry->bytes,
+	TP_printk(KSMBD_TP_FILE_FMT " entries=%u bytes=%u status=%s",
+		  KSMBD_TP_FILE_ARGS, __entry->entries, __entry->bytes,
 		  show_nt_status(__entry->status))
 );
 
 /* ---------------------------------------------------------------- */
 /* IPC with the daemon                                               */
 
-TRACE_EVENT(ksmbd_ipc_request,
-	TP_PROTO(u16 type, u32 handle, u32 size),
-	TP_ARGS(type, handle, size),
-	TP_STRUCT__entry(
-		__field(u32, handle)
-		__field(u32, size)
-		__field(u16, type)
-	),
-	TP_fast_assign(
-		__entry->handle = handle;
-		__entry->size = size;
-		__entry->type = type;
-	),
-	TP_printk("type=%u handle=%u size=%u", __entry->type, __entry->handle,
-		  __entry->size)
-);
-
-/* err: 0, -ETIMEDOUT (no answer in time), or another negative errno. */
-TRACE_EVENT(ksmbd_ipc_response,
+/*
+ * ipc_request: a request went to the daemon (err and latency_ns are 0);
+ * ipc_response: its answer, with err 0, -ETIMEDOUT (no answer in time)
+ * or another negative errno.
+ */
+DECLARE_EVENT_CLASS(ksmbd_ipc_class,
 	TP_PROTO(u16 type, u32 handle, u32 size, int err, u64 latency_ns),
 	TP_ARGS(type, handle, size, err, latency_ns),
 	TP_STRUCT__entry(
@@ -732,6 +708,18 @@ TRACE_EVENT(ksmbd_ipc_response,
 		  __entry->type, __entry->handle, __entry->size, __entry->err,
 		  __entry->err == -ETIMEDOUT, __entry->latency_ns)
 );
+#define DEFINE_KSMBD_IPC_EVENT(name)					\
+DEFINE_EVENT(ksmbd_ipc_class, name,					\
+	TP_PROTO(u16 type, u32 handle, u32 size, int err, u64 latency_ns), \
+	TP_ARGS(type, handle, size, err, latency_ns))
+#define DEFINE_KSMBD_IPC_PRINT_EVENT(name, fmt, ...)			\
+DEFINE_EVENT_PRINT(ksmbd_ipc_class, name,				\
+	TP_PROTO(u16 type, u32 handle, u32 size, int err, u64 latency_ns), \
+	TP_ARGS(type, handle, size, err, latency_ns),			\
+	TP_printk("type=%u handle=%u size=%u" fmt, __entry->type,	\
+		  __entry->handle, __entry->size, ##__VA_ARGS__))
+DEFINE_KSMBD_IPC_PRINT_EVENT(ksmbd_ipc_request, "");
+DEFINE_KSMBD_IPC_EVENT(ksmbd_ipc_response);
 
 /* ---------------------------------------------------------------- */
 /* Oplocks and leases                                                */
@@ -740,124 +728,116 @@ TRACE_EVENT(ksmbd_ipc_response,
  * id: the handle's persistent FileId for an oplock, the first 8 bytes of
  * the lease key (little-endian) for a lease. States are lease bits
  * (R=1, H=2, W=4) for both: level II = R, exclusive = RW, batch = RWH.
+ *
+ * grant: to = the state a CREATE got (or a handle joined); break_sent:
+ * from and to of the break offered; break_ack: to = the state acked, its
+ * status and the time since the break; break_timeout: the break ended
+ * without an acknowledgement, reason "timeout" (the break timeout
+ * passed), "disconnected" (the client's connection is gone) or "waiters"
+ * (too many opens waiting; downgraded at once). What a member lacks it
+ * passes as 0 or NULL.
  */
 #define show_lease_state(s) __print_flags(s, "", { 1, "R" }, { 2, "H" }, { 4, "W" })
 
 DECLARE_EVENT_CLASS(ksmbd_oplock_class,
-	TP_PROTO(u64 conn_id, u64 id, bool lease, u32 from, u32 to),
-	TP_ARGS(conn_id, id, lease, from, to),
-	TP_STRUCT__entry(
-		__field(u64, conn_id)
-		__field(u64, id)
-		__field(u32, from)
-		__field(u32, to)
-		__field(bool, lease)
-	),
-	TP_fast_assign(
-		__entry->conn_id = conn_id;
-		__entry->id = id;
-		__entry->from = from;
-		__entry->to = to;
-		__entry->lease = lease;
-	),
-	TP_printk("conn=%llu %s=0x%016llx from=%s to=%s", __entry->conn_id,
-		  __entry->lease ? "lease" : "fid", __entry->id,
-		  show_lease_state(__entry->from), show_lease_state(__entry->to))
-);
-
-#define DEFINE_KSMBD_OPLOCK_EVENT(name)					\
-DEFINE_EVENT(ksmbd_oplock_class, name,					\
-	TP_PROTO(u64 conn_id, u64 id, bool lease, u32 from, u32 to),	\
-	TP_ARGS(conn_id, id, lease, from, to))
-
-/* A CREATE got (or a handle joined) caching rights: to = the state. */
-DEFINE_KSMBD_OPLOCK_EVENT(ksmbd_oplock_grant);
-/* A break notification went out (to = the state offered). */
-DEFINE_KSMBD_OPLOCK_EVENT(ksmbd_oplock_break_sent);
-
-/* An acknowledgement: the state acked, its status, time since the break. */
-TRACE_EVENT(ksmbd_oplock_break_ack,
-	TP_PROTO(u64 conn_id, u64 id, bool lease, u32 acked, u32 status,
-		 u64 latency_ns),
-	TP_ARGS(conn_id, id, lease, acked, status, latency_ns),
+	TP_PROTO(u64 conn_id, u64 id, bool lease, u32 from, u32 to,
+		 u32 status, u64 latency_ns, const char *reason),
+	TP_ARGS(conn_id, id, lease, from, to, status, latency_ns, reason),
 	TP_STRUCT__entry(
 		__field(u64, conn_id)
 		__field(u64, id)
 		__field(u64, latency_ns)
-		__field(u32, acked)
+		__field(u32, from)
+		__field(u32, to)
 		__field(u32, status)
 		__field(bool, lease)
+		__ksmbd_str(reason, reason)
 	),
 	TP_fast_assign(
 		__entry->conn_id = conn_id;
 		__entry->id = id;
 		__entry->latency_ns = latency_ns;
-		__entry->acked = acked;
-		__entry->status = status;
-		__entry->lease = lease;
-	),
-	TP_printk("conn=%llu %s=0x%016llx acked=%s status=%s latency_ns=%llu",
-		  __entry->conn_id, __entry->lease ? "lease" : "fid",
-		  __entry->id, show_lease_state(__entry->acked),
-		  show_nt_status(__entry->status), __entry->latency_ns)
-);
-
-/*
- * A break ended without an acknowledgement: "timeout" (the break timeout
- * passed), "disconnected" (the client's connection is gone) or "waiters"
- * (too many opens waiting; downgraded at once).
- */
-TRACE_EVENT(ksmbd_oplock_break_timeout,
-	TP_PROTO(u64 conn_id, u64 id, bool lease, u32 from, u32 to,
-		 const char *reason),
-	TP_ARGS(conn_id, id, lease, from, to, reason),
-	TP_STRUCT__entry(
-		__field(u64, conn_id)
-		__field(u64, id)
-		__field(u32, from)
-		__field(u32, to)
-		__field(bool, lease)
-		__string(reason, reason)
-	),
-	TP_fast_assign(
-		__entry->conn_id = conn_id;
-		__entry->id = id;
 		__entry->from = from;
 		__entry->to = to;
+		__entry->status = status;
 		__entry->lease = lease;
-		__assign_str(reason, reason);
+		__ksmbd_assign_str(reason, reason);
 	),
-	TP_printk("conn=%llu %s=0x%016llx from=%s to=%s reason=%s",
-		  __entry->conn_id, __entry->lease ? "lease" : "fid",
-		  __entry->id, show_lease_state(__entry->from),
-		  show_lease_state(__entry->to), __get_str(reason))
+	TP_printk("conn=%llu %s=0x%016llx from=%s to=%s", __entry->conn_id,
+		  __entry->lease ? "lease" : "fid", __entry->id,
+		  show_lease_state(__entry->from), show_lease_state(__entry->to))
 );
+#define DEFINE_KSMBD_OPLOCK_EVENT(name)					\
+DEFINE_EVENT(ksmbd_oplock_class, name,					\
+	TP_PROTO(u64 conn_id, u64 id, bool lease, u32 from, u32 to,	\
+		 u32 status, u64 latency_ns, const char *reason),	\
+	TP_ARGS(conn_id, id, lease, from, to, status, latency_ns, reason))
+#define DEFINE_KSMBD_OPLOCK_PRINT_EVENT(name, fmt, ...)			\
+DEFINE_EVENT_PRINT(ksmbd_oplock_class, name,				\
+	TP_PROTO(u64 conn_id, u64 id, bool lease, u32 from, u32 to,	\
+		 u32 status, u64 latency_ns, const char *reason),	\
+	TP_ARGS(conn_id, id, lease, from, to, status, latency_ns, reason), \
+	TP_printk("conn=%llu %s=0x%016llx" fmt, __entry->conn_id,	\
+		  __entry->lease ? "lease" : "fid", __entry->id,	\
+		  ##__VA_ARGS__))
+DEFINE_KSMBD_OPLOCK_EVENT(ksmbd_oplock_grant);
+DEFINE_KSMBD_OPLOCK_EVENT(ksmbd_oplock_break_sent);
+DEFINE_KSMBD_OPLOCK_PRINT_EVENT(ksmbd_oplock_break_ack,
+				" acked=%s status=%s latency_ns=%llu",
+				show_lease_state(__entry->to),
+				show_nt_status(__entry->status),
+				__entry->latency_ns);
+DEFINE_KSMBD_OPLOCK_PRINT_EVENT(ksmbd_oplock_break_timeout,
+				" from=%s to=%s reason=%s",
+				show_lease_state(__entry->from),
+				show_lease_state(__entry->to),
+				__get_str(reason));
 
 /*
  * Durable handles (durable.h). disconnect: the connection of a durable
- * handle dropped and the handle is kept for timeout_ms; reconnect: a
- * DHnC/DH2C for the persistent FileId, with its status; scavenge: a
- * disconnected handle closed ("timeout", "conflicting open", "stop").
+ * handle dropped and the handle is kept for timeout_ms (sess: the
+ * session it had); scavenge: a disconnected handle closed ("timeout",
+ * "conflicting open", "stop"; sess and timeout_ms 0). reconnect: a
+ * DHnC/DH2C for the persistent FileId, with its status: it asks for a
+ * handle it may not find, so it has no class with the two.
  */
-TRACE_EVENT(ksmbd_durable_disconnect,
-	TP_PROTO(const struct ksmbd_file *fp, u64 session_id, u32 timeout_ms),
-	TP_ARGS(fp, session_id, timeout_ms),
+DECLARE_EVENT_CLASS(ksmbd_durable_class,
+	TP_PROTO(const struct ksmbd_file *fp, u64 session_id, u32 timeout_ms,
+		 const char *reason),
+	TP_ARGS(fp, session_id, timeout_ms, reason),
 	TP_STRUCT__entry(
 		__field(u64, session_id)
 		__field(u64, persistent_id)
 		__field(u64, file_id)
 		__field(u32, timeout_ms)
+		__ksmbd_str(reason, reason)
 	),
 	TP_fast_assign(
 		__entry->session_id = session_id;
 		__entry->persistent_id = fp->persistent_id;
 		__entry->file_id = fp->volatile_id;
 		__entry->timeout_ms = timeout_ms;
+		__ksmbd_assign_str(reason, reason);
 	),
 	TP_printk("sess=0x%016llx persistent=0x%016llx file=0x%016llx timeout_ms=%u",
 		  __entry->session_id, __entry->persistent_id,
 		  __entry->file_id, __entry->timeout_ms)
 );
+#define DEFINE_KSMBD_DURABLE_EVENT(name)				\
+DEFINE_EVENT(ksmbd_durable_class, name,					\
+	TP_PROTO(const struct ksmbd_file *fp, u64 session_id,		\
+		 u32 timeout_ms, const char *reason),			\
+	TP_ARGS(fp, session_id, timeout_ms, reason))
+#define DEFINE_KSMBD_DURABLE_PRINT_EVENT(name, fmt, ...)		\
+DEFINE_EVENT_PRINT(ksmbd_durable_class, name,				\
+	TP_PROTO(const struct ksmbd_file *fp, u64 session_id,		\
+		 u32 timeout_ms, const char *reason),			\
+	TP_ARGS(fp, session_id, timeout_ms, reason),			\
+	TP_printk("persistent=0x%016llx file=0x%016llx" fmt,		\
+		  __entry->persistent_id, __entry->file_id, ##__VA_ARGS__))
+DEFINE_KSMBD_DURABLE_EVENT(ksmbd_durable_disconnect);
+DEFINE_KSMBD_DURABLE_PRINT_EVENT(ksmbd_durable_scavenge, " reason='%s'",
+				 __get_str(reason));
 
 TRACE_EVENT(ksmbd_durable_reconnect,
 	TP_PROTO(const struct ksmbd_conn *conn, u64 session_id,
@@ -870,7 +850,7 @@ TRACE_EVENT(ksmbd_durable_reconnect,
 		__field(u32, status)
 	),
 	TP_fast_assign(
-		__entry->conn_id = KSMBD_TP_CONN_ID(conn);
+		__entry->conn_id = conn ? conn->id : 0;
 		__entry->session_id = session_id;
 		__entry->persistent_id = persistent_id;
 		__entry->status = status;
@@ -880,95 +860,24 @@ TRACE_EVENT(ksmbd_durable_reconnect,
 		  __entry->persistent_id, show_nt_status(__entry->status))
 );
 
-TRACE_EVENT(ksmbd_durable_scavenge,
-	TP_PROTO(const struct ksmbd_file *fp, const char *reason),
-	TP_ARGS(fp, reason),
-	TP_STRUCT__entry(
-		__field(u64, persistent_id)
-		__field(u64, file_id)
-		__ksmbd_str(reason, reason)
-	),
-	TP_fast_assign(
-		__entry->persistent_id = fp->persistent_id;
-		__entry->file_id = fp->volatile_id;
-		__ksmbd_assign_str(reason, reason);
-	),
-	TP_printk("persistent=0x%016llx file=0x%016llx reason='%s'",
-		  __entry->persistent_id, __entry->file_id,
-		  __get_str(reason))
-);
-
 /* ---------------------------------------------------------------- */
 /* Async requests (MS-SMB2 3.3.4.2, 3.3.5.16)                        */
 
 /*
- * async_id: the AsyncId of the interim response; mid and cmd: the request's
- * MessageId and command.
+ * async_id: the AsyncId of the interim response; mid and cmd: the
+ * request's MessageId and command. interim: the STATUS_PENDING response
+ * went out, the request now waits. cancel: a cancel won the request,
+ * reason "cancel" (an SMB2 CANCEL), "early" (a CANCEL that came before
+ * the interim) or "teardown" (connection loss). done: the final
+ * response, its status, whether it was sent (0 when the connection was
+ * already going) and the time since the request arrived. What a member
+ * lacks it passes as 0 or NULL.
  */
 DECLARE_EVENT_CLASS(ksmbd_async_class,
-	TP_PROTO(u64 conn_id, u64 async_id, u64 mid, u16 command),
-	TP_ARGS(conn_id, async_id, mid, command),
-	TP_STRUCT__entry(
-		__field(u64, conn_id)
-		__field(u64, async_id)
-		__field(u64, mid)
-		__field(u16, command)
-	),
-	TP_fast_assign(
-		__entry->conn_id = conn_id;
-		__entry->async_id = async_id;
-		__entry->mid = mid;
-		__entry->command = command;
-	),
-	TP_printk("conn=0x%016llx async_id=%llu mid=%llu cmd=%s",
-		  __entry->conn_id, __entry->async_id, __entry->mid,
-		  show_smb2_command(__entry->command))
-);
-
-#define DEFINE_KSMBD_ASYNC_EVENT(name)					\
-DEFINE_EVENT(ksmbd_async_class, name,					\
-	TP_PROTO(u64 conn_id, u64 async_id, u64 mid, u16 command),	\
-	TP_ARGS(conn_id, async_id, mid, command))
-
-/* The interim STATUS_PENDING response went out; the request now waits. */
-DEFINE_KSMBD_ASYNC_EVENT(ksmbd_async_interim);
-
-/*
- * A cancel won the request: reason "cancel" (an SMB2 CANCEL), "early"
- * (a CANCEL that came before the interim) or "teardown" (connection loss).
- */
-TRACE_EVENT(ksmbd_async_cancel,
 	TP_PROTO(u64 conn_id, u64 async_id, u64 mid, u16 command,
-		 const char *reason),
-	TP_ARGS(conn_id, async_id, mid, command, reason),
-	TP_STRUCT__entry(
-		__field(u64, conn_id)
-		__field(u64, async_id)
-		__field(u64, mid)
-		__field(u16, command)
-		__string(reason, reason)
-	),
-	TP_fast_assign(
-		__entry->conn_id = conn_id;
-		__entry->async_id = async_id;
-		__entry->mid = mid;
-		__entry->command = command;
-		__assign_str(reason, reason);
-	),
-	TP_printk("conn=0x%016llx async_id=%llu mid=%llu cmd=%s reason=%s",
-		  __entry->conn_id, __entry->async_id, __entry->mid,
-		  show_smb2_command(__entry->command), __get_str(reason))
-);
-
-/*
- * The final response of an async request: its status, whether it was
- * sent (0 when the connection was already going) and the time since the
- * request arrived.
- */
-TRACE_EVENT(ksmbd_async_done,
-	TP_PROTO(u64 conn_id, u64 async_id, u64 mid, u16 command, u32 status,
-		 bool sent, u64 latency_ns),
-	TP_ARGS(conn_id, async_id, mid, command, status, sent, latency_ns),
+		 const char *reason, u32 status, bool sent, u64 latency_ns),
+	TP_ARGS(conn_id, async_id, mid, command, reason, status, sent,
+		latency_ns),
 	TP_STRUCT__entry(
 		__field(u64, conn_id)
 		__field(u64, async_id)
@@ -977,6 +886,7 @@ TRACE_EVENT(ksmbd_async_done,
 		__field(u32, status)
 		__field(u16, command)
 		__field(bool, sent)
+		__ksmbd_str(reason, reason)
 	),
 	TP_fast_assign(
 		__entry->conn_id = conn_id;
@@ -986,102 +896,124 @@ TRACE_EVENT(ksmbd_async_done,
 		__entry->status = status;
 		__entry->command = command;
 		__entry->sent = sent;
+		__ksmbd_assign_str(reason, reason);
 	),
-	TP_printk("conn=0x%016llx async_id=%llu mid=%llu cmd=%s status=%s sent=%d latency_ns=%llu",
+	TP_printk("conn=0x%016llx async_id=%llu mid=%llu cmd=%s",
 		  __entry->conn_id, __entry->async_id, __entry->mid,
-		  show_smb2_command(__entry->command),
-		  show_nt_status(__entry->status), __entry->sent,
-		  __entry->latency_ns)
+		  show_smb2_command(__entry->command))
 );
+#define DEFINE_KSMBD_ASYNC_EVENT(name)					\
+DEFINE_EVENT(ksmbd_async_class, name,					\
+	TP_PROTO(u64 conn_id, u64 async_id, u64 mid, u16 command,	\
+		 const char *reason, u32 status, bool sent, u64 latency_ns), \
+	TP_ARGS(conn_id, async_id, mid, command, reason, status, sent,	\
+		latency_ns))
+#define DEFINE_KSMBD_ASYNC_PRINT_EVENT(name, fmt, ...)			\
+DEFINE_EVENT_PRINT(ksmbd_async_class, name,				\
+	TP_PROTO(u64 conn_id, u64 async_id, u64 mid, u16 command,	\
+		 const char *reason, u32 status, bool sent, u64 latency_ns), \
+	TP_ARGS(conn_id, async_id, mid, command, reason, status, sent,	\
+		latency_ns),						\
+	TP_printk("conn=0x%016llx async_id=%llu mid=%llu cmd=%s" fmt,	\
+		  __entry->conn_id, __entry->async_id, __entry->mid,	\
+		  show_smb2_command(__entry->command), ##__VA_ARGS__))
+DEFINE_KSMBD_ASYNC_EVENT(ksmbd_async_interim);
+DEFINE_KSMBD_ASYNC_PRINT_EVENT(ksmbd_async_cancel, " reason=%s",
+			       __get_str(reason));
+DEFINE_KSMBD_ASYNC_PRINT_EVENT(ksmbd_async_done,
+			       " status=%s sent=%d latency_ns=%llu",
+			       show_nt_status(__entry->status), __entry->sent,
+			       __entry->latency_ns);
 
 /* ---------------------------------------------------------------- */
 /* Change notify                                                     */
 
+/* file: the directory handle's volatile FileId. */
+#define KSMBD_TP_NOTIFY_FIELDS			\
+	__field(u64, conn_id)			\
+	__field(u64, mid)			\
+	__field(u64, file)
+
+#define KSMBD_TP_NOTIFY_ASSIGN(conn_id, mid, file) do {		\
+	__entry->conn_id = (conn_id);				\
+	__entry->mid = (mid);					\
+	__entry->file = (file);					\
+} while (0)
+
+#define KSMBD_TP_NOTIFY_FMT "conn=0x%016llx mid=%llu file=0x%016llx"
+#define KSMBD_TP_NOTIFY_ARGS __entry->conn_id, __entry->mid, __entry->file
+
 /*
- * file: the directory handle's volatile FileId; filter: the completion
- * filter; tree: SMB2_WATCH_TREE.
+ * A CHANGE_NOTIFY found no buffered change and waits: filter, the
+ * completion filter; tree, SMB2_WATCH_TREE. Its own prototype: what it
+ * carries is the request's, the end events' is the answer's.
  */
 TRACE_EVENT(ksmbd_notify_arm,
 	TP_PROTO(u64 conn_id, u64 mid, u64 file, u32 filter, bool tree,
 		 u32 out_len),
 	TP_ARGS(conn_id, mid, file, filter, tree, out_len),
 	TP_STRUCT__entry(
-		__field(u64, conn_id)
-		__field(u64, mid)
-		__field(u64, file)
+		KSMBD_TP_NOTIFY_FIELDS
 		__field(u32, filter)
 		__field(u32, out_len)
 		__field(bool, tree)
 	),
 	TP_fast_assign(
-		__entry->conn_id = conn_id;
-		__entry->mid = mid;
-		__entry->file = file;
+		KSMBD_TP_NOTIFY_ASSIGN(conn_id, mid, file);
 		__entry->filter = filter;
 		__entry->out_len = out_len;
 		__entry->tree = tree;
 	),
-	TP_printk("conn=0x%016llx mid=%llu file=0x%016llx filter=0x%x tree=%d out_len=%u",
-		  __entry->conn_id, __entry->mid, __entry->file,
-		  __entry->filter, __entry->tree, __entry->out_len)
+	TP_printk(KSMBD_TP_NOTIFY_FMT " filter=0x%x tree=%d out_len=%u",
+		  KSMBD_TP_NOTIFY_ARGS, __entry->filter, __entry->tree,
+		  __entry->out_len)
 );
 
 /*
- * A CHANGE_NOTIFY answered with changes: actions (entries in the
- * response, 0 with STATUS_NOTIFY_ENUM_DIR), bytes of the response body,
- * waited (0: the changes were already buffered when it came).
+ * How a CHANGE_NOTIFY ended. fire: answered with changes, actions
+ * (entries in the response, 0 with STATUS_NOTIFY_ENUM_DIR), bytes of the
+ * response body, waited (0: the changes were already buffered when it
+ * came). cancel: a waiting one ended without changes, status CANCELLED
+ * (a CANCEL or a teardown) or NOTIFY_CLEANUP (its handle closed); it
+ * passes 0 for the rest.
  */
-TRACE_EVENT(ksmbd_notify_fire,
+DECLARE_EVENT_CLASS(ksmbd_notify_class,
 	TP_PROTO(u64 conn_id, u64 mid, u64 file, u32 status, u32 actions,
 		 u32 bytes, bool waited),
 	TP_ARGS(conn_id, mid, file, status, actions, bytes, waited),
 	TP_STRUCT__entry(
-		__field(u64, conn_id)
-		__field(u64, mid)
-		__field(u64, file)
+		KSMBD_TP_NOTIFY_FIELDS
 		__field(u32, status)
 		__field(u32, actions)
 		__field(u32, bytes)
 		__field(bool, waited)
 	),
 	TP_fast_assign(
-		__entry->conn_id = conn_id;
-		__entry->mid = mid;
-		__entry->file = file;
+		KSMBD_TP_NOTIFY_ASSIGN(conn_id, mid, file);
 		__entry->status = status;
 		__entry->actions = actions;
 		__entry->bytes = bytes;
 		__entry->waited = waited;
 	),
-	TP_printk("conn=0x%016llx mid=%llu file=0x%016llx status=%s actions=%u bytes=%u waited=%d",
-		  __entry->conn_id, __entry->mid, __entry->file,
-		  show_nt_status(__entry->status), __entry->actions,
-		  __entry->bytes, __entry->waited)
+	TP_printk(KSMBD_TP_NOTIFY_FMT " status=%s actions=%u bytes=%u waited=%d",
+		  KSMBD_TP_NOTIFY_ARGS, show_nt_status(__entry->status),
+		  __entry->actions, __entry->bytes, __entry->waited)
 );
-
-/*
- * A waiting CHANGE_NOTIFY ended without changes: status CANCELLED (a
- * CANCEL or a teardown) or NOTIFY_CLEANUP (its handle closed).
- */
-TRACE_EVENT(ksmbd_notify_cancel,
-	TP_PROTO(u64 conn_id, u64 mid, u64 file, u32 status),
-	TP_ARGS(conn_id, mid, file, status),
-	TP_STRUCT__entry(
-		__field(u64, conn_id)
-		__field(u64, mid)
-		__field(u64, file)
-		__field(u32, status)
-	),
-	TP_fast_assign(
-		__entry->conn_id = conn_id;
-		__entry->mid = mid;
-		__entry->file = file;
-		__entry->status = status;
-	),
-	TP_printk("conn=0x%016llx mid=%llu file=0x%016llx status=%s",
-		  __entry->conn_id, __entry->mid, __entry->file,
-		  show_nt_status(__entry->status))
-);
+#define DEFINE_KSMBD_NOTIFY_EVENT(name)					\
+DEFINE_EVENT(ksmbd_notify_class, name,					\
+	TP_PROTO(u64 conn_id, u64 mid, u64 file, u32 status, u32 actions, \
+		 u32 bytes, bool waited),				\
+	TP_ARGS(conn_id, mid, file, status, actions, bytes, waited))
+#define DEFINE_KSMBD_NOTIFY_PRINT_EVENT(name, fmt, ...)			\
+DEFINE_EVENT_PRINT(ksmbd_notify_class, name,				\
+	TP_PROTO(u64 conn_id, u64 mid, u64 file, u32 status, u32 actions, \
+		 u32 bytes, bool waited),				\
+	TP_ARGS(conn_id, mid, file, status, actions, bytes, waited),	\
+	TP_printk(KSMBD_TP_NOTIFY_FMT fmt, KSMBD_TP_NOTIFY_ARGS,	\
+		  ##__VA_ARGS__))
+DEFINE_KSMBD_NOTIFY_EVENT(ksmbd_notify_fire);
+DEFINE_KSMBD_NOTIFY_PRINT_EVENT(ksmbd_notify_cancel, " status=%s",
+				show_nt_status(__entry->status));
 
 #endif /* KSMBD_TRACE_H */
 
@@ -1108,7 +1040,7 @@ static inline u64 ksmbd_tp_since(u64 t0)
 	if (trace_##event##_enabled()) {				\
 		char *__name = ksmbd_file_name_dup(fp, GFP_KERNEL);	\
 									\
-		trace_##event(conn, fp, __name ?: "", err);		\
+		trace_##event(conn, fp, __name ?: "", err, NULL, false);	\
 		kfree(__name);						\
 	}								\
 } while (0)

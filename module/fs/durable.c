@@ -71,7 +71,8 @@ static bool ksmbd_durable_keep(const struct ksmbd_file *fp)
 static void ksmbd_durable_disconnected(struct ksmbd_file *fp)
 {
 	trace_ksmbd_durable_disconnect(fp, fp->durable->old_session_id,
-				       jiffies_to_msecs(ksmbd_durable_timeout(fp)));
+				       jiffies_to_msecs(ksmbd_durable_timeout(fp)),
+				       NULL);
 	/* A first pass soon: it detaches the orphan from its connection. */
 	mod_delayed_work(system_wq, &scavenger, HZ / 4);
 }
@@ -109,7 +110,7 @@ static u32 scan(bool all)
 
 	while ((fp = ksmbd_file_durable_next(&index, pick_scan, &s, &left))) {
 		if (s.expired) {
-			trace_ksmbd_durable_scavenge(fp, all ? "stop" :
+			trace_ksmbd_durable_scavenge(fp, 0, 0, all ? "stop" :
 						     "timeout");
 			ksmbd_file_durable_close(fp, index);
 		} else {

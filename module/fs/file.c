@@ -727,7 +727,7 @@ u32 ksmbd_file_durable_purge(struct ksmbd_file *fp, bool overwrite)
 		}
 		xa_unlock(&files);
 		ksmbd_file_put(other);	/* the claim holds it now */
-		trace_ksmbd_durable_scavenge(other, "conflicting open");
+		trace_ksmbd_durable_scavenge(other, 0, 0, "conflicting open");
 		ksmbd_file_durable_close(other, index);
 		closed++;
 	}

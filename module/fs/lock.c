@@ -285,7 +285,7 @@ static void trace_lock(struct ksmbd_file *fp, const char *what, int err)
 	name = ksmbd_file_name_dup(fp, GFP_KERNEL);
 	/* A disconnected durable handle has no tree: no connection. */
 	trace_ksmbd_vfs_lock(fp->tree ? fp->tree->sess->conn : NULL, fp,
-			     name ? name : what, err);
+			     name ? name : what, err, NULL, false);
 	kfree(name);
 }
 

@@ -161,7 +161,8 @@ void ksmbd_oplock_resolve(struct ksmbd_oplock *o, u32 state)
 static void timeout_owner(struct ksmbd_oplock *o, const char *why, bool none)
 {
 	trace_ksmbd_oplock_break_timeout(o->conn->id, ksmbd_oplock_trace_id(o),
-					 o->lease, o->state, o->break_to, why);
+					 o->lease, o->state, o->break_to, 0, 0,
+					 why);
 	ksmbd_oplock_resolve(o, none ? 0 : o->break_to);
 }
 
@@ -453,7 +454,8 @@ static void send_notes(struct list_head *notes)
 		trace_ksmbd_oplock_break_sent(n->conn->id,
 					      n->lease ? get_unaligned_le64(n->key) :
 							 n->pid,
-					      n->lease, n->from, n->to);
+					      n->lease, n->from, n->to, 0, 0,
+					      NULL);
 		ksmbd_conn_put(n->conn);
 		kfree(n);
 	}
@@ -974,7 +976,7 @@ void ksmbd_oplock_grant(struct ksmbd_caller *caller, struct ksmbd_file *fp,
 		trace_ksmbd_oplock_grant(caller->conn->id,
 					 ksmbd_oplock_trace_id(fp->oplock),
 					 fp->oplock->lease, 0,
-					 fp->oplock->state);
+					 fp->oplock->state, 0, 0, NULL);
 	}
 	mutex_unlock(&ksmbd_owner_lock);
 	if (old_conn)

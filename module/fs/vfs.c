@@ -747,7 +747,7 @@ int ksmbd_vfs_remove_file(struct ksmbd_file *fp)
 out_revert:
 	revert_creds(old);
 	/* The last reference: no rename can change fp->name any more. */
-	trace_ksmbd_vfs_unlink(NULL, fp, fp->name, ret);
+	trace_ksmbd_vfs_unlink(NULL, fp, fp->name, ret, NULL, false);
 	return ret;
 }
 

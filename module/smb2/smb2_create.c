@@ -545,7 +545,8 @@ static int act(struct create_state *cs, const char *name,
 		ret = ksmbd_vfs_create(&cs->scope, &cs->res,
 				       new_mode(cs->ctx->tree->share, cs->dir));
 		if (cs->dir)
-			trace_ksmbd_vfs_mkdir(cs->ctx->conn, NULL, name, ret);
+			trace_ksmbd_vfs_mkdir(cs->ctx->conn, NULL, name, ret,
+					      NULL, false);
 		if (ret)
 			goto err_put;
 	}

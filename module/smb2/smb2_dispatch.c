@@ -491,7 +491,7 @@ static bool process_element(struct ksmbd_work *work, struct frame_rsp *fr,
 		return false;
 	}
 	/* Every element that gets here gets its request_done. */
-	trace_ksmbd_request_start(conn, &hdr, i);
+	trace_ksmbd_request_start(conn, &hdr, i, 0, 0, 0, 0, 0);
 
 	start = fr->any ? ALIGN(fr->len, 8) : 0;
 	/* Keep an error response's room for every element after this one. */

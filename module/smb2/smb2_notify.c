@@ -145,7 +145,7 @@ static u32 req_cancel(struct ksmbd_async *a)
 	list_del_init(&r->node);
 	spin_unlock(&r->w->lock);
 	trace_ksmbd_notify_cancel(a->conn->id, a->message_id, r->w->fid,
-				  STATUS_CANCELLED);
+				  STATUS_CANCELLED, 0, 0, false);
 	return STATUS_CANCELLED;
 }
 
@@ -266,7 +266,7 @@ struct notify_req_in {
 static void trace_cleanup(struct ksmbd_async *a, struct notify_watch *w)
 {
 	trace_ksmbd_notify_cancel(a->conn->id, a->message_id, w->fid,
-				  STATUS_NOTIFY_CLEANUP);
+				  STATUS_NOTIFY_CLEANUP, 0, 0, false);
 }
 
 static u32 wait_for_change(struct ksmbd_smb2_ctx *ctx, struct notify_watch *w,

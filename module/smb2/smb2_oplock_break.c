@@ -155,8 +155,8 @@ static struct ack_result oplock_ack_locked(struct ksmbd_conn *conn,
 		ksmbd_oplock_acked(o, bits, notes);
 	}
 	trace_ksmbd_oplock_break_ack(conn->id, ksmbd_oplock_trace_id(o), false,
-				     ksmbd_oplock_level_to_bits(level),
-				     r.status, lat);
+				     0, ksmbd_oplock_level_to_bits(level),
+				     r.status, lat, NULL);
 	return r;
 }
 
@@ -206,7 +206,7 @@ static u32 lease_ack_locked(struct ksmbd_smb2_ctx *ctx, const u8 *key,
 	else
 		ksmbd_oplock_acked(o, state, notes);
 	trace_ksmbd_oplock_break_ack(conn->id, ksmbd_oplock_trace_id(o), true,
-				     state, status, lat);
+				     0, state, status, lat, NULL);
 	return status;
 }
 

@@ -727,8 +727,10 @@ static u32 authenticate(struct ksmbd_smb2_ctx *ctx, struct setup_req *sq,
 	ret = authenticate_leg(ctx, sq, sess, na, lr, mic, &mic_len);
 	kfree(lr);
 	if (ret) {
-		trace_ksmbd_auth_failure(ctx->conn, na->user_utf8,
-					 ksmbd_sess_failure_reason(ret));
+		trace_ksmbd_auth_failure(ctx->conn->id, ctx->session_id,
+					 na->user_utf8,
+					 ksmbd_sess_failure_reason(ret),
+					 &ctx->conn->peer);
 		kfree(na);
 		return ksmbd_sess_auth_failure_status(ret);
 	}
@@ -803,7 +805,9 @@ enum ksmbd_smb2_verdict ksmbd_smb2_session_setup(struct ksmbd_smb2_ctx *ctx)
 	/* MS-SMB2 3.3.5.5: encryption required, and this client cannot. */
 	if ((READ_ONCE(ksmbd_server_conf.flags) &
 	     KSMBD_GLOBAL_FLAG_ENCRYPTION_REQUIRED) && !ctx->conn->neg.cipher) {
-		trace_ksmbd_auth_failure(ctx->conn, "", "encryption required");
+		trace_ksmbd_auth_failure(ctx->conn->id, ctx->session_id, "",
+					 "encryption required",
+					 &ctx->conn->peer);
 		ctx->status = STATUS_ACCESS_DENIED;
 		return KSMBD_SMB2_REPLY;
 	}

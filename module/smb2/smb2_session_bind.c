@@ -234,8 +234,10 @@ static u32 bind_authenticate(struct ksmbd_smb2_ctx *ctx, struct setup_req *sq,
 	ksmbd_auth_state_free(ch->auth);
 	ch->auth = NULL;
 	if (ret) {
-		trace_ksmbd_auth_failure(ctx->conn, na ? na->user_utf8 : "",
-					 ksmbd_sess_failure_reason(ret));
+		trace_ksmbd_auth_failure(ctx->conn->id, ctx->session_id,
+					 na ? na->user_utf8 : "",
+					 ksmbd_sess_failure_reason(ret),
+					 &ctx->conn->peer);
 		kfree(na);
 		return ret == -ENOMEM ? STATUS_INSUFFICIENT_RESOURCES :
 					ksmbd_sess_auth_failure_status(ret);

@@ -170,8 +170,10 @@ static u32 krb5_logon(struct ksmbd_smb2_ctx *ctx,
 	if (!ret)
 		ret = krb5_validate(ctx, sr, sess, rsp, &why);
 	if (ret) {
-		trace_ksmbd_auth_failure(ctx->conn, IS_ERR(rsp) ? "" :
-					 rsp->login_response.account, why);
+		trace_ksmbd_auth_failure(ctx->conn->id, ctx->session_id,
+					 IS_ERR(rsp) ? "" :
+					 rsp->login_response.account, why,
+					 &ctx->conn->peer);
 		st = ret == -EPERM ? STATUS_ACCESS_DENIED :
 				     STATUS_LOGON_FAILURE;
 	} else {

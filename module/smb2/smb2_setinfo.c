@@ -290,7 +290,7 @@ static int set_rename_or_link(struct ksmbd_file *fp, const struct sinfo_req *s,
 		ret = ksmbd_vfs_link(fp, name, r.replace);
 	else
 		ret = ksmbd_vfs_rename(fp, name, r.replace);
-	trace_ksmbd_vfs_rename(s->conn, fp, old ?: "", name, link, ret);
+	trace_ksmbd_vfs_rename(s->conn, fp, old ?: "", ret, name, link);
 	kfree(old);
 	ksmbd_scratch_free(name);
 	return ret;
