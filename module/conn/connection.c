@@ -79,6 +79,16 @@ void ksmbd_conn_queue_work(struct work_struct *w)
 	queue_work(io_wq, w);
 }
 
+void ksmbd_conn_queue_ready(struct list_head *ready)
+{
+	struct ksmbd_order_item *it, *tmp;
+
+	list_for_each_entry_safe(it, tmp, ready, node) {
+		list_del_init(&it->node);
+		queue_work(io_wq, it->work);
+	}
+}
+
 void ksmbd_conn_unpark_all(struct ksmbd_conn *conn)
 {
 	struct ksmbd_conn_parked *p, *tmp;
@@ -188,6 +198,7 @@ struct ksmbd_conn *ksmbd_conn_create(struct socket *sock)
 	INIT_LIST_HEAD(&conn->parked);
 	atomic_set(&conn->outstanding, 0);
 	init_waitqueue_head(&conn->req_wait);
+	ksmbd_order_init(&conn->order);
 	conn->accepted_at = jiffies;
 	conn->last_rx = conn->accepted_at;
 	credits_init(&conn->credits);
@@ -275,6 +286,8 @@ void ksmbd_conn_release(struct ksmbd_conn *conn)
 
 void ksmbd_conn_drop(struct ksmbd_conn *conn, const char *reason)
 {
+	LIST_HEAD(ready);
+
 	if (test_and_set_bit(KSMBD_CONN_F_EXITING, &conn->flags))
 		return;
 	WRITE_ONCE(conn->close_reason, reason);
@@ -283,6 +296,9 @@ void ksmbd_conn_drop(struct ksmbd_conn *conn, const char *reason)
 	wake_up_all(&conn->req_wait);
 	/* Held-back works run now, to find the connection gone. */
 	ksmbd_conn_unpark_all(conn);
+	/* So do those waiting for their turn: no answer is owed any more. */
+	ksmbd_order_flush(&conn->order, &ready);
+	ksmbd_conn_queue_ready(&ready);
 }
 
 void ksmbd_conn_drop_all(const char *reason)

@@ -25,6 +25,7 @@
 #include <linux/uio.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
+#include "order.h"
 
 struct ksmbd_conn_crypto;
 struct sock;
@@ -94,6 +95,8 @@ struct ksmbd_conn {
 
 	struct mutex send_lock;		/* one frame on the wire at a time */
 	atomic_t outstanding;		/* requests read, not finished */
+	/* Which of its requests may start (order.h, work.c). */
+	struct ksmbd_order order;
 	wait_queue_head_t req_wait;	/* outstanding or tx_queued went down */
 
 	/*
@@ -246,6 +249,8 @@ struct ksmbd_conn_parked {
 	struct work_struct *work;
 };
 void ksmbd_conn_unpark_all(struct ksmbd_conn *conn);
+/* Queues on ksmbd-io the works of the order items on ready (order.h). */
+void ksmbd_conn_queue_ready(struct list_head *ready);
 
 /*
  * The ksmbd-io workqueue: request works and what a connection defers

@@ -96,6 +96,53 @@ static void work_unreserve(struct ksmbd_work *work)
 		ksmbd_conn_unpark_all(conn);
 }
 
+/*
+ * Only a frame that is one READ or WRITE is data: a compound, whatever it
+ * holds, is a barrier. An encrypted frame is undecided until its work has
+ * decrypted it (ksmbd_work_decrypted()).
+ */
+static u8 order_kind(const struct ksmbd_work *work)
+{
+	enum ksmbd_frame_kind fk;
+	u16 cmd;
+
+	if (ksmbd_frame_classify(work->frame, work->frame_len, &fk) ==
+	    KSMBD_VALID_OK && fk == KSMBD_FRAME_TRANSFORM)
+		return KSMBD_ORDER_UNDECIDED;
+	if (!ksmbd_frame_lone_command(work->frame, work->frame_len, &cmd))
+		return KSMBD_ORDER_BARRIER;
+	switch (cmd) {
+	case SMB2_READ:
+	case SMB2_WRITE:
+		return KSMBD_ORDER_DATA;
+	case SMB2_CANCEL:
+		return KSMBD_ORDER_FREE;
+	default:
+		return KSMBD_ORDER_BARRIER;
+	}
+}
+
+void ksmbd_work_decrypted(struct ksmbd_work *work)
+{
+	u8 kind = order_kind(work);
+	LIST_HEAD(ready);
+
+	/* A transform in a transform is refused; alone until then. */
+	if (kind == KSMBD_ORDER_UNDECIDED)
+		kind = KSMBD_ORDER_BARRIER;
+	ksmbd_order_decide(&work->conn->order, &work->order, kind, &ready);
+	ksmbd_conn_queue_ready(&ready);
+}
+
+void ksmbd_work_order_release(struct ksmbd_work *work)
+{
+	LIST_HEAD(ready);
+
+	ksmbd_order_done(&work->conn->order, &work->order, &ready);
+	ksmbd_conn_queue_ready(&ready);
+}
+
+/* A parked work keeps its place in the order: it has started. */
 static void work_run(struct work_struct *w)
 {
 	struct ksmbd_work *work = container_of(w, struct ksmbd_work, work);
@@ -104,6 +151,7 @@ static void work_run(struct work_struct *w)
 		return;
 	if (!ksmbd_conn_exiting(work->conn))
 		process_frame(work);
+	ksmbd_work_order_release(work);
 	work_unreserve(work);
 	work_free(work);
 }
@@ -130,6 +178,8 @@ struct ksmbd_work *ksmbd_work_alloc(struct ksmbd_conn *conn, u8 *frame,
 	work->received_ns = ktime_get_ns();
 	work->rx_have = frame_len;
 	work->rx = rx;
+	work->order.work = &work->work;
+	work->order.kind = order_kind(work);
 	return work;
 }
 
@@ -184,11 +234,21 @@ ssize_t ksmbd_work_fill_file(struct ksmbd_work *work, u32 upto,
  */
 int ksmbd_work_run_streamed(struct ksmbd_work *work)
 {
+	struct ksmbd_conn *conn = work->conn;
 	int ret;
 
 	ksmbd_total_add(KSMBD_TOTAL_WRITES_STREAMED, 1);
+	/*
+	 * Its turn first: a barrier before it (a truncate, a lock) must have
+	 * acted. Nothing it waits for needs this thread: a request waiting
+	 * for a later one leaves the order first (ksmbd_work_order_release()).
+	 */
+	wait_event_idle(conn->order.wait,
+			ksmbd_order_try(&conn->order, &work->order) ||
+			ksmbd_conn_exiting(conn));
 	if (!ksmbd_conn_exiting(work->conn))
 		process_frame(work);
+	ksmbd_work_order_release(work);
 	if (!ksmbd_conn_exiting(work->conn))
 		ksmbd_work_fill(work, work->buf_len);
 	else if (ksmbd_work_streamed(work) && !work->rx_error)
@@ -200,9 +260,11 @@ int ksmbd_work_run_streamed(struct ksmbd_work *work)
 
 /*
  * A lone CHANGE_NOTIFY runs in the receive thread, before the next frame
- * is read: its watch must exist before a change the client sends right
- * behind it (without waiting for the interim) is made, as clients and
- * smbtorture expect. It does not block: it answers at once or goes async.
+ * is read, when nothing before it holds the order: its watch must exist
+ * before a change the client sends right behind it (without waiting for
+ * the interim) is made, as clients and smbtorture expect. It does not
+ * block: it answers at once or goes async. Otherwise it waits its turn on
+ * the workqueue, and being a barrier, the change behind it waits for it.
  */
 static bool run_inline(const struct ksmbd_work *work)
 {
@@ -233,11 +295,15 @@ static bool run_alone(const struct ksmbd_work *work)
 
 void ksmbd_work_queue(struct ksmbd_work *work)
 {
-	if (run_inline(work) || run_alone(work)) {
+	struct ksmbd_order *o = &work->conn->order;
+
+	if ((run_inline(work) || run_alone(work)) &&
+	    ksmbd_order_try(o, &work->order)) {
 		work_run(&work->work);
 		return;
 	}
-	ksmbd_conn_queue_work(&work->work);
+	if (ksmbd_order_admit(o, &work->order))
+		ksmbd_conn_queue_work(&work->work);
 }
 
 void ksmbd_work_queue_plain(struct work_struct *w)

@@ -3,7 +3,9 @@
  * Request work items: one per received frame, run on the "ksmbd-io"
  * workqueue. A work owns its frame buffer and holds a reference on its
  * connection, so a connection outlives every request that is in flight on
- * it, whatever order teardown happens in.
+ * it, whatever order teardown happens in. Works start in their
+ * connection's order (order.h): queued on ksmbd-io, or run in the receive
+ * thread, only once the requests before them allow it.
  */
 #ifndef KSMBD_WORK_H
 #define KSMBD_WORK_H
@@ -31,6 +33,7 @@ struct ksmbd_work_rx_ops {
 struct ksmbd_work {
 	struct work_struct work;
 	struct ksmbd_conn_parked park;	/* on conn->parked while held back */
+	struct ksmbd_order_item order;	/* its place in conn->order */
 	size_t tx_reserved;		/* counted in conn->tx_reserved */
 	struct ksmbd_conn *conn;	/* counted reference */
 	u8 *frame;			/* the (decrypted) message being served */
@@ -85,6 +88,19 @@ static inline bool ksmbd_work_streamed(const struct ksmbd_work *work)
 {
 	return work->rx_have < work->buf_len;
 }
+
+/*
+ * The work waits, from here on, for what a later request of its
+ * connection may bring (a break's acknowledgement): those may start now.
+ * Its end does the same; once is enough.
+ */
+void ksmbd_work_order_release(struct ksmbd_work *work);
+
+/*
+ * The work's frame came encrypted and is now the plain message: its place
+ * in the order is decided (order.h). Returns once the work may run.
+ */
+void ksmbd_work_decrypted(struct ksmbd_work *work);
 
 /* On ksmbd-io, behind the request works (ksmbd_conn_queue_work()). */
 void ksmbd_work_queue_plain(struct work_struct *w);

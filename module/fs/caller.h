@@ -37,6 +37,7 @@ struct ksmbd_caller_ops {
 	bool (*go_async)(struct ksmbd_caller *c, wait_queue_head_t *wq);
 	bool (*cancelled)(const struct ksmbd_caller *c);
 	bool (*resume)(struct ksmbd_caller *c);
+	void (*waits)(struct ksmbd_caller *c);
 	struct ksmbd_async *(*async_alloc)(struct ksmbd_caller *c,
 					   const struct ksmbd_async_ops *ops,
 					   void *priv);
@@ -66,6 +67,17 @@ static inline bool ksmbd_caller_go_async(struct ksmbd_caller *c,
 static inline bool ksmbd_caller_cancelled(const struct ksmbd_caller *c)
 {
 	return c->ops->cancelled(c);
+}
+
+/*
+ * The request is about to wait for what a later request of its own
+ * connection may bring (a break's acknowledgement): those may start now
+ * (conn/order.h), or the wait could only end at its timeout. Call it once
+ * what the request did so far is visible (the break is on the wire).
+ */
+static inline void ksmbd_caller_waits(struct ksmbd_caller *c)
+{
+	c->ops->waits(c);
 }
 
 /* The wait is over: false when it was cancelled (undo and give up). */

@@ -534,6 +534,9 @@ static int break_and_wait(struct breaker *b, bool wait)
 				continue;
 			}
 		}
+		/* The client may acknowledge on this request's connection. */
+		if (b->caller)
+			ksmbd_caller_waits(b->caller);
 		wait_event_timeout(break_wq, READ_ONCE(break_seq) != seen ||
 				   (held && ksmbd_caller_cancelled(b->caller)),
 				   HZ / 5);

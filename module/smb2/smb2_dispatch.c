@@ -392,6 +392,11 @@ static bool caller_resume(struct ksmbd_caller *c)
 	return ksmbd_smb2_async_resume(ctx_of(c));
 }
 
+static void caller_waits(struct ksmbd_caller *c)
+{
+	ksmbd_work_order_release(ctx_of(c)->work);
+}
+
 static struct ksmbd_async *caller_async_alloc(struct ksmbd_caller *c,
 					      const struct ksmbd_async_ops *ops,
 					      void *priv)
@@ -403,6 +408,7 @@ static const struct ksmbd_caller_ops caller_ops = {
 	.go_async = caller_go_async,
 	.cancelled = caller_cancelled,
 	.resume = caller_resume,
+	.waits = caller_waits,
 	.async_alloc = caller_async_alloc,
 };
 
@@ -888,6 +894,7 @@ void ksmbd_smb2_process(struct ksmbd_work *work)
 		/* Validated, decrypted in place, or the connection dropped. */
 		if (decrypt(work))
 			break;
+		ksmbd_work_decrypted(work);
 		process_smb2(work);
 		ksmbd_session_put(work->enc_sess);
 		work->enc_sess = NULL;

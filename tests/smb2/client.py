@@ -311,6 +311,35 @@ class CryptConn(AuthConn):
         return wire.split_compound(self.unwrap(sess, self.recv_frame()))
 
 
+# ---- request bodies for a handle ---------------------------------------------------
+
+def write_body(fid, data, offset=0, flags=0):
+    return struct.pack("<HHIQ16sIIHHI", 49, 64 + 48, len(data), offset,
+                       fid_bytes(fid), 0, 0, 0, 0, flags) + data
+
+
+def read_body(fid, length, offset=0, min_count=0):
+    return struct.pack("<HBBIQ16sIIIHH", 49, 0, 0, length, offset,
+                       fid_bytes(fid), min_count, 0, 0, 0, 0) + b"\0"
+
+
+def query_info_body(fid, itype, cls, out_len, addl=0, inp=b""):
+    return struct.pack("<HBBIHHIII16s", 41, itype, cls, out_len,
+                       64 + 40 if inp else 0, 0, len(inp), addl, 0,
+                       fid_bytes(fid)) + (inp or b"\0")
+
+
+def set_info_body(fid, itype, cls, buf, addl=0):
+    return struct.pack("<HBBIHHI16s", 33, itype, cls, len(buf), 64 + 32,
+                       0, addl, fid_bytes(fid)) + buf
+
+
+def rename_info(target, replace):
+    """FileRenameInformation (class 10) naming target."""
+    n = target.encode("utf-16-le")
+    return struct.pack("<B7sQI", 1 if replace else 0, b"", 0, len(n)) + n
+
+
 # ---- a tree and its handles -------------------------------------------------------
 
 class Tree:
@@ -373,14 +402,12 @@ class Tree:
         return self.call(wire.CLOSE, body)
 
     def write(self, fid, data, offset=0, flags=0):
-        body = struct.pack("<HHIQ16sIIHHI", 49, 64 + 48, len(data), offset,
-                           fid_bytes(fid), 0, 0, 0, 0, flags) + data
+        body = write_body(fid, data, offset, flags)
         return self.call(wire.WRITE, body,
                          charge=max(1, (len(data) + 65535) // 65536))
 
     def read(self, fid, length, offset=0, min_count=0):
-        body = struct.pack("<HBBIQ16sIIIHH", 49, 0, 0, length, offset,
-                           fid_bytes(fid), min_count, 0, 0, 0, 0) + b"\0"
+        body = read_body(fid, length, offset, min_count)
         r = self.call(wire.READ, body,
                       charge=max(1, (length + 65535) // 65536))
         data = b""
@@ -401,9 +428,7 @@ class Tree:
         return r, out
 
     def query_info(self, fid, itype, cls, out_len, addl=0, inp=b""):
-        body = struct.pack("<HBBIHHIII16s", 41, itype, cls, out_len,
-                           64 + 40 if inp else 0, 0, len(inp), addl, 0,
-                           fid_bytes(fid)) + (inp or b"\0")
+        body = query_info_body(fid, itype, cls, out_len, addl, inp)
         r = self.call(wire.QUERY_INFO, body)
         data = b""
         if r.status in (0, wire.STATUS_BUFFER_OVERFLOW):
@@ -418,9 +443,8 @@ class Tree:
         return r, (r.buffer() if r.status == 0 else b"")
 
     def set_info(self, fid, itype, cls, buf, addl=0):
-        body = struct.pack("<HBBIHHI16s", 33, itype, cls, len(buf), 64 + 32,
-                           0, addl, fid_bytes(fid)) + buf
-        return self.call(wire.SET_INFO, body)
+        return self.call(wire.SET_INFO, set_info_body(fid, itype, cls, buf,
+                                                      addl))
 
     def dispose(self, fid, on=True):
         """SET_INFO FileDispositionInformation."""
@@ -428,9 +452,7 @@ class Tree:
 
     def rename(self, fid, target, replace):
         """SET_INFO FileRenameInformation."""
-        n = target.encode("utf-16-le")
-        buf = struct.pack("<B7sQI", 1 if replace else 0, b"", 0, len(n)) + n
-        return self.set_info(fid, 1, 10, buf)
+        return self.set_info(fid, 1, 10, rename_info(target, replace))
 
     def put_file(self, name, data):
         cr = self.must_create(name, disp=OVERWRITE_IF)

@@ -26,6 +26,8 @@ from smb2.client import (AuthConn, CryptConn, Session, sign,  # noqa: E402
                          signature_ok, ECHO_BODY, CAP_ENCRYPTION,
                          SESSION_FLAG_ENCRYPT_DATA, SHAREFLAG_ENCRYPT_DATA)
 from smb2.client import tree_connect_body as tcon_body  # noqa: E402
+from smb2.client import (read_body, rename_info, set_info_body,  # noqa: E402
+                         write_body)
 from smb2.create import *  # noqa: E402,F401,F403
 from smb2.crypto import (AES128_CCM, AES128_GCM, AES256_CCM,  # noqa: E402
                          AES256_GCM)
@@ -123,6 +125,98 @@ def case_encrypted_compound(env):
     expect_eq(len(rs), 3, "responses in one transform")
     expect_eq([r.status for r in rs], [STATUS_SUCCESS] * 3, "statuses")
     c.close()
+
+
+class Sealed:
+    """Encrypted requests on one tree, several sent at once; responses
+    kept by MessageId (compounds split)."""
+
+    def __init__(self, env):
+        self.c, self.sess = logged_on(env)
+        r = self.c.ecall(self.sess, TREE_CONNECT, tcon_body("share"))
+        expect_eq(r.status, STATUS_SUCCESS, "encrypted tree connect")
+        self.tid, self.got = r.tree, {}
+
+    def msg(self, cmd, body, flags=0):
+        """(MessageId, message)."""
+        mid = self.c.mid
+        return mid, self.c.build(cmd, body, session=self.sess.id,
+                                 tree=self.tid, flags=flags)
+
+    def send(self, *frames):
+        """Each item a message or a list of them (one compound), every
+        frame in its own transform, all in one write."""
+        out = b""
+        for f in frames:
+            m = compound_frame(f) if isinstance(f, list) else f
+            out += frame(self.c.wrap(self.sess, m))
+        self.c.send_raw(out)
+
+    def answer(self, mid):
+        while mid not in self.got:
+            raw = self.c.unwrap(self.sess, self.c.recv_frame())
+            for r in split_compound(raw):
+                if r.status != STATUS_PENDING:
+                    self.got[r.mid] = r
+        return self.got.pop(mid)
+
+    def call(self, cmd, body):
+        mid, m = self.msg(cmd, body)
+        self.send(m)
+        return self.answer(mid)
+
+
+ORDER_ROUNDS = 10
+
+
+def close_body(fid):
+    return struct.pack("<HHI16s", 24, 0, 0, fid_bytes(fid))
+
+
+@case
+def case_order_sealed(env):
+    """Encrypted frames keep their connection's order (their commands are
+    read only once decrypted, by their work): pipelined READs, then a
+    compound that truncates and renames the file, then a READ of the new
+    name and an open of the old one, all sent in one write. The READs
+    before the compound see the data, what comes after it sees the
+    compound done."""
+    s = Sealed(env)
+    data = bytes(range(256)) * 16
+    for i in range(ORDER_ROUNDS):
+        old, new = "ord-seal-%d.txt" % i, "ord-seal-%d.new" % i
+        for name in (old, new):
+            r = s.call(CREATE, create_body(name, access=DELETE, disp=OPEN,
+                                           options=DELETE_ON_CLOSE))
+            if r.status == 0:
+                s.call(CLOSE, close_body(Created(r).fid))
+        r = s.call(CREATE, create_body(old, access=GENERIC_READ |
+                                       GENERIC_WRITE | DELETE,
+                                       disp=OVERWRITE_IF))
+        expect_status(r, "SUCCESS", "create")
+        fid = Created(r).fid
+        expect_status(s.call(WRITE, write_body(fid, data)), "SUCCESS",
+                      "write")
+        reads = [s.msg(READ, read_body(fid, len(data))) for _ in range(4)]
+        eof = struct.pack("<Q", 0)
+        m_eof, e1 = s.msg(SET_INFO, set_info_body(fid, 1, 20, eof))
+        m_ren, e2 = s.msg(SET_INFO, set_info_body(fid, 1, 10,
+                                                  rename_info(new, True)))
+        m_after, after = s.msg(READ, read_body(fid, len(data)))
+        m_old, old_open = s.msg(CREATE, create_body(old, disp=OPEN))
+        s.send(*[m for _, m in reads], [e1, e2], after, old_open)
+        for mid, _ in reads:
+            r = s.answer(mid)
+            expect_status(r, "SUCCESS", "round %d: READ sent before the "
+                          "truncate" % i)
+        expect_status(s.answer(m_eof), "SUCCESS", "truncate")
+        expect_status(s.answer(m_ren), "SUCCESS", "rename")
+        expect_status(s.answer(m_after), "END_OF_FILE", "round %d: READ "
+                      "sent after the truncate" % i)
+        expect_status(s.answer(m_old), "OBJECT_NAME_NOT_FOUND", "round %d: "
+                      "open of the name renamed before it" % i)
+        s.call(CLOSE, close_body(fid))
+    s.c.close()
 
 
 @case

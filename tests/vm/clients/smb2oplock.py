@@ -20,7 +20,8 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", ".."))
-from smb2.client import Tree  # noqa: E402
+from smb2.client import (Tree, query_info_body, rename_info,  # noqa: E402
+                         set_info_body)
 from smb2.create import *  # noqa: E402,F401,F403
 from smb2.runner import case_main, case_registry  # noqa: E402
 from smb2.wire import *  # noqa: E402,F401,F403
@@ -789,6 +790,182 @@ def case_drop_pending_open(env):
     c.close(crc.fid)
     a.bye()
     c.bye()
+
+
+# ---- one connection's requests act in the order they were sent --------------
+#
+# The server may run a connection's requests side by side, but what one
+# does to names, opens and leases must be done before a request sent after
+# it on the same connection acts (smb2.lease.rename_wait). The pairs below
+# go out in one TCP segment, so both are read before either has run.
+
+ORDER_ROUNDS = 20
+
+
+class Inbox:
+    """A connection's responses (compounds split) in arrival order; take()
+    hands out the first not yet taken that matches."""
+
+    def __init__(self, t):
+        self.t, self.log, self.unread = t, [], []
+
+    def take(self, want, what, wait=10):
+        while True:
+            for r in self.unread:
+                if want(r):
+                    self.unread.remove(r)
+                    return r
+            self.t.c.sock.settimeout(wait)
+            try:
+                rs = split_compound(self.t.c.recv_frame())
+            except OSError as e:
+                raise AssertionError("waiting for %s: %s" % (what, e))
+            finally:
+                self.t.c.sock.settimeout(30)
+            self.log += rs
+            self.unread += rs
+
+    def final(self, mid, what):
+        return self.take(lambda r: r.mid == mid and
+                         r.status != STATUS_PENDING, what)
+
+
+def rename_body(fid, target):
+    return set_info_body(fid, 1, 10, rename_info(target, True))
+
+
+def lease_ack_body(key, state):
+    return struct.pack("<HHI16sIQ", 36, 0, 0, key, state, 0)
+
+
+def lease_open_body(name, key, state, **kw):
+    return create_body(name, ctxs=create_ctx(b"RqLs", lease_data(key, state)),
+                       oplock=LEVEL_LEASE, **kw)
+
+
+def send_together(t, *msgs):
+    t.c.send_raw(b"".join(frame(m) for m in msgs))
+
+
+@case
+def case_order_rename_then_open(env):
+    """smb2.lease.rename_wait's shape: a rename that breaks another
+    handle's lease (no ack yet) and, in the same segment, an open of the
+    rename's target. The open must act after the rename has started: it
+    answers OBJECT_NAME_NOT_FOUND only once the lease break is on the wire
+    before it. After the ack the rename is done and the target opens."""
+    a = Peer(env, next(GUIDS))
+    for i in range(ORDER_ROUNDS):
+        src, dst = "ord-ren-%d.txt" % i, "ord-ren-%d.dst" % i
+        fresh(a, src)
+        a.unlink(dst)
+        k1, k2, k3 = os.urandom(16), os.urandom(16), os.urandom(16)
+        r1, c1 = a.open(src, lease=(k1, R | H, True), disp=OPEN,
+                        access=GENERIC_READ | GENERIC_WRITE | DELETE)
+        expect_eq(lease_answer(c1)[1], R | H, "first handle's lease")
+        r2, c2 = a.open(src, lease=(k2, R | H, True), disp=OPEN,
+                        access=GENERIC_READ)
+        expect_eq(lease_answer(c2)[1], R | H, "second handle's lease")
+        mr = a.c.mid
+        ren = a.build(SET_INFO, rename_body(c1.fid, dst))
+        mc = a.c.mid
+        cre = a.build(CREATE, lease_open_body(dst, k3, R | H, disp=OPEN,
+                                              access=GENERIC_READ))
+        send_together(a, ren, cre)
+        box = Inbox(a)
+        rc = box.final(mc, "the open of the target")
+        expect_status(rc, "OBJECT_NAME_NOT_FOUND", "round %d: open" % i)
+        breaks = [parse_break(r) for r in box.log if r.mid == NOTIFY_MID]
+        expect(breaks, "round %d: the open sent after the rename was "
+               "answered before the rename's lease break" % i)
+        n = breaks[0]
+        expect_eq((n["key"], n["cur"]), (k2, R | H), "the break's lease")
+        expect(not n["new"] & H, "the rename's break leaves H")
+        ma = a.c.mid
+        a.c.send_frame(a.build(OPLOCK_BREAK, lease_ack_body(k2, n["new"])))
+        expect_status(box.final(ma, "the ack"), "SUCCESS", "ack")
+        expect_status(box.final(mr, "the rename"), "SUCCESS", "rename")
+        r3, c3 = a.open(dst, disp=OPEN, access=GENERIC_READ)
+        expect_status(r3, "SUCCESS", "round %d: the renamed file" % i)
+        for c in (c3, c2, c1):
+            a.close(c.fid)
+        a.unlink(dst)
+    a.bye()
+
+
+def query_all_body(fid):
+    """FileAllInformation."""
+    return query_info_body(fid, 1, 18, 4096)
+
+
+@case
+def case_order_compound_then_open(env):
+    """A compound that renames a file in its last element, after 31
+    queries, and in the same segment a lone open of the new name: the open
+    acts after the whole compound (SUCCESS), never beside it."""
+    a = Peer(env, next(GUIDS))
+    for i in range(ORDER_ROUNDS):
+        old, new = "ord-cmp-%d.txt" % i, "ord-cmp-%d.new" % i
+        fresh(a, old)
+        a.unlink(new)
+        r, c = a.open(old, disp=OPEN,
+                      access=GENERIC_READ | GENERIC_WRITE | DELETE)
+        expect_status(r, "SUCCESS", "open")
+        elems = [a.build(QUERY_INFO, query_all_body(c.fid))
+                 for _ in range(31)]
+        mr = a.c.mid
+        elems.append(a.build(SET_INFO, rename_body(c.fid, new)))
+        mc = a.c.mid
+        cre = a.build(CREATE, create_body(new, disp=OPEN,
+                                          access=GENERIC_READ))
+        send_together(a, compound_frame(elems), cre)
+        box = Inbox(a)
+        rc = box.final(mc, "the open of the new name")
+        expect_status(rc, "SUCCESS", "round %d: open of the name the "
+                      "compound sent before it renamed to" % i)
+        expect_status(box.final(mr, "the rename"), "SUCCESS", "rename")
+        a.close(Created(rc).fid)
+        a.close(c.fid)
+        a.unlink(new)
+    a.bye()
+
+
+@case
+def case_order_compound_waits_own_ack(env):
+    """An open inside a compound waits for a break synchronously (no
+    interim inside a compound); the break is of the same client's lease,
+    which acknowledges on the same connection. The ack must run while the
+    compound waits, not after it: queued behind it, it would be heard only
+    at the break timeout (which the trace then shows, and the late ack
+    answers UNSUCCESSFUL)."""
+    a = Peer(env, next(GUIDS))
+    name = "ord-ack.txt"
+    fresh(a, name)
+    k1, k2 = os.urandom(16), os.urandom(16)
+    r, c1 = a.open(name, lease=(k1, R | W | H, True), disp=OPEN)
+    expect_eq(lease_answer(c1)[1], R | W | H, "first lease")
+    before = trace_break_timeouts()
+    m1 = a.c.mid
+    e1 = a.build(CREATE, lease_open_body(name, k2, R | H, disp=OPEN))
+    e2 = a.build(CLOSE, struct.pack("<HHI16s", 24, 0, 0, b"\xff" * 16),
+                 flags=FLAG_RELATED)
+    a.c.send_frame(compound_frame([e1, e2]))
+    box = Inbox(a)
+    n = parse_break(box.take(lambda r: r.mid == NOTIFY_MID, "the break"))
+    expect_eq((n["key"], n["cur"], n["new"]), (k1, R | W | H, R | H),
+              "the break")
+    ma = a.c.mid
+    a.c.send_frame(a.build(OPLOCK_BREAK, lease_ack_body(k1, R | H)))
+    expect_status(box.final(ma, "the ack"), "SUCCESS", "ack while the "
+                  "compound waits")
+    rc = box.final(m1, "the compound's open")
+    expect_status(rc, "SUCCESS", "the compound's open")
+    expect_eq(lease_answer(Created(rc))[1], R | H, "the compound's lease")
+    expect_status(box.final(m1 + 1, "the compound's close"), "SUCCESS",
+                  "the compound's close")
+    expect_eq(break_timeouts(), before, "break timeouts meanwhile")
+    a.close(c1.fid)
+    a.bye()
 
 
 def main():
