@@ -54,7 +54,9 @@ static void unhold(struct ksmbd_order *o, struct ksmbd_order_item *it)
 		o->barrier = false;
 }
 
-bool ksmbd_order_admit(struct ksmbd_order *o, struct ksmbd_order_item *it)
+/* Holds it if it may start now; otherwise queues it behind when asked. */
+static bool enter(struct ksmbd_order *o, struct ksmbd_order_item *it,
+		  bool queue)
 {
 	bool now;
 
@@ -66,25 +68,20 @@ bool ksmbd_order_admit(struct ksmbd_order *o, struct ksmbd_order_item *it)
 	      (list_empty(&o->waiting) && may_start(o, it->kind));
 	if (now)
 		hold(o, it);
-	else
+	else if (queue)
 		list_add_tail(&it->node, &o->waiting);
 	spin_unlock(&o->lock);
 	return now;
 }
 
+bool ksmbd_order_admit(struct ksmbd_order *o, struct ksmbd_order_item *it)
+{
+	return enter(o, it, true);
+}
+
 bool ksmbd_order_try(struct ksmbd_order *o, struct ksmbd_order_item *it)
 {
-	bool now;
-
-	INIT_LIST_HEAD(&it->node);
-	it->held = false;
-	spin_lock(&o->lock);
-	now = it->kind == KSMBD_ORDER_FREE ||
-	      (list_empty(&o->waiting) && may_start(o, it->kind));
-	if (now)
-		hold(o, it);
-	spin_unlock(&o->lock);
-	return now;
+	return enter(o, it, false);
 }
 
 /* Under o->lock: the head items that may start now go to ready. */
