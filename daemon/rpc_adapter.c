@@ -3,10 +3,10 @@
  * The RPC services' view of the server (rpc/rpc_backend.h) over the
  * daemon's configuration and user database.
  *
- * Relative ids follow Samba's algorithmic mapping, so a Unix id and its
- * SID convert both ways without a table: user rid = 1000 + 2 * uid,
- * group rid = 1001 + 2 * gid. Every user's primary group is Domain Users
- * (513), as on a stand-alone Windows server.
+ * Relative ids follow Samba's algorithmic mapping (rpc/idmap.h), so a
+ * Unix id and its SID convert both ways without a table: user rid =
+ * 1000 + 2 * uid, group rid = 1001 + 2 * gid. Every user's primary group
+ * is Domain Users (513), as on a stand-alone Windows server.
  */
 #include <errno.h>
 #include <grp.h>
@@ -16,9 +16,8 @@
 #include <string.h>
 
 #include "handlers.h"
+#include "rpc/idmap.h"
 
-#define RID_BASE		1000u
-#define RID_DOMAIN_USERS	513u
 #define PW_BUF			4096
 
 /* Copies @src or fails: the backend contract forbids truncation. */
@@ -89,8 +88,9 @@ static int user_account(const struct ksmbd_user *u, struct rpc_account *out)
 		return -ENAMETOOLONG;
 	out->uid = uid;
 	out->gid = gid;
-	out->rid = RID_BASE + 2 * (uint32_t)uid;
-	out->primary_group_rid = RID_DOMAIN_USERS;
+	if (!idmap_user_rid(uid, &out->rid))
+		return -ERANGE;
+	out->primary_group_rid = IDMAP_RID_USERS;
 	return 0;
 }
 
@@ -102,7 +102,8 @@ static int group_account(const struct group *gr, struct rpc_account *out)
 		return -ENAMETOOLONG;
 	out->uid = gr->gr_gid;
 	out->gid = gr->gr_gid;
-	out->rid = RID_BASE + 1 + 2 * (uint32_t)gr->gr_gid;
+	if (!idmap_group_rid(gr->gr_gid, &out->rid))
+		return -ERANGE;
 	return 0;
 }
 
@@ -128,12 +129,12 @@ static int find_account_by_rid(void *ctx, uint32_t rid,
 	struct group gr, *gres = NULL;
 	const struct ksmbd_user *u;
 	char buf[PW_BUF];
+	bool group;
 	uint32_t id;
 
-	if (rid < RID_BASE)
+	if (!idmap_rid_to_unix(rid, &group, &id))
 		return -ENOENT;
-	id = (rid - RID_BASE) / 2;
-	if ((rid - RID_BASE) % 2) {
+	if (group) {
 		if (getgrgid_r(id, &gr, buf, sizeof(buf), &gres) || !gres)
 			return -ENOENT;
 		return group_account(gres, out);
@@ -158,12 +159,67 @@ static int get_user_groups(void *ctx, uint32_t user_rid, uint32_t *rids,
 	if (find_account_by_rid(ctx, user_rid, &a) || a.type != RPC_ACCOUNT_USER)
 		return -ENOENT;
 	if (max)
-		rids[(*count)++] = RID_DOMAIN_USERS;
+		rids[(*count)++] = IDMAP_RID_USERS;
 	/* A user in more than 64 groups is shown with the first 64. */
 	if (getgrouplist(a.name, a.gid, groups, &ngroups) < 0)
 		ngroups = 64;
 	for (i = 0; i < ngroups && *count < max; i++)
-		rids[(*count)++] = RID_BASE + 1 + 2 * (uint32_t)groups[i];
+		if (idmap_group_rid(groups[i], &rids[*count]))
+			(*count)++;
+	return 0;
+}
+
+static int unix_name(void *ctx, bool group, uint32_t id, char *name,
+		     size_t size)
+{
+	struct passwd pw, *pres = NULL;
+	struct group gr, *gres = NULL;
+	char buf[PW_BUF];
+
+	(void)ctx;
+	if (group) {
+		if (getgrgid_r(id, &gr, buf, sizeof(buf), &gres) || !gres)
+			return -ENOENT;
+		return put(name, size, gres->gr_name);
+	}
+	if (getpwuid_r(id, &pw, buf, sizeof(buf), &pres) || !pres)
+		return -ENOENT;
+	return put(name, size, pres->pw_name);
+}
+
+static int unix_id(void *ctx, bool group, const char *name, uint32_t *id)
+{
+	struct passwd pw, *pres = NULL;
+	struct group gr, *gres = NULL;
+	char buf[PW_BUF];
+
+	(void)ctx;
+	if (group) {
+		if (getgrnam_r(name, &gr, buf, sizeof(buf), &gres) || !gres)
+			return -ENOENT;
+		*id = gres->gr_gid;
+		return 0;
+	}
+	if (getpwnam_r(name, &pw, buf, sizeof(buf), &pres) || !pres)
+		return -ENOENT;
+	*id = pres->pw_uid;
+	return 0;
+}
+
+/* Users of the SMB database; every Unix group is a domain group. */
+static int count_accounts(void *ctx, uint32_t *users, uint32_t *groups)
+{
+	const struct mountd_state *st = ctx;
+	struct group gr, *res = NULL;
+	char buf[PW_BUF];
+	uint32_t n = 0;
+
+	*users = (uint32_t)ksmbd_userdb_count(st->db);
+	setgrent();
+	while (!getgrent_r(&gr, buf, sizeof(buf), &res) && res)
+		n++;
+	endgrent();
+	*groups = n;
 	return 0;
 }
 
@@ -175,4 +231,7 @@ void mountd_rpc_backend_init(struct mountd_state *st)
 	st->rpc.find_account = find_account;
 	st->rpc.find_account_by_rid = find_account_by_rid;
 	st->rpc.get_user_groups = get_user_groups;
+	st->rpc.unix_name = unix_name;
+	st->rpc.unix_id = unix_id;
+	st->rpc.count_accounts = count_accounts;
 }

@@ -82,6 +82,15 @@ struct rpc_backend {
 	/* Group rids the user (by rid) belongs to, primary group included. */
 	int (*get_user_groups)(void *ctx, uint32_t user_rid, uint32_t *rids,
 			       size_t max, size_t *count);
+	/*
+	 * Any Unix user (@group false) or group, with or without an SMB
+	 * account: its name by id, its id by (case-sensitive) name.
+	 */
+	int (*unix_name)(void *ctx, bool group, uint32_t id, char *name,
+			 size_t size);
+	int (*unix_id)(void *ctx, bool group, const char *name, uint32_t *id);
+	/* How many users and groups the account domain holds. */
+	int (*count_accounts)(void *ctx, uint32_t *users, uint32_t *groups);
 };
 
 #endif

@@ -171,37 +171,3 @@ bool rpc_name_eq(const char *a, const char *b)
 	}
 	return *a == *b;
 }
-
-static const struct {
-	uint32_t rid;
-	const char *name;
-} builtin_aliases[] = {
-	{ 544, "Administrators" },
-	{ 545, "Users" },
-	{ 546, "Guests" },
-};
-
-const char *rpc_builtin_alias_name(uint32_t rid)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(builtin_aliases) / sizeof(builtin_aliases[0]);
-	     i++)
-		if (builtin_aliases[i].rid == rid)
-			return builtin_aliases[i].name;
-	return NULL;
-}
-
-bool rpc_builtin_alias_rid(const char *name, uint32_t *rid)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(builtin_aliases) / sizeof(builtin_aliases[0]);
-	     i++) {
-		if (rpc_name_eq(builtin_aliases[i].name, name)) {
-			*rid = builtin_aliases[i].rid;
-			return true;
-		}
-	}
-	return false;
-}

@@ -121,6 +121,71 @@ static int fake_groups(void *ctx, uint32_t rid, uint32_t *rids, size_t max,
 	return 0;
 }
 
+/* The Unix side: carol has no SMB account, group users no domain entry. */
+static const struct {
+	bool group;
+	uint32_t id;
+	const char *name;
+} unix_ids[] = {
+	{ false, 0, "root" },
+	{ false, 1000, "alice" },
+	{ false, 1001, "bob" },
+	{ false, 2000, "carol" },
+	{ true, 0, "root" },
+	{ true, 50, "staff" },
+	{ true, 100, "users" },
+};
+
+#define N_UNIX (sizeof(unix_ids) / sizeof(unix_ids[0]))
+
+static int fake_unix_name(void *ctx, bool group, uint32_t id, char *name,
+			  size_t size)
+{
+	size_t i;
+
+	(void)ctx;
+	for (i = 0; i < N_UNIX; i++) {
+		if (unix_ids[i].group != group || unix_ids[i].id != id)
+			continue;
+		if (strlen(unix_ids[i].name) >= size)
+			return -ENAMETOOLONG;
+		strcpy(name, unix_ids[i].name);
+		return 0;
+	}
+	return -ENOENT;
+}
+
+static int fake_unix_id(void *ctx, bool group, const char *name, uint32_t *id)
+{
+	size_t i;
+
+	(void)ctx;
+	for (i = 0; i < N_UNIX; i++) {
+		if (unix_ids[i].group == group &&
+		    !strcmp(unix_ids[i].name, name)) {
+			*id = unix_ids[i].id;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+static int fake_count(void *ctx, uint32_t *users, uint32_t *groups)
+{
+	size_t i;
+
+	(void)ctx;
+	*users = 0;
+	*groups = 0;
+	for (i = 0; i < N_ACCOUNTS; i++) {
+		if (accounts[i].type == RPC_ACCOUNT_USER)
+			(*users)++;
+		else
+			(*groups)++;
+	}
+	return 0;
+}
+
 void fake_backend_init(struct rpc_backend *be, struct fake_ctx *ctx)
 {
 	memset(be, 0, sizeof(*be));
@@ -130,4 +195,7 @@ void fake_backend_init(struct rpc_backend *be, struct fake_ctx *ctx)
 	be->find_account = fake_find;
 	be->find_account_by_rid = fake_find_rid;
 	be->get_user_groups = fake_groups;
+	be->unix_name = fake_unix_name;
+	be->unix_id = fake_unix_id;
+	be->count_accounts = fake_count;
 }

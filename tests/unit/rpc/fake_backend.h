@@ -3,7 +3,9 @@
  * A fixed rpc_backend for tests and the fuzzer: server KSMBDTEST in
  * workgroup TESTGROUP, domain S-1-5-21-1-2-3, shares IPC$, public, hidden
  * (not browseable) and @extra_shares generated ones, users alice (1000) and
- * bob (1001), groups None (513) and staff (1100).
+ * bob (1001), groups None (513) and staff (1100). Unix users root (0),
+ * alice (1000), bob (1001), carol (2000, no SMB account); Unix groups
+ * root (0), staff (50), users (100).
  */
 #ifndef KSMBD_TEST_FAKE_BACKEND_H
 #define KSMBD_TEST_FAKE_BACKEND_H
