@@ -2,7 +2,8 @@
 # libksmbdrpc.a is linked into ksmbd.mountd; its entry point is rpc_pipe.h.
 
 RPC_DIR := $(TOP)/daemon/rpc
-RPC_NAMES := ndr dcerpc rpc_pipe rpc_handle idmap srvsvc wkssvc lsarpc samr
+RPC_NAMES := ndr dcerpc rpc_pipe rpc_handle idmap srvsvc wkssvc lsarpc \
+	lsa_lookup samr
 RPC_SRCS := $(RPC_NAMES:%=$(RPC_DIR)/%.c)
 RPC_HDRS := $(wildcard $(RPC_DIR)/*.h)
 RPC_LIB := $(BUILD)/daemon/libksmbdrpc.a
