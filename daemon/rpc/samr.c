@@ -2,8 +2,8 @@
 /*
  * samr (MS-SAMR): the read-only subset clients use to list domains, map
  * names to rids and show a user: connect, enumerate / look up / open
- * domains, look up names, open and query users, group and alias
- * membership, security object, close. Two domains exist: the account
+ * domains, query a domain's information, look up names, open and query
+ * users, group and alias membership, security object, close. Two domains exist: the account
  * domain (the machine, its SID from the backend) and Builtin (S-1-5-32).
  */
 #include <stdlib.h>
@@ -317,6 +317,142 @@ static uint32_t samr_open_domain(struct rpc_call *c)
 	return 0;
 }
 
+/* DOMAIN_INFORMATION_CLASS values we answer (MS-SAMR 2.2.3.17). */
+enum {
+	DOMAIN_PASSWORD_INFO = 1,
+	DOMAIN_GENERAL_INFO = 2,
+	DOMAIN_LOGOFF_INFO = 3,
+	DOMAIN_OEM_INFO = 4,
+	DOMAIN_NAME_INFO = 5,
+	DOMAIN_REPLICATION_INFO = 6,
+	DOMAIN_SERVER_ROLE_INFO = 7,
+	DOMAIN_STATE_INFO = 9,
+};
+
+#define DOMAIN_SERVER_ENABLED	1u
+/* A relative time (OLD_LARGE_INTEGER) meaning "never" (MS-SAMR 2.2.3.1). */
+#define TIME_NEVER		0x8000000000000000ull
+#define DOMAIN_ROLE_PRIMARY	3u	/* a machine's own SAM is primary */
+#define BUILTIN_ALIASES		3u
+
+struct domain_view {
+	const char *name;
+	const char *oem;
+	uint32_t users, groups, aliases;
+};
+
+static void domain_counts(struct rpc_call *c, bool builtin,
+			  struct domain_view *v)
+{
+	v->users = 0;
+	v->groups = 0;
+	v->aliases = builtin ? BUILTIN_ALIASES : 0;
+	if (builtin || !c->be->count_accounts ||
+	    c->be->count_accounts(c->be->ctx, &v->users, &v->groups)) {
+		v->users = 0;
+		v->groups = 0;
+	}
+}
+
+/* SAMPR_DOMAIN_GENERAL_INFORMATION (MS-SAMR 2.2.3.2) */
+static void put_domain_general(struct ndr_enc *e, const struct domain_view *v)
+{
+	ndr_put_u64(e, TIME_NEVER);	/* ForceLogoff */
+	ndr_put_ustr_hdr(e, v->oem);
+	ndr_put_ustr_hdr(e, v->name);
+	ndr_put_ustr_hdr(e, "");	/* ReplicaSourceNodeName */
+	ndr_put_u64(e, 1);		/* DomainModifiedCount */
+	ndr_put_u32(e, DOMAIN_SERVER_ENABLED);
+	ndr_put_u32(e, DOMAIN_ROLE_PRIMARY);
+	ndr_put_u32(e, 0);		/* UidOnlyAccepted, padded */
+	ndr_put_u32(e, v->users);
+	ndr_put_u32(e, v->groups);
+	ndr_put_u32(e, v->aliases);
+	ndr_put_ustr_body(e, v->oem);
+	ndr_put_ustr_body(e, v->name);
+	ndr_put_ustr_body(e, "");
+}
+
+/*
+ * One arm of SAMPR_DOMAIN_INFO_BUFFER. The levels whose members are all
+ * 4-byte aligned; the lockout and modified-count ones (8, 12, 13) hold
+ * 8-byte integers and are refused as unsupported classes.
+ */
+static void put_domain_info(struct ndr_enc *e, uint16_t level,
+			    const struct domain_view *v)
+{
+	switch (level) {
+	case DOMAIN_PASSWORD_INFO:
+		ndr_put_u16(e, 0);	/* MinPasswordLength */
+		ndr_put_u16(e, 0);	/* PasswordHistoryLength */
+		ndr_put_u32(e, 0);	/* PasswordProperties */
+		ndr_put_u64(e, TIME_NEVER);	/* MaxPasswordAge: never */
+		ndr_put_u64(e, 0);	/* MinPasswordAge */
+		return;
+	case DOMAIN_GENERAL_INFO:
+		put_domain_general(e, v);
+		return;
+	case DOMAIN_LOGOFF_INFO:
+		ndr_put_u64(e, TIME_NEVER);	/* ForceLogoff: never */
+		return;
+	case DOMAIN_OEM_INFO:
+	case DOMAIN_NAME_INFO:
+	case DOMAIN_REPLICATION_INFO: {
+		const char *s = level == DOMAIN_OEM_INFO ? v->oem :
+				level == DOMAIN_NAME_INFO ? v->name : "";
+
+		ndr_put_ustr_hdr(e, s);
+		ndr_put_ustr_body(e, s);
+		return;
+	}
+	case DOMAIN_SERVER_ROLE_INFO:
+		ndr_put_u32(e, DOMAIN_ROLE_PRIMARY);
+		return;
+	case DOMAIN_STATE_INFO:
+		ndr_put_u32(e, DOMAIN_SERVER_ENABLED);
+		return;
+	default:
+		break;
+	}
+}
+
+static bool domain_level_known(uint16_t level)
+{
+	return (level >= DOMAIN_PASSWORD_INFO &&
+		level <= DOMAIN_SERVER_ROLE_INFO) || level == DOMAIN_STATE_INFO;
+}
+
+/* SamrQueryInformationDomain(2), opnums 8 and 46. */
+static uint32_t samr_query_domain(struct rpc_call *c)
+{
+	struct rpc_server_info si;
+	struct domain_view v;
+	struct rpc_handle *h;
+	uint32_t status = NT_STATUS_OK;
+	uint16_t level;
+
+	h = get_handle(c, RPC_HANDLE_SAMR_DOMAIN);
+	level = ndr_get_u16(&c->in);
+	if (c->in.err)
+		return NCA_S_FAULT_NDR;
+	if (!h)
+		status = NT_STATUS_INVALID_HANDLE;
+	else if (!domain_level_known(level))
+		status = NT_STATUS_INVALID_INFO_CLASS;
+	else if (rpc_server_info(c, &si))
+		status = NT_STATUS_INTERNAL_ERROR;
+	ndr_put_ptr(c->out, status == NT_STATUS_OK);
+	if (status == NT_STATUS_OK) {
+		v.name = h->builtin ? "Builtin" : si.netbios_name;
+		v.oem = h->builtin ? "" : si.comment;
+		domain_counts(c, h->builtin, &v);
+		ndr_put_u16(c->out, level);
+		put_domain_info(c->out, level, &v);
+	}
+	ndr_put_u32(c->out, status);
+	return 0;
+}
+
 static bool is_domain_user(struct rpc_call *c, const struct ndr_sid *sid,
 			   const struct ndr_sid *dom)
 {
@@ -607,11 +743,13 @@ static const struct rpc_op samr_ops[] = {
 	{ 5, samr_lookup_domain },
 	{ 6, samr_enum_domains },
 	{ 7, samr_open_domain },
+	{ 8, samr_query_domain },
 	{ 16, samr_get_alias_membership },
 	{ 17, samr_lookup_names },
 	{ 34, samr_open_user },
 	{ 36, samr_query_user },
 	{ 39, samr_get_groups },
+	{ 46, samr_query_domain },
 	{ 47, samr_query_user },
 	{ 57, samr_connect2 },
 	{ 62, samr_connect4 },

@@ -440,6 +440,136 @@ TEST(handle_table_bounded)
 	rpc_pipe_close(p);
 }
 
+/* Move within the reply; a failed call's empty one cannot be overrun. */
+static void seek(struct ndr_dec *d, size_t off)
+{
+	if (off > d->len)
+		ndr_dec_fail(d);
+	else
+		d->off = off;
+}
+
+/* One QueryInformationDomain(2) call: status, the level echoed in @lvl. */
+static uint32_t query_domain(struct rpc_pipe *p, uint16_t op,
+			     const uint8_t dh[20], uint16_t level,
+			     struct cli_result *r, struct ndr_dec *d,
+			     const char *seed)
+{
+	struct ndr_enc s;
+	uint32_t st = 0xffffffffu;
+
+	ndr_enc_init(&s);
+	ndr_put_handle(&s, dh);
+	ndr_put_u16(&s, level);
+	memset(d, 0, sizeof(*d));
+	if (svc_call(p, op, &s, r, d, seed)) {
+		struct ndr_dec t = *d;
+
+		seek(&t, r->len - 4);
+		st = ndr_get_u32(&t);
+	}
+	ndr_enc_free(&s);
+	return st;
+}
+
+/* net rpc info: QueryInformationDomain level 2 on the account domain. */
+TEST(query_domain_info)
+{
+	struct rpc_pipe *p = cli_open("samr", &be, UUID_SAMR, 1, 0);
+	struct ndr_sid dom, builtin = { .revision = 1, .num_auths = 1,
+		.id_auth = { 0, 0, 0, 0, 0, 5 }, .sub_auths = { 32 } };
+	uint8_t h[20], dh[20], bh[20];
+	struct ndr_ustr u[3];
+	struct cli_result r;
+	struct ndr_enc s;
+	struct ndr_dec d;
+	char *str[3];
+	int i;
+
+	svc_domain_sid(&dom);
+	if (!p || !samr_connect(p, h, NULL) ||
+	    open_domain(p, h, &dom, dh, NULL) ||
+	    open_domain(p, h, &builtin, bh, NULL)) {
+		CHECK(!"setup");
+		return;
+	}
+	CHECK_EQ_INT(query_domain(p, 8, dh, 2, &r, &d, "samr_query_domain_2"),
+		     0);
+	CHECK(ndr_get_ptr(&d) != 0);
+	CHECK_EQ_INT(ndr_get_u16(&d), 2);
+	ndr_get_u32(&d);			/* ForceLogoff */
+	CHECK_EQ_INT(ndr_get_u32(&d), 0x80000000u);
+	for (i = 0; i < 3; i++)
+		ndr_get_ustr_hdr(&d, &u[i]);
+	ndr_get_u32(&d);			/* DomainModifiedCount */
+	ndr_get_u32(&d);
+	CHECK_EQ_INT(ndr_get_u32(&d), 1);	/* DomainServerEnabled */
+	CHECK_EQ_INT(ndr_get_u32(&d), 3);	/* DomainServerRolePrimary */
+	ndr_get_u32(&d);			/* UidOnlyAccepted */
+	CHECK_EQ_INT(ndr_get_u32(&d), 2);	/* users: alice, bob */
+	CHECK_EQ_INT(ndr_get_u32(&d), 2);	/* groups: None, staff */
+	CHECK_EQ_INT(ndr_get_u32(&d), 0);	/* aliases */
+	for (i = 0; i < 3; i++)
+		str[i] = ndr_get_ustr_body(&d, &u[i]);
+	CHECK_EQ_STR(str[0], FAKE_COMMENT);
+	CHECK_EQ_STR(str[1], FAKE_NETBIOS);
+	CHECK_EQ_STR(str[2], "");
+	CHECK_EQ_INT(ndr_get_u32(&d), 0);
+	CHECK_EQ_INT(d.err, 0);
+	CHECK_EQ_INT(ndr_dec_remaining(&d), 0);
+	for (i = 0; i < 3; i++)
+		free(str[i]);
+	cli_result_free(&r);
+	ndr_enc_init(&s);
+	ndr_put_handle(&s, dh);
+	ndr_put_u16(&s, 2);
+	CHECK_EQ_INT(svc_truncations(p, 8, &s), 0);
+	ndr_enc_free(&s);
+
+	/* Builtin through QueryInformationDomain2, name level. */
+	CHECK_EQ_INT(query_domain(p, 46, bh, 5, &r, &d, "samr_query_domain2_5"),
+		     0);
+	ndr_get_ptr(&d);
+	CHECK_EQ_INT(ndr_get_u16(&d), 5);
+	ndr_get_ustr_hdr(&d, &u[0]);
+	str[0] = ndr_get_ustr_body(&d, &u[0]);
+	CHECK_EQ_STR(str[0], "Builtin");
+	free(str[0]);
+	CHECK_EQ_INT(ndr_get_u32(&d), 0);
+	CHECK_EQ_INT(ndr_dec_remaining(&d), 0);
+	cli_result_free(&r);
+	CHECK_EQ_INT(query_domain(p, 8, bh, 2, &r, &d, NULL), 0);
+	seek(&d, 4 + 4 + 8 + 24 + 8 + 12);	/* up to UserCount */
+	CHECK_EQ_INT(ndr_get_u32(&d), 0);	/* users */
+	CHECK_EQ_INT(ndr_get_u32(&d), 0);	/* groups */
+	CHECK_EQ_INT(ndr_get_u32(&d), 3);	/* Administrators, Users, Guests */
+	cli_result_free(&r);
+
+	/* Fixed-size levels decode to their exact sizes. */
+	CHECK_EQ_INT(query_domain(p, 8, dh, 1, &r, &d, NULL), 0);
+	CHECK_EQ_INT(r.len, 4 + 4 + 24 + 4);
+	cli_result_free(&r);
+	CHECK_EQ_INT(query_domain(p, 8, dh, 3, &r, &d, NULL), 0);
+	CHECK_EQ_INT(r.len, 4 + 4 + 8 + 4);
+	cli_result_free(&r);
+	CHECK_EQ_INT(query_domain(p, 8, dh, 7, &r, &d, NULL), 0);
+	seek(&d, 8);
+	CHECK_EQ_INT(ndr_get_u32(&d), 3);
+	CHECK_EQ_INT(r.len, 4 + 4 + 4 + 4);
+	cli_result_free(&r);
+
+	/* Levels we do not serve, a server handle, a closed domain. */
+	CHECK_EQ_INT(query_domain(p, 8, dh, 12, &r, &d, NULL), 0xc0000003);
+	CHECK_EQ_INT(r.len, 8);
+	cli_result_free(&r);
+	CHECK_EQ_INT(query_domain(p, 8, dh, 0, &r, &d, NULL), 0xc0000003);
+	cli_result_free(&r);
+	CHECK_EQ_INT(query_domain(p, 46, h, 2, &r, &d, NULL), 0xc0000008);
+	CHECK_EQ_INT(r.len, 8);
+	cli_result_free(&r);
+	rpc_pipe_close(p);
+}
+
 int main(void)
 {
 	fake_backend_init(&be, &fctx);
@@ -448,5 +578,6 @@ int main(void)
 	RUN(lookup_names_and_users);
 	RUN(alias_membership);
 	RUN(handle_table_bounded);
+	RUN(query_domain_info);
 	return test_report();
 }
