@@ -19,6 +19,7 @@
 #include "rpc/idmap.h"
 
 #define PW_BUF			4096
+#define MAX_GROUP_COUNT		65536u
 
 /* Copies @src or fails: the backend contract forbids truncation. */
 static int put(char *dst, size_t cap, const char *src)
@@ -206,7 +207,11 @@ static int unix_id(void *ctx, bool group, const char *name, uint32_t *id)
 	return 0;
 }
 
-/* Users of the SMB database; every Unix group is a domain group. */
+/*
+ * Users of the SMB database; every Unix group is a domain group. The
+ * daemon is one thread and a directory service behind NSS may enumerate
+ * slowly, so the count stops at MAX_GROUP_COUNT.
+ */
 static int count_accounts(void *ctx, uint32_t *users, uint32_t *groups)
 {
 	const struct mountd_state *st = ctx;
@@ -216,7 +221,8 @@ static int count_accounts(void *ctx, uint32_t *users, uint32_t *groups)
 
 	*users = (uint32_t)ksmbd_userdb_count(st->db);
 	setgrent();
-	while (!getgrent_r(&gr, buf, sizeof(buf), &res) && res)
+	while (n < MAX_GROUP_COUNT &&
+	       !getgrent_r(&gr, buf, sizeof(buf), &res) && res)
 		n++;
 	endgrent();
 	*groups = n;
