@@ -3,9 +3,7 @@
  * IOCTL (MS-SMB2 3.3.5.15): the FSCTLs a file server answers. Each takes
  * its input from the gate's validated slice and writes at most
  * MaxOutputResponse bytes of output after the 48-byte response.
- *
- * FSCTL_QUERY_NETWORK_INTERFACE_INFO answers STATUS_NOT_SUPPORTED: no
- * multichannel yet, and the cifs client carries on without it.
+ * FSCTL_QUERY_NETWORK_INTERFACE_INFO is in smb2_ioctl_netif.c.
  */
 #define pr_fmt(fmt) "ksmbd: " fmt
 
@@ -492,6 +490,7 @@ static u32 run_fsctl(struct ioctl_op *op)
 	case FSCTL_VALIDATE_NEGOTIATE_INFO:
 		return validate_negotiate(op);
 	case FSCTL_QUERY_NETWORK_INTERFACE_INFO:
+		return ksmbd_smb2_netif_query(op->ctx, op->rq, &op->out_len);
 	case FSCTL_DFS_GET_REFERRALS:
 		return STATUS_NOT_SUPPORTED;
 	}

@@ -1,0 +1,220 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Multichannel against the server, with the client of tests/smb2:
+FSCTL_QUERY_NETWORK_INTERFACE_INFO (MS-SMB2 3.3.5.15.11) compared with
+the guest's own addresses (ip -j addr, /sys/class/net), its bounds, and
+channels bound over the addresses it lists.
+
+Runs in the guest the server runs in: the addresses the answer must list
+are this machine's.
+
+CLI: smb2mchan.py [--host H] [--port P] [--prefix NAME] [--user U]
+                  [--password PW] [--list] [CASE ...]
+"""
+import ipaddress
+import json
+import os
+import struct
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", ".."))
+from smb2.client import AuthConn, Tree, bind_channel  # noqa: E402
+from smb2.create import GENERIC_ALL_RW, OVERWRITE_IF, create_body  # noqa: E402
+from smb2.runner import case_main, case_registry  # noqa: E402
+from smb2.wire import *  # noqa: E402,F401,F403
+
+CASES, case = case_registry()
+
+FSCTL_QUERY_NETWORK_INTERFACE_INFO = 0x001401FC
+NO_FILE = b"\xff" * 16
+ENTRY = 152
+RSS_CAPABLE = 1
+
+
+def parse_entries(out):
+    """The NETWORK_INTERFACE_INFO chain: (ifindex, capability, speed,
+    address string) per entry, in order."""
+    entries, off = [], 0
+    while True:
+        expect(off + ENTRY <= len(out), "entry at %d inside the output" % off)
+        nxt, idx, cap, _, speed, fam = struct.unpack_from("<IIIIQH", out, off)
+        sa = out[off + 24:off + 24 + 128]
+        if fam == 0x0002:
+            addr = str(ipaddress.IPv4Address(sa[4:8]))
+            expect(sa[8:] == bytes(120), "IPv4 SOCKADDR tail zero")
+        elif fam == 0x0017:
+            addr = str(ipaddress.IPv6Address(sa[8:24]))
+            expect(sa[24:] == bytes(104), "IPv6 ScopeId and tail zero")
+        else:
+            raise AssertionError("family %#x" % fam)
+        expect(sa[2:4] == b"\0\0", "port 0")
+        entries.append((idx, cap, speed, addr))
+        if not nxt:
+            break
+        expect_eq(nxt, ENTRY, "Next")
+        off += nxt
+    expect_eq(off + ENTRY, len(out), "output length is the chain's")
+    return entries
+
+
+def sysfs_speed(dev):
+    try:
+        with open("/sys/class/net/%s/speed" % dev) as f:
+            mbps = int(f.read().strip())
+    except (OSError, ValueError):
+        return 1000000000
+    return mbps * 1000000 if mbps > 0 else 1000000000
+
+
+def rx_queues(dev):
+    return len([q for q in os.listdir("/sys/class/net/%s/queues" % dev)
+                if q.startswith("rx-")])
+
+
+def local_addresses():
+    """What the answer must hold: (ifindex, capability, speed, address)
+    for every address of an interface that is up, but loopback and IPv6
+    link-local ones."""
+    links = json.loads(subprocess.run(["ip", "-j", "addr"], check=True,
+                                      capture_output=True,
+                                      text=True).stdout)
+    want = set()
+    for ln in links:
+        if "LOOPBACK" in ln["flags"] or "UP" not in ln["flags"] or \
+           ln.get("operstate") not in ("UP", "UNKNOWN"):
+            continue
+        dev = ln["ifname"]
+        cap = RSS_CAPABLE if rx_queues(dev) > 1 else 0
+        for a in ln.get("addr_info", []):
+            if a["family"] == "inet6" and (a.get("scope") == "link" or
+                                           a.get("tentative") or
+                                           a.get("dadfailed")):
+                continue
+            if a["family"] not in ("inet", "inet6"):
+                continue
+            want.add((ln["ifindex"], cap, sysfs_speed(dev), a["local"]))
+    return want
+
+
+def query(t, max_out=65536, data=b""):
+    return t.ioctl(NO_FILE, FSCTL_QUERY_NETWORK_INTERFACE_INFO, data,
+                   max_out=max_out)
+
+
+@case
+def case_interface_info_lists_addresses(env):
+    """The answer lists exactly the guest's usable addresses, with their
+    ifindex, RSS capability and link speed; loopback is not among them."""
+    t = Tree(env)
+    r, out = query(t)
+    expect_status(r, "SUCCESS", "interface query")
+    got = parse_entries(out)
+    expect_eq(len(got), len(set(got)), "no address listed twice")
+    want = local_addresses()
+    expect(want, "the guest has an address to list")
+    expect_eq(sorted(got), sorted(want), "the addresses listed")
+    expect(not [e for e in got if e[3].startswith("127.") or e[3] == "::1"],
+           "loopback listed")
+    t.bye()
+
+
+@case
+def case_interface_info_bounds(env):
+    """MaxOutputResponse below one entry: BUFFER_TOO_SMALL and nothing;
+    room for one of several: that one, ending the chain, with
+    BUFFER_OVERFLOW; an input buffer: INVALID_PARAMETER."""
+    t = Tree(env)
+    _, out = query(t)
+    n = len(out) // ENTRY
+    expect(n >= 1, "an address to list")
+    r, small = query(t, max_out=ENTRY - 1)
+    expect_status(r, "BUFFER_TOO_SMALL", "MaxOutputResponse 151")
+    expect_eq(small, b"", "output with BUFFER_TOO_SMALL")
+    r, one = query(t, max_out=ENTRY + 7)
+    expect_status(r, "BUFFER_OVERFLOW" if n > 1 else "SUCCESS",
+                  "room for one entry of %d" % n)
+    expect_eq(len(one), ENTRY, "one entry")
+    expect_eq(parse_entries(one)[0], parse_entries(out)[0], "the first entry")
+    r, _ = query(t, data=b"\0" * 8)
+    expect_status(r, "INVALID_PARAMETER", "input buffer")
+    t.bye()
+
+
+@case
+def case_interface_info_needs_multichannel(env):
+    """Without multichannel negotiated (2.1, or 3.1.1 not asking for it):
+    NOT_SUPPORTED, as 3.3.5.15.11 allows."""
+    for dialect, caps in ((0x0210, 0x7f), (0x0311, 0x7f & ~0x8)):
+        c = AuthConn(env.host, env.port, dialect, caps=caps)
+        st, sess, _ = c.login(env.user, env.password)
+        expect_eq(st, STATUS_SUCCESS, "logon")
+        tree = c.tree_connect(sess, "share", signed=True).tree
+        body = struct.pack("<HHI16sIIIIIIII", 57, 0,
+                           FSCTL_QUERY_NETWORK_INTERFACE_INFO, NO_FILE, 0, 0,
+                           0, 0, 0, 65536, 1, 0)
+        r = c.call(IOCTL, body, sess, tree=tree, signed=True)
+        expect_status(r, "NOT_SUPPORTED", "dialect %#x caps %#x" %
+                      (dialect, caps))
+        c.close()
+
+
+def write(c, sess, tree, fid, data, off):
+    body = struct.pack("<HHIQ16sIIHHI", 49, 64 + 48, len(data), off, fid, 0,
+                       0, 0, 0, 0) + data
+    r = c.call(WRITE, body, sess, tree=tree, signed=True)
+    expect_status(r, "SUCCESS", "write")
+
+
+def read(c, sess, tree, fid, length, off):
+    body = struct.pack("<HBBIQ16sIIIHH", 49, 0, 0, length, off, fid, 0,
+                       0, 0, 0, 0) + b"\0"
+    r = c.call(READ, body, sess, tree=tree, signed=True)
+    expect_status(r, "SUCCESS", "read")
+    doff = r.body[2]
+    (n,) = struct.unpack_from("<I", r.body, 4)
+    return r.raw[doff:doff + n]
+
+
+@case
+def case_bind_listed_addresses(env):
+    """Every listed address takes a channel of the session: what one
+    channel writes, the others read."""
+    t = Tree(env)
+    _, out = query(t)
+    addrs = [e[3] for e in parse_entries(out)]
+    body = create_body("mchan-%d.dat" % os.getpid(), access=GENERIC_ALL_RW,
+                       disp=OVERWRITE_IF)
+    r = t.c.call(CREATE, body, t.sess, tree=t.tid, signed=True)
+    expect_status(r, "SUCCESS", "create")
+    fid = r.body[64:80]
+    chans = []
+    for i, a in enumerate(addrs):
+        c = AuthConn(a, env.port, 0x0311, guid=b"\x42" * 16)
+        st, ch, _ = bind_channel(c, t.sess, env.user, env.password)
+        expect_eq(st, STATUS_SUCCESS, "binding over " + a)
+        chans.append((c, ch))
+        data = os.urandom(4096)
+        write(c, ch, t.tid, fid, data, i * 4096)
+        expect(read(c, ch, t.tid, fid, 4096, i * 4096) == data,
+               "read back over " + a)
+    for i, (c, ch) in enumerate(chans):
+        other = chans[(i + 1) % len(chans)]
+        data = os.urandom(512)
+        write(c, ch, t.tid, fid, data, 65536 + i * 512)
+        got = read(other[0], other[1], t.tid, fid, 512, 65536 + i * 512)
+        expect(got == data, "channel %d reads channel %d's write" %
+               ((i + 1) % len(chans), i))
+    for c, _ in chans:
+        c.close()
+    t.close(fid)
+    t.bye()
+
+
+def main():
+    return case_main(__doc__, "smb2mchan", CASES)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
