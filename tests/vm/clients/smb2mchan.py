@@ -17,11 +17,16 @@ import os
 import struct
 import subprocess
 import sys
+import threading
+import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", ".."))
 from smb2.client import AuthConn, Tree, bind_channel  # noqa: E402
-from smb2.create import GENERIC_ALL_RW, OVERWRITE_IF, create_body  # noqa: E402
+from smb2.create import (GENERIC_ALL_RW, LEASE_H, LEASE_R,  # noqa: E402
+                         LEASE_W, LEVEL_BATCH, LEVEL_II, LEVEL_LEASE, OPEN,
+                         OVERWRITE_IF, Created, create_body, create_ctx,
+                         lease_data)
 from smb2.runner import case_main, case_registry  # noqa: E402
 from smb2.wire import *  # noqa: E402,F401,F403
 
@@ -210,6 +215,153 @@ def case_bind_listed_addresses(env):
         c.close()
     t.close(fid)
     t.bye()
+
+
+# ---- breaks over a surviving channel (MS-SMB2 3.3.4.6, 3.3.4.7) ----
+
+def clients_lines():
+    with open("/proc/fs/ksmbd/clients") as f:
+        return f.read().splitlines()
+
+
+def session_conn(sess_id):
+    """The id of the connection the session was set up on."""
+    for ln in clients_lines():
+        w = ln.split()
+        if w[0] == "sess" and int(w[1], 16) == sess_id:
+            return w[2]
+    raise AssertionError("session %#x not listed" % sess_id)
+
+
+def wait_conn_gone(conn_id, secs=20):
+    end = time.time() + secs
+    while time.time() < end:
+        if not [ln for ln in clients_lines()
+                if ln.split()[:2] == ["conn", conn_id]]:
+            return
+        time.sleep(0.1)
+    raise AssertionError("connection %s still listed" % conn_id)
+
+
+class Background(threading.Thread):
+    """fn() in a thread; result() waits for it."""
+
+    def __init__(self, fn):
+        super().__init__(daemon=True)
+        self.fn, self.value, self.error = fn, None, None
+        self.start()
+
+    def run(self):
+        try:
+            self.value = self.fn()
+        except Exception as e:  # noqa: BLE001
+            self.error = e
+
+    def result(self, wait):
+        self.join(wait)
+        if self.error:
+            raise self.error
+        expect(not self.is_alive(), "the waiting open did not finish")
+        return self.value
+
+
+def next_frame(c, wait):
+    c.sock.settimeout(wait)
+    try:
+        return Response(c.recv_frame())
+    finally:
+        c.sock.settimeout(30)
+
+
+def two_channels(env, name, guid):
+    """A session on a first connection (a Tree) with a second bound to it
+    (AuthConn, channel Session); name holds a few bytes."""
+    a = Tree(env, guid=guid)
+    a.put_file(name, b"0123456789")
+    c2 = AuthConn(env.host, env.port, 0x0311, guid=guid)
+    st, ch, _ = bind_channel(c2, a.sess, env.user, env.password)
+    expect_eq(st, STATUS_SUCCESS, "binding")
+    return a, c2, ch
+
+
+def drop_first(a):
+    """Closes the first connection; returns once the server has let it go
+    (the session lives on through the second)."""
+    conn_id = session_conn(a.sess.id)
+    a.c.close()
+    wait_conn_gone(conn_id)
+
+
+def other_open(env, name):
+    b = Tree(env, guid=b"\x77" * 16)
+    return b, Background(lambda: b.call(CREATE, create_body(name, disp=OPEN)))
+
+
+@case
+def case_lease_break_on_surviving_channel(env):
+    """A lease taken on channel 1, channel 1 dropped, another client's open
+    breaks it: the break arrives on channel 2, whose acknowledgement lets
+    the open go on."""
+    name = "mchan-lease-%d.txt" % os.getpid()
+    a, c2, ch = two_channels(env, name, b"\x71" * 16)
+    key = os.urandom(16)
+    body = create_body(name, disp=OPEN, oplock=LEVEL_LEASE,
+                       ctxs=create_ctx(b"RqLs", lease_data(
+                           key, LEASE_R | LEASE_W | LEASE_H)))
+    r = a.call(CREATE, body)
+    expect_status(r, "SUCCESS", "open with a lease")
+    cr = Created(r)
+    d = cr.contexts.get(b"RqLs")
+    expect(d and struct.unpack_from("<I", d, 16)[0] == 7, "RWH granted")
+    drop_first(a)
+    b, op = other_open(env, name)
+    n = next_frame(c2, 15)
+    expect_eq((n.command, n.mid), (OPLOCK_BREAK, NOTIFY_MID),
+              "a break notification on channel 2")
+    _, flags, nkey, cur, new = struct.unpack_from("<HI16sII", n.body, 2)
+    expect_eq((nkey, cur, new), (key, 7, LEASE_R | LEASE_H), "lease break")
+    expect_eq(flags & 1, 1, "ACK_REQUIRED")
+    ack = struct.pack("<HHI16sIQ", 36, 0, 0, key, LEASE_R | LEASE_H, 0)
+    r = c2.call(OPLOCK_BREAK, ack, ch, tree=a.tid, signed=True)
+    expect_status(r, "SUCCESS", "lease ack on channel 2")
+    rb = op.result(15)
+    expect_status(rb, "SUCCESS", "the other client's open")
+    b.close(Created(rb).fid)
+    r = c2.call(CLOSE, struct.pack("<HHI16s", 24, 0, 0, cr.fid_bytes), ch,
+                tree=a.tid, signed=True)
+    expect_status(r, "SUCCESS", "close on channel 2")
+    c2.close()
+    b.bye()
+
+
+@case
+def case_oplock_break_on_surviving_channel(env):
+    """Likewise with a batch oplock: the break to level II names the
+    handle and is acknowledged on channel 2."""
+    name = "mchan-oplock-%d.txt" % os.getpid()
+    a, c2, ch = two_channels(env, name, b"\x72" * 16)
+    r = a.call(CREATE, create_body(name, disp=OPEN, oplock=LEVEL_BATCH))
+    expect_status(r, "SUCCESS", "open with a batch oplock")
+    expect_eq(r.body[2], LEVEL_BATCH, "batch granted")
+    cr = Created(r)
+    drop_first(a)
+    b, op = other_open(env, name)
+    n = next_frame(c2, 15)
+    expect_eq((n.command, n.mid), (OPLOCK_BREAK, NOTIFY_MID),
+              "a break notification on channel 2")
+    level, fid = struct.unpack_from("<B5x16s", n.body, 2)
+    expect_eq((level, fid), (LEVEL_II, cr.fid_bytes), "oplock break")
+    ack = struct.pack("<HBBI16s", 24, LEVEL_II, 0, 0, cr.fid_bytes)
+    r = c2.call(OPLOCK_BREAK, ack, ch, tree=a.tid, signed=True)
+    expect_status(r, "SUCCESS", "oplock ack on channel 2")
+    rb = op.result(15)
+    expect_status(rb, "SUCCESS", "the other client's open")
+    b.close(Created(rb).fid)
+    r = c2.call(CLOSE, struct.pack("<HHI16s", 24, 0, 0, cr.fid_bytes), ch,
+                tree=a.tid, signed=True)
+    expect_status(r, "SUCCESS", "close on channel 2")
+    c2.close()
+    b.bye()
 
 
 def main():
