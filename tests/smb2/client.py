@@ -380,8 +380,9 @@ class Tree:
     """A logged-on connection with one tree connected. FileIds are
     (persistent, volatile) pairs or their 16 bytes."""
 
-    def __init__(self, env, share="share", guid=b"\x42" * 16):
-        self.c, self.sess, _ = logged_on(env, guid=guid)
+    def __init__(self, env, share="share", guid=b"\x42" * 16,
+                 dialect=0x0311):
+        self.c, self.sess, _ = logged_on(env, dialect, guid=guid)
         r = self.c.tree_connect(self.sess, share)
         expect_eq(r.status, 0, "tree connect to " + share)
         self.tid = r.tree

@@ -364,6 +364,93 @@ def case_oplock_break_on_surviving_channel(env):
     b.bye()
 
 
+# ---- ChannelSequence (MS-SMB2 3.3.5.2.10) ----
+
+def call_csn(t, cmd, body, csn, flags=0):
+    """cmd on t's tree with ChannelSequence csn in the header."""
+    msg = bytearray(t.build(cmd, body, flags=flags))
+    struct.pack_into("<H", msg, 8, csn)
+    t.c.send_frame(bytes(msg))
+    return Response(t.c.recv_frame())
+
+
+def write_csn(t, fid, data, off, csn, flags=0):
+    body = struct.pack("<HHIQ16sIIHHI", 49, 64 + 48, len(data), off, fid, 0,
+                       0, 0, 0, 0) + data
+    return call_csn(t, WRITE, body, csn, flags)
+
+
+def eof_csn(t, fid, size, csn):
+    body = struct.pack("<HBBIHHI16s", 33, 1, 20, 8, 64 + 32, 0, 0,
+                       fid) + struct.pack("<Q", size)
+    return call_csn(t, SET_INFO, body, csn)
+
+
+def zero_csn(t, fid, off, end, csn):
+    data = struct.pack("<QQ", off, end)
+    body = struct.pack("<HHI16sIIIIIIII", 57, 0, 0x000980C8, fid, 64 + 56,
+                       len(data), 0, 0, 0, 0, 1, 0) + data
+    return call_csn(t, IOCTL, body, csn)
+
+
+def csn_file(t, name, csn=0):
+    r = call_csn(t, CREATE, create_body(name, access=GENERIC_ALL_RW,
+                                        disp=OVERWRITE_IF), csn)
+    expect_status(r, "SUCCESS", "create")
+    return Created(r).fid_bytes
+
+
+@case
+def case_channel_sequence_stale_refused(env):
+    """The open takes its CREATE's ChannelSequence; a newer one on WRITE
+    becomes the open's; WRITE, SET_INFO and IOCTL with an older one are
+    FILE_NOT_AVAILABLE and change nothing, READ with it still reads; the
+    comparison is 16-bit with wrap (0x7FFF ahead is newer, 0x8000 older)."""
+    t = Tree(env)
+    name = "mchan-csn-%d.dat" % os.getpid()
+    fid = csn_file(t, name, csn=5)
+    expect_status(write_csn(t, fid, b"A" * 8, 0, 5), "SUCCESS", "csn 5")
+    expect_status(write_csn(t, fid, b"B" * 8, 0, 7), "SUCCESS", "csn 7")
+    expect_status(write_csn(t, fid, b"C" * 8, 0, 6), "FILE_NOT_AVAILABLE",
+                  "WRITE with csn 6 after 7")
+    expect_status(write_csn(t, fid, b"C" * 8, 0, 4), "FILE_NOT_AVAILABLE",
+                  "WRITE with csn 4 (older than the CREATE's)")
+    expect_status(eof_csn(t, fid, 2, 6), "FILE_NOT_AVAILABLE",
+                  "SET_INFO with csn 6")
+    expect_status(zero_csn(t, fid, 0, 4, 6), "FILE_NOT_AVAILABLE",
+                  "IOCTL with csn 6")
+    body = struct.pack("<HBBIQ16sIIIHH", 49, 0, 0, 8, 0, fid, 0, 0, 0, 0,
+                       0) + b"\0"
+    r = call_csn(t, READ, body, 6)
+    expect_status(r, "SUCCESS", "READ with csn 6")
+    doff = r.body[2]
+    expect_eq(r.raw[doff:doff + 8], b"B" * 8, "what the stale requests left")
+    expect_status(write_csn(t, fid, b"D" * 8, 0, 7), "SUCCESS", "csn 7 again")
+    expect_status(write_csn(t, fid, b"E", 0, 7 + 0x8000),
+                  "FILE_NOT_AVAILABLE", "0x8000 ahead counts as older")
+    expect_status(write_csn(t, fid, b"F", 0, 7 + 0x7FFF), "SUCCESS",
+                  "0x7FFF ahead is newer")
+    expect_status(write_csn(t, fid, b"G", 0, 7), "FILE_NOT_AVAILABLE",
+                  "csn 7 after it")
+    expect_status(write_csn(t, fid, b"H", 0, 6 + 0x7FFF, flags=0x20000000),
+                  "FILE_NOT_AVAILABLE", "a replay older than the open's")
+    t.close(fid)
+    t.bye()
+
+
+@case
+def case_channel_sequence_not_on_2x(env):
+    """SMB 2.1 has no ChannelSequence (the field is Status, 0): any value
+    there is ignored."""
+    t = Tree(env, dialect=0x0210)
+    name = "mchan-csn21-%d.dat" % os.getpid()
+    fid = csn_file(t, name)
+    expect_status(write_csn(t, fid, b"A", 0, 9), "SUCCESS", "value 9")
+    expect_status(write_csn(t, fid, b"B", 0, 3), "SUCCESS", "value 3")
+    t.close(fid)
+    t.bye()
+
+
 def main():
     return case_main(__doc__, "smb2mchan", CASES)
 
