@@ -22,7 +22,7 @@ const struct cfg_key_doc cfg_key_docs[] = {
 	  NULL, NULL, "it treats an unknown word as disabled; here it is an error." },
 	{ "smb2 leases", 'G', "Grant SMB2 leases (file and directory caching) when clients ask.",
 	  NULL, NULL, "its default is no." },
-	{ "server multi channel support", 'G', "Let a session bind further connections as channels (SMB 3 multichannel).",
+	{ "server multi channel support", 'G', "Let a session bind further connections as channels (SMB 3 multichannel), and list the server's addresses to clients that ask (FSCTL_QUERY_NETWORK_INTERFACE_INFO): every address of an interface that is up but loopback and IPv6 link-local ones, only those of interfaces with bind interfaces only = yes.",
 	  NULL, NULL, "its default is no." },
 	{ "smb3 encryption", 'G', "Encryption of SMB 3 sessions: no (off, disabled) never, yes (auto, desired, enabled) when the client can, required (mandatory) refuses clients that cannot. Also the default of every share.",
 	  NULL, NULL, "its default is auto." },

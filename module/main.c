@@ -97,11 +97,16 @@ static const struct ksmbd_server_ops serve_ops = {
 	.stop = serve_stop,
 };
 
-/* Requests pending on a closed connection go first, then its sessions. */
+/*
+ * Requests pending on a closed connection go first, then its sessions;
+ * the handles of sessions that live on through another channel have
+ * their breaks sent there.
+ */
 static void conn_closed(struct ksmbd_conn *conn)
 {
 	ksmbd_async_conn_closed(conn);
-	ksmbd_session_conn_closed(conn);
+	if (ksmbd_session_conn_closed(conn))
+		ksmbd_oplock_conn_closed(conn);
 }
 
 static const struct ksmbd_conn_ops conn_ops = {

@@ -5,13 +5,14 @@
  * names users and their addresses.
  *
  *   conn ID ADDRESS dialect=0xNNNN age_s=N idle_s=N requests=N
- *   sess 0xSESSIONID CONN_ID STATE user=NAME signing=0|1 encryption=0|1 trees=N
+ *   sess 0xSESSIONID CONN_ID STATE user=NAME signing=0|1 encryption=0|1 trees=N channels=IDS
  *
  * One conn line per connection from its accept on (dialect 0 until it has
  * negotiated; IPv4 peers of the dual-stack listener as a.b.c.d), then one
  * sess line per session not yet ended: STATE is setup while the logon is
  * under way (no user yet) and valid after it; CONN_ID is the connection
- * the session was set up on. Bytes of NAME below 0x21, 0x7f and the
+ * the session was set up on, IDS the connections bound to it as channels
+ * and still open (comma-separated; - for none). Bytes of NAME below 0x21, 0x7f and the
  * backslash are written as \xHH; UTF-8 passes through.
  */
 #define pr_fmt(fmt) "ksmbd: " fmt
@@ -71,6 +72,24 @@ static void show_name(struct seq_file *m, const char *name, size_t max)
 	}
 }
 
+static void show_channels(struct seq_file *m, struct ksmbd_session *sess)
+{
+	struct ksmbd_channel *ch;
+	bool any = false;
+
+	seq_puts(m, " channels=");
+	spin_lock(&sess->chan_lock);
+	list_for_each_entry(ch, &sess->channels, node) {
+		if (!ch->bound || ch->gone)
+			continue;
+		seq_printf(m, "%s%llu", any ? "," : "", ch->conn->id);
+		any = true;
+	}
+	spin_unlock(&sess->chan_lock);
+	if (!any)
+		seq_putc(m, '-');
+}
+
 /* Under the session table's lock: the state and a VALID user are fixed. */
 static void show_session(struct ksmbd_session *sess, void *arg)
 {
@@ -84,11 +103,13 @@ static void show_session(struct ksmbd_session *sess, void *arg)
 		   valid ? "valid" : "setup");
 	if (valid)
 		show_name(m, sess->account, sizeof(sess->account));
-	seq_printf(m, " signing=%d encryption=%d trees=%u\n",
+	seq_printf(m, " signing=%d encryption=%d trees=%u",
 		   valid && sess->signing_required,
 		   valid && (sess->crypto.encrypt_data ||
 			     sess->crypto.tree_encrypts),
 		   READ_ONCE(sess->nr_trees));
+	show_channels(m, sess);
+	seq_putc(m, '\n');
 }
 
 static int clients_show(struct seq_file *m, void *v)

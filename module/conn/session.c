@@ -105,30 +105,68 @@ struct ksmbd_session *ksmbd_session_lookup_global(u64 id)
 	return lookup(NULL, id, false);
 }
 
+/*
+ * Under chan_lock: a live path of sess, its own connection first, then
+ * its bound channels in the order they were bound; NULL when none.
+ */
+static struct ksmbd_conn *live_path_locked(struct ksmbd_session *sess)
+{
+	struct ksmbd_channel *ch;
+
+	if (!sess->conn_gone && !ksmbd_conn_exiting(sess->conn))
+		return sess->conn;
+	list_for_each_entry(ch, &sess->channels, node)
+		if (ch->bound && !ch->gone && !ksmbd_conn_exiting(ch->conn))
+			return ch->conn;
+	return NULL;
+}
+
+struct ksmbd_conn *ksmbd_session_live_conn(struct ksmbd_session *sess)
+{
+	struct ksmbd_conn *conn;
+
+	spin_lock(&sess->chan_lock);
+	conn = live_path_locked(sess);
+	if (conn)
+		ksmbd_conn_get(conn);
+	spin_unlock(&sess->chan_lock);
+	return conn;
+}
+
 struct ksmbd_session *ksmbd_session_find_client(const u8 *client_guid,
-						kuid_t uid)
+						kuid_t uid,
+						struct ksmbd_conn **conn)
 {
 	static const u8 zero[16];
 	struct ksmbd_session *sess, *found = NULL;
+	struct ksmbd_conn *c, *found_conn = NULL;
 	unsigned long idx;
 
+	*conn = NULL;
 	if (!memcmp(client_guid, zero, sizeof(zero)))
 		return NULL;
 	xa_lock(&sessions);
 	xa_for_each(&sessions, idx, sess) {
-		struct ksmbd_conn *c = sess->conn;
-
 		if (smp_load_acquire(&sess->state) != KSMBD_SESS_VALID ||
-		    !uid_eq(sess->uid, uid) || READ_ONCE(sess->conn_gone) ||
-		    ksmbd_conn_exiting(c) ||
-		    memcmp(c->neg.client_guid, client_guid, 16))
+		    !uid_eq(sess->uid, uid) ||
+		    memcmp(sess->conn->neg.client_guid, client_guid, 16))
 			continue;
-		/* The client's oldest connection: ids grow with age. */
-		if (!found || c->id < found->conn->id)
+		spin_lock(&sess->chan_lock);
+		c = live_path_locked(sess);
+		spin_unlock(&sess->chan_lock);
+		/* The client's oldest live connection: ids grow with age. */
+		if (c && (!found || c->id < found_conn->id)) {
 			found = sess;
+			found_conn = c;
+		}
 	}
 	if (found && !refcount_inc_not_zero(&found->refs))
 		found = NULL;
+	/* The session holds its paths: found_conn is still counted. */
+	if (found) {
+		ksmbd_conn_get(found_conn);
+		*conn = found_conn;
+	}
 	xa_unlock(&sessions);
 	return found;
 }
@@ -504,7 +542,8 @@ static bool leave_conn(struct ksmbd_session *sess, struct ksmbd_conn *conn,
  * was its last path (it must be torn down), else NULL and *more says
  * whether to look again.
  */
-static struct ksmbd_session *next_left(struct ksmbd_conn *conn, bool *more)
+static struct ksmbd_session *next_left(struct ksmbd_conn *conn, bool *more,
+				       bool *survived)
 {
 	struct ksmbd_session *sess, *found = NULL;
 	unsigned long idx;
@@ -516,6 +555,8 @@ static struct ksmbd_session *next_left(struct ksmbd_conn *conn, bool *more)
 		spin_lock(&sess->chan_lock);
 		last = leave_conn(sess, conn, &was_path);
 		spin_unlock(&sess->chan_lock);
+		if (was_path && !last)
+			*survived = true;
 		if (last) {
 			found = sess;
 			ksmbd_session_get(found);
@@ -527,10 +568,10 @@ static struct ksmbd_session *next_left(struct ksmbd_conn *conn, bool *more)
 	return found;
 }
 
-void ksmbd_session_conn_closed(struct ksmbd_conn *conn)
+bool ksmbd_session_conn_closed(struct ksmbd_conn *conn)
 {
 	struct ksmbd_session *sess;
-	bool more = true;
+	bool more = true, survived = false;
 
 	/*
 	 * EXITING is already set, so table_insert() adds no new session of
@@ -538,7 +579,7 @@ void ksmbd_session_conn_closed(struct ksmbd_conn *conn)
 	 * have looked.
 	 */
 	while (more) {
-		sess = next_left(conn, &more);
+		sess = next_left(conn, &more, &survived);
 		if (!sess)
 			break;
 		/* Its handles stay for a durable reconnect (3.3.7.1). */
@@ -546,6 +587,7 @@ void ksmbd_session_conn_closed(struct ksmbd_conn *conn)
 		ksmbd_session_teardown(sess, "connection closed");
 		ksmbd_session_put(sess);
 	}
+	return survived;
 }
 
 struct ksmbd_channel *ksmbd_channel_pending(struct ksmbd_session *sess,

@@ -109,9 +109,10 @@ void ksmbd_session_end_previous(struct ksmbd_session *sess, u64 prev_id);
 
 /*
  * The connection is going away: it leaves every session it is a path of;
- * those left without a path are torn down (durable handles kept).
+ * those left without a path are torn down (durable handles kept). True
+ * when a session it was a path of lives on through another channel.
  */
-void ksmbd_session_conn_closed(struct ksmbd_conn *conn);
+bool ksmbd_session_conn_closed(struct ksmbd_conn *conn);
 
 /*
  * A VALID session by id whatever connection it is on (binding), or NULL.
@@ -119,11 +120,19 @@ void ksmbd_session_conn_closed(struct ksmbd_conn *conn);
 struct ksmbd_session *ksmbd_session_lookup_global(u64 id);
 /*
  * Where a lease break of client_guid's lease owned by uid goes: the
- * VALID session of that user on the client's oldest live connection
- * (counted), or NULL. The ClientGuid alone is only the client's word.
+ * VALID session of that user (set up by that client) with the client's
+ * oldest live connection, its own or a bound channel; the session and
+ * *conn counted, or NULL. The ClientGuid alone is only the client's word.
  */
 struct ksmbd_session *ksmbd_session_find_client(const u8 *client_guid,
-						kuid_t uid);
+						kuid_t uid,
+						struct ksmbd_conn **conn);
+/*
+ * A live path of sess (counted): its own connection, else a bound
+ * channel's (MS-SMB2 3.3.4.6/3.3.4.7: a notification may go on any
+ * channel of the session); NULL when none is left.
+ */
+struct ksmbd_conn *ksmbd_session_live_conn(struct ksmbd_session *sess);
 /* Is conn one of the session's live paths (its own or a bound channel)? */
 bool ksmbd_session_on_conn(struct ksmbd_session *sess,
 			   struct ksmbd_conn *conn);

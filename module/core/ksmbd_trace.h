@@ -734,8 +734,11 @@ DEFINE_KSMBD_IPC_EVENT(ksmbd_ipc_response);
  * status and the time since the break; break_timeout: the break ended
  * without an acknowledgement, reason "timeout" (the break timeout
  * passed), "disconnected" (the client's connection is gone) or "waiters"
- * (too many opens waiting; downgraded at once). What a member lacks it
- * passes as 0 or NULL.
+ * (too many opens waiting; downgraded at once); moved: the connection
+ * the owner's breaks went to closed while its session lives on, conn is
+ * the channel they go to now (from: the state held, to: the state a
+ * break under way goes to, resent there; 0 when none). What a member
+ * lacks it passes as 0 or NULL.
  */
 #define show_lease_state(s) __print_flags(s, "", { 1, "R" }, { 2, "H" }, { 4, "W" })
 
@@ -792,6 +795,10 @@ DEFINE_KSMBD_OPLOCK_PRINT_EVENT(ksmbd_oplock_break_timeout,
 				show_lease_state(__entry->from),
 				show_lease_state(__entry->to),
 				__get_str(reason));
+DEFINE_KSMBD_OPLOCK_PRINT_EVENT(ksmbd_oplock_moved,
+				" state=%s breaking_to=%s",
+				show_lease_state(__entry->from),
+				show_lease_state(__entry->to));
 
 /*
  * Durable handles (durable.h). disconnect: the connection of a durable

@@ -49,6 +49,7 @@ struct ksmbd_caller {
 	struct ksmbd_tree *tree;
 	u64 session_id;		/* the id the response header carries */
 	u32 flags;		/* the request header's, host order */
+	u16 channel_sequence;	/* the request header's (3.x) */
 	const struct ksmbd_compound_fid *cfid;
 	const struct ksmbd_caller_ops *ops;
 };

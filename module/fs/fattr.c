@@ -112,18 +112,60 @@ int ksmbd_fattr_store_dosattr(struct ksmbd_file *fp, const struct kstat *st,
 	struct ksmbd_dosattr da = { };
 	u8 blob[KSMBD_DOSATTR_MAX];
 	bool old = ksmbd_file_dosattr(fp, &da);
+	bool had = old && (da.valid & KSMBD_DOSINFO_ATTRIB);
+	u32 sparse = had ? da.attrib & FILE_ATTRIBUTE_SPARSE_FILE : 0;
 	int n;
 
-	if (!set_attrs && old && (da.valid & KSMBD_DOSINFO_ATTRIB))
+	if (!set_attrs && had)
 		attrs = da.attrib;
 	else if (!set_attrs)	/* keep what was reported (fileinfo.h) */
 		attrs = S_ISDIR(st->mode) ? 0 : FILE_ATTRIBUTE_ARCHIVE;
 	if (!btime && old && (da.valid & KSMBD_DOSINFO_CREATE_TIME))
 		btime = da.create_time;
-	attrs &= KSMBD_ATTR_SETTABLE & ~FILE_ATTRIBUTE_NORMAL;
+	/* SPARSE_FILE is FSCTL_SET_SPARSE's (ksmbd_fattr_set_sparse()). */
+	attrs = (attrs & KSMBD_ATTR_SETTABLE & ~FILE_ATTRIBUTE_NORMAL) | sparse;
 	if (S_ISDIR(st->mode))
-		attrs |= FILE_ATTRIBUTE_DIRECTORY;
+		attrs = (attrs & ~FILE_ATTRIBUTE_SPARSE_FILE) |
+			FILE_ATTRIBUTE_DIRECTORY;
 	n = ksmbd_dosattr_encode(attrs, btime, btime != 0, blob, sizeof(blob));
+	if (n < 0)
+		return n;
+	return ksmbd_vfs_setxattr(fp, KSMBD_DOSATTR_XATTR, blob, n, 0);
+}
+
+bool ksmbd_fattr_is_sparse(struct ksmbd_file *fp)
+{
+	struct ksmbd_dosattr da = { };
+
+	return ksmbd_file_dosattr(fp, &da) &&
+	       (da.valid & KSMBD_DOSINFO_ATTRIB) &&
+	       (da.attrib & FILE_ATTRIBUTE_SPARSE_FILE);
+}
+
+int ksmbd_fattr_set_sparse(struct ksmbd_file *fp, bool sparse)
+{
+	struct ksmbd_dosattr da = { };
+	u8 blob[KSMBD_DOSATTR_MAX];
+	struct kstat st;
+	u32 attrs;
+	int n;
+
+	if (!ksmbd_fattr_stores_dos(fp))
+		return -EOPNOTSUPP;
+	n = ksmbd_vfs_getattr(fp, &st);
+	if (n)
+		return n;
+	if (ksmbd_file_dosattr(fp, &da) && (da.valid & KSMBD_DOSINFO_ATTRIB))
+		attrs = da.attrib & KSMBD_ATTR_KEPT & ~FILE_ATTRIBUTE_NORMAL;
+	else
+		attrs = FILE_ATTRIBUTE_ARCHIVE;	/* what was reported */
+	if (sparse)
+		attrs |= FILE_ATTRIBUTE_SPARSE_FILE;
+	else
+		attrs &= ~FILE_ATTRIBUTE_SPARSE_FILE;
+	n = ksmbd_dosattr_encode(attrs, da.create_time,
+				 da.valid & KSMBD_DOSINFO_CREATE_TIME, blob,
+				 sizeof(blob));
 	if (n < 0)
 		return n;
 	return ksmbd_vfs_setxattr(fp, KSMBD_DOSATTR_XATTR, blob, n, 0);

@@ -35,6 +35,14 @@ bool ksmbd_file_dosattr(struct ksmbd_file *fp, struct ksmbd_dosattr *da);
 /* Does fp's share keep DOS attributes in user.DOSATTRIB? */
 bool ksmbd_fattr_stores_dos(const struct ksmbd_file *fp);
 /*
+ * FSCTL_SET_SPARSE's SPARSE_FILE attribute, kept in user.DOSATTRIB:
+ * whether fp's file has it; set or clear it (-EOPNOTSUPP when the share
+ * keeps no DOS attributes). Holes exist whatever it says: it only
+ * decides what the client is told (allocated ranges, attributes).
+ */
+bool ksmbd_fattr_is_sparse(struct ksmbd_file *fp);
+int ksmbd_fattr_set_sparse(struct ksmbd_file *fp, bool sparse);
+/*
  * Update user.DOSATTRIB with attributes (set_attrs) and/or the creation
  * time (btime, 0 = keep the stored one).
  */

@@ -98,6 +98,9 @@ struct ksmbd_file *ksmbd_file_alloc(struct ksmbd_caller *caller,
 	mutex_init(&fp->alloc_lock);
 	spin_lock_init(&fp->name_lock);
 	spin_lock_init(&fp->lock_seq_lock);
+	spin_lock_init(&fp->chan_seq_lock);
+	/* 3.3.5.9: the open starts with its CREATE's ChannelSequence. */
+	fp->chan_seq = caller->channel_sequence;
 	INIT_LIST_HEAD(&fp->ino_node);
 	INIT_LIST_HEAD(&fp->brl_locks);
 	fp->tree_flags = tree_flags_of(caller->tree);
@@ -821,4 +824,38 @@ struct ksmbd_file *ksmbd_file_durable_find_guid(const u8 *create_guid,
 	}
 	xa_unlock(&files);
 	return fp;
+}
+
+int ksmbd_file_chan_seq_in(struct ksmbd_file *fp, u16 seq, bool replay,
+			   bool modify, u32 *epoch)
+{
+	s16 diff;
+	int ret = 0;
+
+	spin_lock(&fp->chan_seq_lock);
+	/* Newer by at most 0x7FFF, in 16-bit arithmetic, is positive. */
+	diff = (s16)(seq - fp->chan_seq);
+	if (diff < 0 || (replay && fp->pre_req_count)) {
+		ret = modify ? -EAGAIN : 1;
+	} else if (diff > 0) {
+		fp->pre_req_count += fp->req_count;
+		fp->req_count = 1;
+		fp->chan_seq = seq;
+		fp->chan_epoch++;
+	} else {
+		fp->req_count++;
+	}
+	*epoch = fp->chan_epoch;
+	spin_unlock(&fp->chan_seq_lock);
+	return ret;
+}
+
+void ksmbd_file_chan_seq_out(struct ksmbd_file *fp, u32 epoch)
+{
+	spin_lock(&fp->chan_seq_lock);
+	if (epoch == fp->chan_epoch && fp->req_count)
+		fp->req_count--;
+	else if (fp->pre_req_count)
+		fp->pre_req_count--;
+	spin_unlock(&fp->chan_seq_lock);
 }

@@ -97,6 +97,16 @@ struct ksmbd_file {
 	spinlock_t lock_seq_lock;
 	u8 lock_seq[KSMBD_FILE_LOCK_SEQS];
 	/*
+	 * MS-SMB2 3.3.5.2.10 (3.x): Open.ChannelSequence, the requests
+	 * counted in under it (req_count) and those still out under an
+	 * older one (pre_req_count); chan_epoch counts its changes, so a
+	 * request knows which count it leaves. Under chan_seq_lock.
+	 */
+	spinlock_t chan_seq_lock;
+	u16 chan_seq;
+	u32 chan_epoch;
+	u32 req_count, pre_req_count;
+	/*
 	 * A named stream's extended attribute (streams.h), or NULL for the
 	 * file itself. A buffer of XATTR_NAME_MAX + 1 bytes, set at open and
 	 * rewritten in place by a stream rename (ksmbd_file_stream_renamed).
@@ -188,6 +198,18 @@ struct ksmbd_file *ksmbd_file_lookup(struct ksmbd_caller *caller,
 				     u64 persistent_id, u64 volatile_id);
 void ksmbd_file_get(struct ksmbd_file *fp);
 void ksmbd_file_put(struct ksmbd_file *fp);
+
+/*
+ * ChannelSequence of a request on fp (MS-SMB2 3.3.5.2.10): the same as
+ * the open's, or newer (which becomes the open's, the requests out under
+ * the old one counted apart), counts the request in and gives *epoch for
+ * ksmbd_file_chan_seq_out(); a replay while requests of an older one are
+ * still out, or an older one, is refused (-EAGAIN) when modify is set
+ * and otherwise let through uncounted (1).
+ */
+int ksmbd_file_chan_seq_in(struct ksmbd_file *fp, u16 seq, bool replay,
+			   bool modify, u32 *epoch);
+void ksmbd_file_chan_seq_out(struct ksmbd_file *fp, u32 epoch);
 
 /*
  * Set or clear delete-on-close on a handle (SET_INFO

@@ -52,12 +52,13 @@ u32 ksmbd_dos_attrs(bool directory, bool mode_writable, bool hide,
 	u32 attrs = 0;
 
 	if (da && (da->valid & KSMBD_DOSINFO_ATTRIB))
-		attrs = da->attrib & KSMBD_ATTR_SETTABLE &
+		attrs = da->attrib & KSMBD_ATTR_KEPT &
 			~(FILE_ATTRIBUTE_READONLY | FILE_ATTRIBUTE_NORMAL);
 	else if (!directory)
 		attrs = FILE_ATTRIBUTE_ARCHIVE;
 	if (directory)
-		attrs |= FILE_ATTRIBUTE_DIRECTORY;
+		attrs = (attrs & ~FILE_ATTRIBUTE_SPARSE_FILE) |
+			FILE_ATTRIBUTE_DIRECTORY;
 	else if (!mode_writable)
 		attrs |= FILE_ATTRIBUTE_READONLY;
 	if (hide)

@@ -67,6 +67,11 @@ enum {
 				 FILE_ATTRIBUTE_SYSTEM | FILE_ATTRIBUTE_ARCHIVE | \
 				 FILE_ATTRIBUTE_NORMAL | FILE_ATTRIBUTE_TEMPORARY | \
 				 0x00001000 | 0x00002000)
+/*
+ * What user.DOSATTRIB keeps and reports besides: SPARSE_FILE, which only
+ * FSCTL_SET_SPARSE changes (files only; a SET_INFO keeps it as it is).
+ */
+#define KSMBD_ATTR_KEPT		(KSMBD_ATTR_SETTABLE | FILE_ATTRIBUTE_SPARSE_FILE)
 
 /* FileModeInformation bits a handle reports (MS-FSCC 2.4.26) */
 #define KSMBD_FILE_MODE_BITS	(0x00000002 | 0x00000004 | 0x00000008 | \

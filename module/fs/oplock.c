@@ -83,31 +83,6 @@ struct break_note {
 	u16 epoch;
 };
 
-u32 ksmbd_oplock_level_to_bits(u8 level)
-{
-	switch (level) {
-	case SMB2_OPLOCK_LEVEL_II:
-		return KSMBD_LEASE_R;
-	case SMB2_OPLOCK_LEVEL_EXCLUSIVE:
-		return KSMBD_LEASE_R | KSMBD_LEASE_W;
-	case SMB2_OPLOCK_LEVEL_BATCH:
-		return KSMBD_LEASE_RWH;
-	default:
-		return 0;
-	}
-}
-
-u8 ksmbd_oplock_bits_to_level(u32 bits)
-{
-	if (!(bits & KSMBD_LEASE_R))
-		return SMB2_OPLOCK_LEVEL_NONE;
-	if ((bits & KSMBD_LEASE_RWH) == KSMBD_LEASE_RWH)
-		return SMB2_OPLOCK_LEVEL_BATCH;
-	if (bits & KSMBD_LEASE_W)
-		return SMB2_OPLOCK_LEVEL_EXCLUSIVE;
-	return SMB2_OPLOCK_LEVEL_II;
-}
-
 static unsigned long key_hash(const u8 *guid, const u8 *key)
 {
 	return get_unaligned_le64(key) ^ get_unaligned_le64(key + 8) ^
@@ -420,15 +395,15 @@ static bool scan_owners(struct breaker *b, struct list_head *notes,
 static void note_route(struct break_note *n)
 {
 	struct ksmbd_session *sess;
+	struct ksmbd_conn *conn;
 
 	if (!n->lease)
 		return;
-	sess = ksmbd_session_find_client(n->guid, n->uid);
+	sess = ksmbd_session_find_client(n->guid, n->uid, &conn);
 	if (!sess)
 		return;
-	ksmbd_conn_get(sess->conn);
 	ksmbd_conn_put(n->conn);
-	n->conn = sess->conn;
+	n->conn = conn;
 	n->sess_id = sess->id;
 	ksmbd_session_put(sess);
 }
@@ -459,6 +434,25 @@ static void send_notes(struct list_head *notes)
 		ksmbd_conn_put(n->conn);
 		kfree(n);
 	}
+}
+
+void ksmbd_oplock_resend(struct ksmbd_oplock *o, struct list_head *notes)
+{
+	struct break_note *n = note_make(o, o->break_to, true);
+
+	if (n)
+		list_add_tail(&n->node, notes);
+}
+
+void ksmbd_oplock_for_each(void (*fn)(struct ksmbd_oplock *o, void *arg),
+			   void *arg)
+{
+	struct ksmbd_oplock *o;
+	int bkt;
+
+	lockdep_assert_held(&ksmbd_owner_lock);
+	hash_for_each(by_inode, bkt, o, inode_node)
+		fn(o, arg);
 }
 
 /*

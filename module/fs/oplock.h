@@ -174,6 +174,12 @@ int ksmbd_oplock_break_for_setinfo(struct ksmbd_caller *caller,
 
 /* The handle's last put: leave its owner (freed with its last handle). */
 void ksmbd_oplock_release(struct ksmbd_file *fp);
+/*
+ * conn closed while sessions it was a channel of live on: the owners
+ * whose breaks went to it go to a live channel of their session from
+ * now on, a break under way resent there.
+ */
+void ksmbd_oplock_conn_closed(struct ksmbd_conn *conn);
 /* For the file table (main.c registers it): the above at the last put. */
 extern struct ksmbd_file_hooks ksmbd_oplock_file_hooks;
 

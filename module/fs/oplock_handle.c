@@ -265,3 +265,81 @@ static void oplock_released(struct ksmbd_file *fp, bool deleted)
 struct ksmbd_file_hooks ksmbd_oplock_file_hooks = {
 	.released = oplock_released,
 };
+
+/* ---- Oplock levels as R/H/W bits (SMB2 2.2.14) ---- */
+
+u32 ksmbd_oplock_level_to_bits(u8 level)
+{
+	switch (level) {
+	case SMB2_OPLOCK_LEVEL_II:
+		return KSMBD_LEASE_R;
+	case SMB2_OPLOCK_LEVEL_EXCLUSIVE:
+		return KSMBD_LEASE_R | KSMBD_LEASE_W;
+	case SMB2_OPLOCK_LEVEL_BATCH:
+		return KSMBD_LEASE_RWH;
+	default:
+		return 0;
+	}
+}
+
+u8 ksmbd_oplock_bits_to_level(u32 bits)
+{
+	if (!(bits & KSMBD_LEASE_R))
+		return SMB2_OPLOCK_LEVEL_NONE;
+	if ((bits & KSMBD_LEASE_RWH) == KSMBD_LEASE_RWH)
+		return SMB2_OPLOCK_LEVEL_BATCH;
+	if (bits & KSMBD_LEASE_W)
+		return SMB2_OPLOCK_LEVEL_EXCLUSIVE;
+	return SMB2_OPLOCK_LEVEL_II;
+}
+
+/* ---- A connection of a multichannel session closing ---- */
+
+struct rehome {
+	struct ksmbd_conn *conn;
+	struct list_head *notes;
+};
+
+/*
+ * Under the lock: o came on the connection that closed while o's session
+ * lives on through another channel; from now on its breaks go there
+ * (MS-SMB2 3.3.4.6, 3.3.4.7: any channel of the session). A break
+ * awaiting its acknowledgement could not go out on the closing
+ * connection (it waited for the teardown): it is sent again there.
+ */
+static void owner_rehome(struct ksmbd_oplock *o, void *arg)
+{
+	struct rehome *r = arg;
+	struct ksmbd_session *sess;
+	struct ksmbd_conn *to = NULL;
+
+	if (o->conn != r->conn)
+		return;
+	sess = ksmbd_session_lookup_global(o->sess_id);
+	if (sess) {
+		if (ksmbd_session_valid(sess))
+			to = ksmbd_session_live_conn(sess);
+		ksmbd_session_put(sess);
+	}
+	if (!to)
+		return;
+	/* The closing connection's teardown holds it: not the last put. */
+	ksmbd_conn_put(o->conn);
+	o->conn = to;
+	trace_ksmbd_oplock_moved(to->id, ksmbd_oplock_trace_id(o), o->lease,
+				 o->state, o->breaking ? o->break_to : 0, 0,
+				 0, NULL);
+	if (o->breaking)
+		ksmbd_oplock_resend(o, r->notes);
+}
+
+void ksmbd_oplock_conn_closed(struct ksmbd_conn *conn)
+{
+	LIST_HEAD(notes);
+	struct rehome r = { .conn = conn, .notes = &notes };
+
+	mutex_lock(&ksmbd_owner_lock);
+	ksmbd_oplock_for_each(owner_rehome, &r);
+	mutex_unlock(&ksmbd_owner_lock);
+	ksmbd_oplock_send_notes(&notes);
+}

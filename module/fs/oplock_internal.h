@@ -69,6 +69,11 @@ void ksmbd_oplock_resolve(struct ksmbd_oplock *o, u32 state);
 void ksmbd_oplock_acked(struct ksmbd_oplock *o, u32 state,
 			struct list_head *notes);
 void ksmbd_oplock_send_notes(struct list_head *notes);
+/* Under the lock: queue the break o has under way again (a new path). */
+void ksmbd_oplock_resend(struct ksmbd_oplock *o, struct list_head *notes);
+/* Under the lock: fn on every owner. */
+void ksmbd_oplock_for_each(void (*fn)(struct ksmbd_oplock *o, void *arg),
+			   void *arg);
 
 /*
  * oplock_klease.c, under the lock: take a kernel lease for o (which has

@@ -216,6 +216,38 @@ void ksmbd_notify_info_encode(struct ksmbd_wbuf *w, u32 action,
 	ksmbd_wbuf_pad(w, 4);
 }
 
+/* SOCKADDR_STORAGE's Family (2.2.32.5.1): InterNetwork, InterNetworkV6. */
+#define NETIF_FAMILY_INET	0x0002
+#define NETIF_FAMILY_INET6	0x0017
+/* Family, then the 16 (IPv4) or 28 (IPv6) bytes of SOCKADDR_IN(6). */
+#define NETIF_SOCKADDR_SIZE	128
+
+void ksmbd_netif_info_encode(struct ksmbd_wbuf *w,
+			     const struct ksmbd_netif_info *ni, bool last)
+{
+	u8 *sa;
+
+	if (w->cap - w->len < KSMBD_NETIF_INFO_SIZE) {
+		w->overflow = true;
+		return;
+	}
+	ksmbd_wbuf_put_le32(w, last ? 0 : KSMBD_NETIF_INFO_SIZE);
+	ksmbd_wbuf_put_le32(w, ni->ifindex);
+	ksmbd_wbuf_put_le32(w, ni->capability);
+	ksmbd_wbuf_put_le32(w, 0);		/* Reserved */
+	ksmbd_wbuf_put_le64(w, ni->link_speed);
+	/* Zeroed: Port, FlowInfo, ScopeId and the reserved tail. */
+	sa = ksmbd_wbuf_reserve(w, NETIF_SOCKADDR_SIZE);
+	if (!sa)
+		return;
+	put_unaligned_le16(ni->ipv6 ? NETIF_FAMILY_INET6 : NETIF_FAMILY_INET,
+			   sa);
+	if (ni->ipv6)
+		memcpy(sa + 8, ni->addr, 16);	/* after Port, FlowInfo */
+	else
+		memcpy(sa + 4, ni->addr, 4);	/* after Port */
+}
+
 void ksmbd_sess_setup_rsp_set(void *fixed, u16 session_flags, u16 blob_len)
 {
 	struct smb2_sess_setup_rsp *r = fixed;

@@ -125,6 +125,26 @@ static inline u32 ksmbd_notify_info_size(u32 name_len)
 void ksmbd_notify_info_encode(struct ksmbd_wbuf *w, u32 action,
 			      const void *name, u32 name_len, bool last);
 /*
+ * FSCTL_QUERY_NETWORK_INTERFACE_INFO (2.2.32.5): one entry per address,
+ * each 152 bytes (a multiple of 8, so Next is the size itself).
+ */
+#define KSMBD_NETIF_INFO_SIZE		152
+#define KSMBD_NETIF_RSS_CAPABLE		0x00000001
+struct ksmbd_netif_info {
+	u32 ifindex;
+	u32 capability;			/* KSMBD_NETIF_* */
+	u64 link_speed;			/* bits per second */
+	bool ipv6;
+	u8 addr[16];			/* network order; IPv4 in the first 4 */
+};
+
+/*
+ * Appends one entry; the last one says so (Next 0). Port, FlowInfo and
+ * ScopeId are 0 (2.2.32.5.1: the client ignores them).
+ */
+void ksmbd_netif_info_encode(struct ksmbd_wbuf *w,
+			     const struct ksmbd_netif_info *ni, bool last);
+/*
  * SESSION_SETUP (2.2.6): the security blob right after the fixed part,
  * reserved before the blob is built.
  */

@@ -16,6 +16,7 @@
 #include "proto/transform.h"
 #include "server.h"
 #include "session.h"
+#include "smb2_chanseq.h"
 #include "smb2_dispatch.h"
 #include "smb2_info.h"
 #include "smb2_transform.h"
@@ -197,6 +198,7 @@ static enum ksmbd_smb2_verdict run_element(struct ksmbd_smb2_ctx *ctx,
 					   struct ksmbd_req *req)
 {
 	struct ksmbd_req_limits lim;
+	struct ksmbd_chan_ticket ticket;
 	enum ksmbd_smb2_verdict verdict;
 	ksmbd_smb2_handler_t handler;
 	enum ksmbd_valid v;
@@ -227,7 +229,11 @@ static enum ksmbd_smb2_verdict run_element(struct ksmbd_smb2_ctx *ctx,
 		ctx->status = STATUS_NOT_IMPLEMENTED;
 		return KSMBD_SMB2_REPLY;
 	}
+	ctx->status = ksmbd_smb2_chan_seq_enter(ctx, &ticket);
+	if (ctx->status != STATUS_SUCCESS)
+		return KSMBD_SMB2_REPLY;
 	verdict = handler(ctx);
+	ksmbd_smb2_chan_seq_leave(&ticket);
 	if (verdict == KSMBD_SMB2_REPLY && ctx->body.overflow) {
 		/* The reply did not fit what was left of the buffer. */
 		ctx->status = STATUS_INSUFFICIENT_RESOURCES;

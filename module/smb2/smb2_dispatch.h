@@ -121,6 +121,7 @@ static inline struct ksmbd_caller *ksmbd_smb2_caller(struct ksmbd_smb2_ctx *ctx)
 	c->tree = ctx->tree;
 	c->session_id = ctx->session_id;
 	c->flags = ctx->req->hdr.flags;
+	c->channel_sequence = ctx->req->hdr.channel_sequence;
 	c->cfid = ctx->cfid;
 	return c;
 }

@@ -27,4 +27,12 @@ u32 ksmbd_smb2_pipe_transceive(struct ksmbd_smb2_ctx *ctx,
 			       const struct ksmbd_buf *in, u32 max_out,
 			       u32 *got);
 
+/*
+ * smb2_ioctl_netif.c: FSCTL_QUERY_NETWORK_INTERFACE_INFO, its entries
+ * appended to ctx->body (*out_len bytes). Returns the NT status.
+ */
+struct ksmbd_ioctl_req;
+u32 ksmbd_smb2_netif_query(struct ksmbd_smb2_ctx *ctx,
+			   const struct ksmbd_ioctl_req *rq, u32 *out_len);
+
 #endif

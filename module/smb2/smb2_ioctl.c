@@ -3,9 +3,7 @@
  * IOCTL (MS-SMB2 3.3.5.15): the FSCTLs a file server answers. Each takes
  * its input from the gate's validated slice and writes at most
  * MaxOutputResponse bytes of output after the 48-byte response.
- *
- * FSCTL_QUERY_NETWORK_INTERFACE_INFO answers STATUS_NOT_SUPPORTED: no
- * multichannel yet, and the cifs client carries on without it.
+ * FSCTL_QUERY_NETWORK_INTERFACE_INFO is in smb2_ioctl_netif.c.
  */
 #define pr_fmt(fmt) "ksmbd: " fmt
 
@@ -13,6 +11,7 @@
 #include <linux/falloc.h>
 #include "connection.h"
 #include "create_rules.h"
+#include "fattr.h"
 #include "file.h"
 #include "ksmbd_trace.h"
 #include "lock.h"
@@ -343,14 +342,30 @@ static u32 duplicate_extents(struct ioctl_op *op)
 
 /* ---- Sparse files ---- */
 
+/*
+ * FILE_SET_SPARSE_BUFFER (MS-FSCC 2.3.64): SetSparse, or no buffer at all
+ * for TRUE. Every Linux file may have holes; the attribute is recorded
+ * for what clients are told (allocated ranges, FileAttributes).
+ */
 static u32 set_sparse(struct ioctl_op *op)
 {
+	const struct ksmbd_buf *in = &op->rq->input;
+	bool sparse = !in->len || in->p[0];
+	int ret;
+
 	/* Changing the attribute needs write access (CVE-2026-52944). */
 	if (!(op->fp->daccess & (FILE_WRITE_DATA | FILE_WRITE_ATTRIBUTES)) ||
 	    !(op->fp->tree_flags & KSMBD_FILE_TREE_WRITABLE))
 		return STATUS_ACCESS_DENIED;
-	/* Every Linux file may have holes: nothing to record. */
-	return STATUS_SUCCESS;
+	ret = ksmbd_fattr_set_sparse(op->fp, sparse);
+	/*
+	 * A share without DOS attributes (or xattrs) cannot record it and
+	 * does not advertise FILE_SUPPORTS_SPARSE_FILES: its files take
+	 * holes all the same and are reported as not sparse.
+	 */
+	if (ret == -EOPNOTSUPP)
+		return STATUS_SUCCESS;
+	return ksmbd_ntstatus_from_errno(ret);
 }
 
 /*
@@ -405,24 +420,24 @@ static u32 set_zero_data(struct ioctl_op *op)
 	return ksmbd_ntstatus_from_errno(ret);
 }
 
-static u32 allocated_ranges(struct ioctl_op *op)
+static u32 out_range(struct ioctl_op *op, u64 off, u64 len)
 {
-	struct ksmbd_fsctl_range range;
-	u64 off, len;
-	loff_t end, data, hole;
+	if (!out_room(op, 16))
+		return STATUS_BUFFER_OVERFLOW;
+	if (!out_reserve(op, 16))
+		return STATUS_INSUFFICIENT_RESOURCES;
+	out_le64(op, off);
+	out_le64(op, len);
+	return STATUS_SUCCESS;
+}
 
-	if (ksmbd_fsctl_allocated_ranges_decode(&op->rq->input, &range))
-		return STATUS_INVALID_PARAMETER;
-	off = range.offset;
-	len = range.length;
-	if (off > LLONG_MAX || len > LLONG_MAX - off)
-		return STATUS_INVALID_PARAMETER;
-	if (!(op->fp->daccess & FILE_READ_DATA))
-		return STATUS_ACCESS_DENIED;
-	if (op->rq->max_output_response < 16)
-		return STATUS_BUFFER_TOO_SMALL;
-	end = off + len;
-	while ((loff_t)off < end) {
+/* The data ranges of [off, end) as SEEK_DATA/SEEK_HOLE find them. */
+static u32 seek_ranges(struct ioctl_op *op, loff_t off, loff_t end)
+{
+	loff_t data, hole;
+	u32 st;
+
+	while (off < end) {
 		data = ksmbd_vfs_seek(op->fp, off, SEEK_DATA);
 		if (data == -ENXIO || (data >= 0 && data >= end))
 			break;
@@ -432,15 +447,45 @@ static u32 allocated_ranges(struct ioctl_op *op)
 		if (hole < 0)
 			return ksmbd_ntstatus_from_errno(hole);
 		hole = min(hole, end);
-		if (!out_room(op, 16))
-			return STATUS_BUFFER_OVERFLOW;
-		if (!out_reserve(op, 16))
-			return STATUS_INSUFFICIENT_RESOURCES;
-		out_le64(op, data);
-		out_le64(op, hole - data);
+		st = out_range(op, data, hole - data);
+		if (st != STATUS_SUCCESS)
+			return st;
 		off = hole;
 	}
 	return STATUS_SUCCESS;
+}
+
+/*
+ * FSCTL_QUERY_ALLOCATED_RANGES (MS-FSCC 2.3.45), up to the end of file:
+ * the holes of a file marked sparse, the whole range of any other (as
+ * Windows and Samba answer: only a sparse file is said to have holes).
+ */
+static u32 allocated_ranges(struct ioctl_op *op)
+{
+	struct ksmbd_fsctl_range range;
+	struct kstat st;
+	u64 off, len, end;
+	int ret;
+
+	if (ksmbd_fsctl_allocated_ranges_decode(&op->rq->input, &range))
+		return STATUS_INVALID_PARAMETER;
+	off = range.offset;
+	len = range.length;
+	if (off > LLONG_MAX || len > LLONG_MAX - off)
+		return STATUS_INVALID_PARAMETER;
+	if (!(op->fp->daccess & FILE_READ_DATA))
+		return STATUS_ACCESS_DENIED;
+	ret = ksmbd_vfs_getattr(op->fp, &st);
+	if (ret)
+		return ksmbd_ntstatus_from_errno(ret);
+	end = min_t(u64, off + len, st.size);
+	if (off >= end)
+		return STATUS_SUCCESS;	/* nothing before the end of file */
+	if (op->rq->max_output_response < 16)
+		return STATUS_BUFFER_TOO_SMALL;
+	if (op->fp->stream || !ksmbd_fattr_is_sparse(op->fp))
+		return out_range(op, off, end - off);
+	return seek_ranges(op, off, end);
 }
 
 /* ---- Dispatch ---- */
@@ -492,6 +537,7 @@ static u32 run_fsctl(struct ioctl_op *op)
 	case FSCTL_VALIDATE_NEGOTIATE_INFO:
 		return validate_negotiate(op);
 	case FSCTL_QUERY_NETWORK_INTERFACE_INFO:
+		return ksmbd_smb2_netif_query(op->ctx, op->rq, &op->out_len);
 	case FSCTL_DFS_GET_REFERRALS:
 		return STATUS_NOT_SUPPORTED;
 	}

@@ -470,8 +470,12 @@ static u32 query_fs(struct qinfo *q)
 	f.attributes = FILE_CASE_PRESERVED_NAMES | FILE_UNICODE_ON_DISK |
 		       FILE_SUPPORTS_HARD_LINKS |
 		       FILE_SUPPORTS_EXTENDED_ATTRIBUTES;
-	if (ksmbd_stream_supported(q->fp->filp->f_path.dentry))
+	if (ksmbd_stream_supported(q->fp->filp->f_path.dentry)) {
 		f.attributes |= FILE_NAMED_STREAMS;
+		/* FSCTL_SET_SPARSE keeps its attribute in user.DOSATTRIB. */
+		if (ksmbd_fattr_stores_dos(q->fp))
+			f.attributes |= FILE_SUPPORTS_SPARSE_FILES;
+	}
 	/* "share:fake_fscaps": what the administrator vouches for on top. */
 	f.attributes |= ksmbd_server_conf.fake_fscaps;
 	f.fsname16 = ntfs;

@@ -25,21 +25,13 @@
 #include <net/ipv6.h>
 #include <net/sock.h>
 #include <net/tcp.h>
+#include "ifaces.h"
 #include "listener.h"
 #include "ksmbd_trace.h"
 
 /* How often a blocked accept() looks at kthread_should_stop(). */
 #define ACCEPT_POLL	(HZ / 5)
-#define MAX_ITEMS	64
 #define MAX_ADDRS	256
-
-/* One "interfaces" item: a device name, or a network. */
-struct iface_item {
-	char name[IFNAMSIZ];		/* "" for a network */
-	sa_family_t family;
-	struct in6_addr net;		/* IPv4 in the first 4 bytes */
-	u8 prefix;
-};
 
 struct listen_addr {
 	struct sockaddr_storage ss;	/* port set */
@@ -59,8 +51,7 @@ static unsigned int nr_listeners;
 static bool following;
 static u16 port;
 static void (*accepted_fn)(struct socket *sock);
-static struct iface_item items[MAX_ITEMS];
-static unsigned int nr_items;
+static struct ksmbd_ifaces *ifaces;	/* while following; published */
 
 static void resync_work_fn(struct work_struct *w);
 static DECLARE_WORK(resync_work, resync_work_fn);
@@ -168,76 +159,12 @@ static void listener_del(struct listener *l, const char *why)
 	kfree(l);
 }
 
-/* ---- "interfaces": the items and the addresses they name ---- */
-
-static bool parse_item(const char *s, struct iface_item *it)
-{
-	const char *slash = strchr(s, '/');
-	const char *end;
-	u8 max;
-
-	memset(it, 0, sizeof(*it));
-	if (!slash)
-		return strscpy(it->name, s, sizeof(it->name)) > 0;
-	if (in4_pton(s, slash - s, (u8 *)&it->net, '/', &end)) {
-		it->family = AF_INET;
-		max = 32;
-	} else if (in6_pton(s, slash - s, (u8 *)&it->net, '/', &end)) {
-		it->family = AF_INET6;
-		max = 128;
-	} else {
-		return false;
-	}
-	return !kstrtou8(slash + 1, 10, &it->prefix) && it->prefix <= max;
-}
-
-static int parse_items(const char *list, u32 len)
-{
-	u32 off = 0;
-
-	nr_items = 0;
-	while (off < len) {
-		const char *s = list + off;
-
-		off += strnlen(s, len - off) + 1;
-		if (!*s)
-			continue;
-		if (nr_items == MAX_ITEMS || !parse_item(s, &items[nr_items])) {
-			pr_err("interfaces: cannot use '%.*s'\n", IFNAMSIZ * 4, s);
-			return -EINVAL;
-		}
-		nr_items++;
-	}
-	return nr_items ? 0 : -EINVAL;
-}
-
-static bool v4_in(const struct iface_item *it, __be32 a)
-{
-	__be32 mask = it->prefix ? htonl(~0u << (32 - it->prefix)) : 0;
-
-	return ((a ^ it->net.s6_addr32[0]) & mask) == 0;
-}
+/* ---- The addresses the "interfaces" items name ---- */
 
 static bool wanted(const struct net_device *dev, sa_family_t family,
 		   const void *addr)
 {
-	unsigned int i;
-
-	for (i = 0; i < nr_items; i++) {
-		const struct iface_item *it = &items[i];
-
-		if (it->name[0]) {
-			if (!strcmp(it->name, dev->name))
-				return true;
-		} else if (it->family == AF_INET && family == AF_INET) {
-			if (v4_in(it, *(const __be32 *)addr))
-				return true;
-		} else if (it->family == AF_INET6 && family == AF_INET6) {
-			if (ipv6_prefix_equal(addr, &it->net, it->prefix))
-				return true;
-		}
-	}
-	return false;
+	return ksmbd_ifaces_match(ifaces, dev, family, addr);
 }
 
 struct addr_set {
@@ -443,7 +370,17 @@ static int listen_any(void)
 	return listener_add(&a, true);
 }
 
-int ksmbd_listen_start(u16 p, const char *ifaces, u32 len,
+/* Under listen_lock, no listener left that follows the set. */
+static void ifaces_drop(void)
+{
+	if (!ifaces)
+		return;
+	ksmbd_ifaces_withdraw();
+	ksmbd_ifaces_free(ifaces);
+	ifaces = NULL;
+}
+
+int ksmbd_listen_start(u16 p, const char *list, u32 len,
 		       void (*accepted)(struct socket *sock))
 {
 	int ret;
@@ -455,9 +392,15 @@ int ksmbd_listen_start(u16 p, const char *ifaces, u32 len,
 		ret = listen_any();
 		goto out_unlock;
 	}
-	ret = parse_items(ifaces, len);
-	if (!ret)
-		ret = follow_start();
+	ifaces = ksmbd_ifaces_parse(list, len);
+	if (!ifaces) {
+		ret = -EINVAL;
+		goto out_unlock;
+	}
+	ksmbd_ifaces_publish(ifaces);
+	ret = follow_start();
+	if (ret)
+		ifaces_drop();
 out_unlock:
 	mutex_unlock(&listen_lock);
 	return ret;
@@ -481,6 +424,7 @@ void ksmbd_listen_stop(void)
 	mutex_lock(&listen_lock);
 	list_for_each_entry_safe(l, tmp, &listeners, list)
 		listener_del(l, "stop");
+	ifaces_drop();
 	mutex_unlock(&listen_lock);
 }
 

@@ -13,11 +13,11 @@
 struct socket;
 
 /*
- * Start listening on @port. @ifaces holds @len bytes of NUL-terminated
+ * Start listening on @port. @list holds @len bytes of NUL-terminated
  * items (an interface name, or "address/prefix"); 0 bytes means every
  * address. The accepted sockets go to @accepted. 0 or -errno.
  */
-int ksmbd_listen_start(u16 port, const char *ifaces, u32 len,
+int ksmbd_listen_start(u16 port, const char *list, u32 len,
 		       void (*accepted)(struct socket *sock));
 /* Close every listening socket and stop following addresses. */
 void ksmbd_listen_stop(void);

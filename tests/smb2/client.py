@@ -251,6 +251,40 @@ def logged_on(env, dialect=0x0311, guid=b"\x42" * 16, **kw):
     return c, sess, r
 
 
+def bind_channel(c2, sess, user, password, key_sess=None, signed=True):
+    """Bind c2 to sess: (status, channel Session, response). The legs are
+    signed with key_sess's key (the session's unless told); the channel's
+    key comes from this exchange (3.1.1: over c2's preauth chain)."""
+    key_sess = key_sess or sess
+    h = c2.preauth
+    req, raw, r = c2.setup_leg(key_sess, ntlm.negotiate(),
+                               flags=SESSION_FLAG_BINDING, signed=signed)
+    if r.status != wire.STATUS_MORE_PROCESSING_REQUIRED:
+        return r.status, None, r
+    expect(r.flags & wire.FLAG_SIGNED and signature_ok(sess, raw),
+           "binding challenge signed with the session's key")
+    h = c2.chain(c2.chain(h, req), raw)
+    boff, blen = struct.unpack_from("<HH", r.body, 4)
+    _, challenge, tinfo = ntlm.parse_challenge(
+        spng.find_ntlmssp(raw[boff:boff + blen]))
+    msg, key = ntlm.authenticate(user, password, "", challenge, tinfo)
+    req, raw, r = c2.setup_leg(key_sess, msg, flags=SESSION_FLAG_BINDING,
+                               signed=signed)
+    if r.status != wire.STATUS_SUCCESS:
+        return r.status, None, r
+    h = c2.chain(h, req)
+    ch = Session()
+    ch.id = sess.id
+    ch.alg = c2.signing_alg
+    if c2.dialect == 0x0311:
+        ch.sign_key = crypto.kdf(key, b"SMBSigningKey\0", h)
+    else:
+        ch.sign_key = crypto.kdf(key, b"SMB2AESCMAC\0", b"SmbSign\0")
+    expect(r.flags & wire.FLAG_SIGNED and signature_ok(ch, raw),
+           "final binding response signed with the channel's key")
+    return r.status, ch, r
+
+
 # ---- encryption ----------------------------------------------------------------
 
 class CryptConn(AuthConn):
@@ -346,8 +380,9 @@ class Tree:
     """A logged-on connection with one tree connected. FileIds are
     (persistent, volatile) pairs or their 16 bytes."""
 
-    def __init__(self, env, share="share", guid=b"\x42" * 16):
-        self.c, self.sess, _ = logged_on(env, guid=guid)
+    def __init__(self, env, share="share", guid=b"\x42" * 16,
+                 dialect=0x0311):
+        self.c, self.sess, _ = logged_on(env, dialect, guid=guid)
         r = self.c.tree_connect(self.sess, share)
         expect_eq(r.status, 0, "tree connect to " + share)
         self.tid = r.tree

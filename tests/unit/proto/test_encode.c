@@ -360,6 +360,55 @@ TEST(notify_info_chain)
 	CHECK(mem[36] == 0xa5);
 }
 
+/*
+ * Two interface entries, IPv4 then IPv6: 152 bytes each, chained by Next,
+ * the address where SOCKADDR_IN(6) puts it, the rest zero; a third that
+ * does not fit writes nothing.
+ */
+TEST(netif_info_chain)
+{
+	static const struct ksmbd_netif_info v4 = {
+		.ifindex = 2, .capability = KSMBD_NETIF_RSS_CAPABLE,
+		.link_speed = 1000000000ULL, .addr = { 10, 0, 2, 15 },
+	};
+	static const struct ksmbd_netif_info v6 = {
+		.ifindex = 3, .link_speed = 10000000000ULL, .ipv6 = true,
+		.addr = { 0xfd, 0, [15] = 1 },
+	};
+	u8 mem[2 * KSMBD_NETIF_INFO_SIZE + 8];
+	const u8 *e2 = mem + KSMBD_NETIF_INFO_SIZE;
+	struct ksmbd_wbuf w;
+
+	CHECK_EQ_INT(KSMBD_NETIF_INFO_SIZE % 8, 0);
+	memset(mem, 0xa5, sizeof(mem));
+	w = ksmbd_wbuf_make(mem, 2 * KSMBD_NETIF_INFO_SIZE + 4);
+	ksmbd_netif_info_encode(&w, &v4, false);
+	ksmbd_netif_info_encode(&w, &v6, true);
+	CHECK(!w.overflow);
+	CHECK_EQ_INT(w.len, 2 * KSMBD_NETIF_INFO_SIZE);
+	CHECK_EQ_INT(get_unaligned_le32(mem), KSMBD_NETIF_INFO_SIZE);
+	CHECK_EQ_INT(get_unaligned_le32(mem + 4), 2);		/* IfIndex */
+	CHECK_EQ_INT(get_unaligned_le32(mem + 8), 1);		/* RSS */
+	CHECK_EQ_INT(get_unaligned_le32(mem + 12), 0);		/* Reserved */
+	CHECK(get_unaligned_le64(mem + 16) == 1000000000ULL);
+	CHECK_EQ_INT(get_unaligned_le16(mem + 24), 0x0002);	/* InterNetwork */
+	CHECK_EQ_INT(get_unaligned_le16(mem + 26), 0);		/* Port */
+	CHECK(mem[28] == 10 && mem[29] == 0 && mem[30] == 2 && mem[31] == 15);
+	CHECK(all(mem + 32, KSMBD_NETIF_INFO_SIZE - 32, 0));
+	CHECK_EQ_INT(get_unaligned_le32(e2), 0);		/* the last */
+	CHECK_EQ_INT(get_unaligned_le32(e2 + 4), 3);
+	CHECK_EQ_INT(get_unaligned_le32(e2 + 8), 0);
+	CHECK(get_unaligned_le64(e2 + 16) == 10000000000ULL);
+	CHECK_EQ_INT(get_unaligned_le16(e2 + 24), 0x0017);	/* InterNetworkV6 */
+	CHECK(all(e2 + 26, 6, 0));			/* Port, FlowInfo */
+	CHECK(e2[32] == 0xfd && e2[33] == 0 && e2[47] == 1);
+	CHECK(all(e2 + 48, KSMBD_NETIF_INFO_SIZE - 48, 0));	/* ScopeId.. */
+	ksmbd_netif_info_encode(&w, &v4, true);
+	CHECK(w.overflow);
+	CHECK_EQ_INT(w.len, 2 * KSMBD_NETIF_INFO_SIZE);
+	CHECK(mem[2 * KSMBD_NETIF_INFO_SIZE] == 0xa5);
+}
+
 int main(void)
 {
 	RUN(create_fixed_no_contexts);
@@ -376,5 +425,6 @@ int main(void)
 	RUN(output_rsp_offset_only_with_data);
 	RUN(sess_setup_rsp_blob_offset);
 	RUN(notify_info_chain);
+	RUN(netif_info_chain);
 	return test_report();
 }

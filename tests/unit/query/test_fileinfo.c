@@ -312,6 +312,12 @@ TEST(dos_attributes)
 	da.attrib = 0;
 	CHECK_EQ_INT(ksmbd_dos_attrs(false, true, false, &da),
 		     FILE_ATTRIBUTE_NORMAL);
+	/* SPARSE_FILE stored by FSCTL_SET_SPARSE: reported, on files only */
+	da.attrib = FILE_ATTRIBUTE_SPARSE_FILE | FILE_ATTRIBUTE_ARCHIVE;
+	CHECK_EQ_INT(ksmbd_dos_attrs(false, true, false, &da),
+		     FILE_ATTRIBUTE_SPARSE_FILE | FILE_ATTRIBUTE_ARCHIVE);
+	CHECK_EQ_INT(ksmbd_dos_attrs(true, true, false, &da),
+		     FILE_ATTRIBUTE_DIRECTORY | FILE_ATTRIBUTE_ARCHIVE);
 }
 
 int main(void)

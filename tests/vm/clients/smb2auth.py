@@ -26,15 +26,14 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", ".."))
 from smb2 import ntlm  # noqa: E402
-from smb2.client import (AuthConn, Session, compound, flush_body,  # noqa: E402
-                         logged_on, sign, signature_ok, CAP_MULTI_CHANNEL,
+from smb2.client import (AuthConn, Session, bind_channel,  # noqa: E402
+                         compound, flush_body, logged_on, sign, signature_ok,
+                         CAP_MULTI_CHANNEL,
                          SESSION_FLAG_BINDING as FLAG_BINDING,
                          SESSION_FLAG_IS_GUEST, SESSION_FLAG_IS_NULL)
 from smb2.create import GENERIC_ALL_RW, OVERWRITE_IF, create_body  # noqa: E402
-from smb2.crypto import kdf  # noqa: E402
 from smb2.runner import case_main, case_registry  # noqa: E402
-from smb2.spnego import (find_ntlmssp, mech_types,  # noqa: E402
-                         spnego_init, spnego_resp)
+from smb2.spnego import mech_types, spnego_init, spnego_resp  # noqa: E402
 from smb2.wire import *  # noqa: E402,F401,F403
 
 CASES, case = case_registry()
@@ -429,37 +428,7 @@ def case_unknown_user_not_guest(env):
 
 
 
-def bind(c2, sess, user, password, key_sess=None, signed=True):
-    """Bind c2 to sess: (status, channel Session, response). The legs are
-    signed with key_sess's key (the session's unless told); the channel's
-    key comes from this exchange (3.1.1: over c2's preauth chain)."""
-    key_sess = key_sess or sess
-    h = c2.preauth
-    req, raw, r = c2.setup_leg(key_sess, ntlm.negotiate(), flags=FLAG_BINDING,
-                               signed=signed)
-    if r.status != STATUS_MORE_PROCESSING_REQUIRED:
-        return r.status, None, r
-    expect(r.flags & FLAG_SIGNED and signature_ok(sess, raw),
-           "binding challenge signed with the session's key")
-    h = c2.chain(c2.chain(h, req), raw)
-    boff, blen = struct.unpack_from("<HH", r.body, 4)
-    _, challenge, tinfo = ntlm.parse_challenge(find_ntlmssp(raw[boff:boff + blen]))
-    msg, key = ntlm.authenticate(user, password, "", challenge, tinfo)
-    req, raw, r = c2.setup_leg(key_sess, msg, flags=FLAG_BINDING,
-                               signed=signed)
-    if r.status != STATUS_SUCCESS:
-        return r.status, None, r
-    h = c2.chain(h, req)
-    ch = Session()
-    ch.id = sess.id
-    ch.alg = c2.signing_alg
-    if c2.dialect == 0x0311:
-        ch.sign_key = kdf(key, b"SMBSigningKey\0", h)
-    else:
-        ch.sign_key = kdf(key, b"SMB2AESCMAC\0", b"SmbSign\0")
-    expect(r.flags & FLAG_SIGNED and signature_ok(ch, raw),
-           "final binding response signed with the channel's key")
-    return r.status, ch, r
+bind = bind_channel
 
 
 def create_file(c, sess, tree, name):
