@@ -1,5 +1,5 @@
 #!/bin/bash
-# vm: --server --timeout 7200
+# vm: --server --timeout 3600
 # Long: the SMB2 suites of smbtorture that full.list does not run
 # (tests/torture/rest.list; together the whole smb2 list), against
 # tests/torture/expected.
