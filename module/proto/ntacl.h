@@ -16,28 +16,38 @@
  * SHA-256 of Samba's NDR "smb_acl_wrapper" of the file: its access ACL,
  * default ACL (directories), owner, group and mode. Its `hash` is the
  * SHA-256 of the descriptor Samba maps from those permissions, which
- * only Samba's mapping code can reproduce.
+ * only Samba's mapping code can reproduce; Samba compares it only when
+ * sys_acl_hash did not match.
  *
  * - Encode writes version 4, hash type SHA-256, sys_acl_hash computed
  *   from the caller's struct ksmbd_ntacl_unix exactly as Samba computes
- *   it (so Samba's first check matches and it serves our descriptor),
- *   hash = SHA-256 of the descriptor's bytes (what the in-kernel ksmbd
- *   puts there and checks), description "posix_acl", time 0.
+ *   it, so Samba's first check matches and it serves our descriptor;
+ *   hash = SHA-256 of the descriptor as stored (what the in-kernel ksmbd
+ *   puts there; to Samba it is a mismatch, so a value made stale by a
+ *   local chmod is dropped by Samba too), description "posix_acl", time 0.
  * - Decode serves versions 1 and 2 unchecked (Samba does), and 3 and 4
- *   with hash type NONE unchecked (Samba's "ignore system acls" reading).
- *   Version 4 with SHA-256 is served when sys_acl_hash matches the
- *   caller's current permissions; otherwise -EBADMSG: Samba would compare
- *   `hash` with its own mapping of the permissions, which our mapping is
- *   not, so a stale value is refused as Samba refuses it. Version 3 with
- *   SHA-256 has no permission hash we can check: -EBADMSG (the caller
- *   falls back to the mode, as Samba does on a mismatch). Without a
- *   struct ksmbd_ntacl_unix (unix == NULL) nothing can be checked and
- *   hashed versions give -EBADMSG; info->hash_ok says what was found.
- *   Any hash type other than NONE and SHA-256: -EBADMSG (Samba ignores
- *   the value).
+ *   with hash type NONE unchecked (as Samba's "ignore system acls" does).
+ *   Version 4 with SHA-256 is served when sys_acl_hash is the hash of the
+ *   caller's current permission state, computed as Samba does or as the
+ *   in-kernel ksmbd does (it leaves out the ACLs a file lacks), so values
+ *   both wrote are accepted while the permissions are unchanged.
+ *   Otherwise -EBADMSG: Samba would compare `hash` with its own mapping of
+ *   the permissions, which ours is not, so a stale value is refused as
+ *   Samba refuses it and the caller falls back to the mode. Version 3
+ *   with SHA-256 carries only that hash: -EBADMSG. Without a
+ *   struct ksmbd_ntacl_unix (NULL) no hash can be checked: -EBADMSG for
+ *   hashed values. A hash type other than NONE or SHA-256: -EBADMSG
+ *   (Samba ignores such values).
  *
- * The caller owns every buffer; nothing is allocated. sd_out/out must
- * not overlap the input.
+ * The descriptor handed out (decode) or stored (encode) is rewritten in
+ * one canonical self-relative form: header, owner, group, SACL, DACL,
+ * each at a multiple of 4 (Samba pulls them aligned), the ACLs' reserved
+ * bytes zero; a DACL or SACL whose Present bit is clear is left out.
+ *
+ * The caller owns every buffer; sd_out/out must not overlap the input.
+ * The permission hash needs a scratch buffer (kvmalloc) only for POSIX
+ * ACLs of more than a few entries. Process context (may sleep: the
+ * kernel's crypto allocates).
  */
 #ifndef KSMBD_PROTO_NTACL_H
 #define KSMBD_PROTO_NTACL_H
@@ -108,17 +118,18 @@ int ksmbd_ntacl_decode(const u8 *val, u32 len,
 		       u8 *sd_out, u32 sd_size, struct ksmbd_ntacl_info *info);
 
 /*
- * Encode a self-relative SD (it must pass ksmbd_sd_parse()) as the
- * security.NTACL value Samba writes: version 4, SHA-256, sys_acl_hash of
- * unix_state (the file's state after any chown/chmod the new SD caused).
- * Returns the value's length or -errno (-EINVAL bad SD or state,
+ * Encode a self-relative SD (it must pass ksmbd_sd_parse(); a SACL must
+ * be well formed too) as the security.NTACL value Samba writes: version
+ * 4, SHA-256, sys_acl_hash of unix_state (required: the file's state
+ * after any chown/chmod/setfacl the new SD caused, as it will be read
+ * back). Returns the value's length or -errno (-EINVAL bad SD or state,
  * -ENOSPC out too small; ksmbd_ntacl_encoded_size() says how much).
  */
 int ksmbd_ntacl_encode(const u8 *sd, u32 sd_len,
 		       const struct ksmbd_ntacl_unix *unix_state,
 		       u8 *out, u32 out_size);
 
-/* The size ksmbd_ntacl_encode() needs for an SD of sd_len bytes. */
-u32 ksmbd_ntacl_encoded_size(u32 sd_len);
+/* The size ksmbd_ntacl_encode() needs for this SD, or -EINVAL. */
+int ksmbd_ntacl_encoded_size(const u8 *sd, u32 sd_len);
 
 #endif /* KSMBD_PROTO_NTACL_H */
