@@ -80,6 +80,13 @@ enum ksmbd_errno {
 	 */
 	KSMBD_ENOT_ACCEPTED,
 
+	/*
+	 * STATUS_PRIVILEGE_NOT_HELD: the access asked for needs a privilege
+	 * the caller lacks (ACCESS_SYSTEM_SECURITY without
+	 * SeSecurityPrivilege). EPERM is ACCESS_DENIED.
+	 */
+	KSMBD_EPRIV_NOT_HELD,
+
 	KSMBD_ERRNO_END		/* one past the last */
 };
 

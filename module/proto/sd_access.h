@@ -71,6 +71,21 @@ bool ksmbd_sid_is(const struct ksmbd_sid *sid, enum ksmbd_wk_sid which);
 /* GENERIC_* bits replaced by the file rights they stand for. */
 u32 ksmbd_sd_map_generic(u32 mask);
 
+/*
+ * What an ACE does in a file's access check: allowed and denied ACEs and
+ * their object forms without an ObjectType (files have no object types);
+ * a callback ACE's condition is not evaluated, so its allow is skipped
+ * and its deny applies (an unknown condition denies, MS-DTYP 2.4.4.17).
+ * Inherit-only ACEs and every other type: skipped.
+ */
+enum ksmbd_ace_effect {
+	KSMBD_ACE_SKIPPED,
+	KSMBD_ACE_ALLOWS,
+	KSMBD_ACE_DENIES,
+};
+
+enum ksmbd_ace_effect ksmbd_ace_effect(const struct ksmbd_ace *ace);
+
 /* True when the token carries sid. */
 bool ksmbd_token_has_sid(const struct ksmbd_token *tok,
 			 const struct ksmbd_sid *sid);
@@ -89,9 +104,7 @@ bool ksmbd_token_has_sid(const struct ksmbd_token *tok,
  *    two bits and everyone else nothing;
  *  - ACEs in order, inherit-only ones skipped: an allowed ACE grants the
  *    bits not yet denied, a denied ACE denies the bits not yet granted;
- *    object ACEs without an ObjectType apply like their plain forms,
- *    with one they don't (files have no object types), callback ACEs are
- *    skipped;
+ *    which ACEs count: ksmbd_ace_effect();
  *  - MAXIMUM_ALLOWED: every bit the DACL grants, plus the rest of
  *    `desired`, which must all be granted; nothing granted is a denial.
  * Returns 0 with *granted (never containing MAXIMUM_ALLOWED or generic

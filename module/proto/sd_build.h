@@ -57,6 +57,18 @@ int ksmbd_sd_build(struct ksmbd_wbuf *w, u16 control,
 		   const struct ksmbd_sid *owner, const struct ksmbd_sid *group,
 		   const struct ksmbd_buf *sacl, const struct ksmbd_buf *dacl);
 
+/*
+ * For writers that produce their ACLs themselves (sd_inherit.c): the
+ * header, owner and group of a canonical descriptor whose SACL and DACL
+ * (sizes; 0: absent) the caller writes next, SACL first. Returns the
+ * whole descriptor's size; writes nothing (overflow recorded) unless all
+ * of it fits. control is written as given, plus SE_SELF_RELATIVE.
+ */
+int ksmbd_sd_put_head(struct ksmbd_wbuf *w, u16 control,
+		      const struct ksmbd_sid *owner,
+		      const struct ksmbd_sid *group, u32 sacl_size,
+		      u32 dacl_size);
+
 /* A parsed descriptor written again in the canonical layout. */
 int ksmbd_sd_write(struct ksmbd_wbuf *w, const struct ksmbd_sd *sd);
 

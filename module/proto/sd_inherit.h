@@ -30,8 +30,9 @@
  *    A parent whose DACL is NULL or absent passes nothing on.
  *
  * Returns the size the descriptor needs, as ksmbd_sd_build() (the writer
- * records overflow), or a negative errno: -EINVAL for a creator
- * descriptor or default ACL that does not walk, -ENODATA as above.
+ * records overflow), or a negative errno: -EINVAL for a default ACL
+ * that does not walk, -ERANGE when an ACL would pass 64 KiB (a
+ * directory can double a parent's ACEs), -ENODATA as above.
  */
 #ifndef KSMBD_PROTO_SD_INHERIT_H
 #define KSMBD_PROTO_SD_INHERIT_H

@@ -172,7 +172,7 @@ u64 ksmbd_sid_authority(const struct ksmbd_sid *sid);
 
 /*
  * Parse a self-relative descriptor; every part it reports is validated,
- * the DACL's ACEs included. -EINVAL on any defect.
+ * the ACEs of both ACLs included. -EINVAL on any defect.
  */
 int ksmbd_sd_parse(const struct ksmbd_buf *sd, struct ksmbd_sd *out);
 
