@@ -87,6 +87,13 @@ enum ksmbd_errno {
 	 */
 	KSMBD_EPRIV_NOT_HELD,
 
+	/*
+	 * STATUS_INVALID_OWNER: a descriptor names an owner the caller may
+	 * not give (not its own SID, and no take-ownership or restore
+	 * privilege).  EPERM is ACCESS_DENIED.
+	 */
+	KSMBD_EINVALID_OWNER,
+
 	KSMBD_ERRNO_END		/* one past the last */
 };
 

@@ -96,6 +96,7 @@ static const struct errno_map errno_map[] = {
 	{ KSMBD_EBAD_NETWORK_NAME,	STATUS_BAD_NETWORK_NAME },
 	{ KSMBD_ENOT_ACCEPTED,		STATUS_REQUEST_NOT_ACCEPTED },
 	{ KSMBD_EPRIV_NOT_HELD,		STATUS_PRIVILEGE_NOT_HELD },
+	{ KSMBD_EINVALID_OWNER,		STATUS_INVALID_OWNER },
 };
 
 u32 ksmbd_ntstatus_from_errno(int err)
