@@ -26,6 +26,8 @@
 #include "proto/decode.h"
 #include "proto/encode.h"
 #include "proto/utf16.h"
+#include "ntacl_store.h"
+#include "proto/sd_build.h"
 #include "secdesc.h"
 #include "server.h"
 #include "share.h"
@@ -472,6 +474,9 @@ static u32 query_fs(struct qinfo *q)
 		       FILE_SUPPORTS_EXTENDED_ATTRIBUTES;
 	if (ksmbd_stream_supported(q->fp->filp->f_path.dentry))
 		f.attributes |= FILE_NAMED_STREAMS;
+	/* acl xattr: descriptors are stored, not derived from the mode */
+	if (ksmbd_sd_stored_share(q->fp->tree))
+		f.attributes |= FILE_PERSISTENT_ACLS;
 	/* "share:fake_fscaps": what the administrator vouches for on top. */
 	f.attributes |= ksmbd_server_conf.fake_fscaps;
 	f.fsname16 = ntfs;
@@ -536,12 +541,42 @@ static void put_need_error(struct ksmbd_smb2_ctx *ctx, u32 need)
 	ksmbd_wbuf_put_le32(w, need);
 }
 
+/* A stored descriptor: the parts asked for, canonical (sd_build.h). */
+static u32 query_stored(struct qinfo *q, const struct ksmbd_sd *sd, u32 want)
+{
+	u16 control = sd->control & ~(KSMBD_SE_DACL_BITS | KSMBD_SE_SACL_BITS |
+				      KSMBD_SE_OWNER_DEFAULTED |
+				      KSMBD_SE_GROUP_DEFAULTED);
+	const struct ksmbd_buf *dacl = NULL, *sacl = NULL;
+	int ret;
+
+	if ((want & KSMBD_DACL_SECINFO) && sd->has_dacl) {
+		control |= sd->control & KSMBD_SE_DACL_BITS;
+		dacl = sd->null_dacl ? NULL : &sd->dacl;
+	}
+	if ((want & KSMBD_SACL_SECINFO) && sd->has_sacl) {
+		control |= sd->control & KSMBD_SE_SACL_BITS;
+		sacl = sd->null_sacl ? NULL : &sd->sacl;
+	}
+	ret = ksmbd_sd_build(&q->w, control,
+			     (want & KSMBD_OWNER_SECINFO) && sd->has_owner ?
+			     &sd->owner : NULL,
+			     (want & KSMBD_GROUP_SECINFO) && sd->has_group ?
+			     &sd->group : NULL, sacl, dacl);
+	if (ret < 0)
+		return STATUS_INVALID_SECURITY_DESCR;
+	q->need = ret;
+	return q->w.overflow ? STATUS_BUFFER_TOO_SMALL : STATUS_SUCCESS;
+}
+
 static u32 query_security(struct qinfo *q)
 {
 	u32 want = q->rq->additional &
 		   (KSMBD_OWNER_SECINFO | KSMBD_GROUP_SECINFO |
 		    KSMBD_DACL_SECINFO | KSMBD_SACL_SECINFO);
+	struct ksmbd_sd_held h;
 	struct ksmbd_sd_unix u;
+	u32 status;
 	int ret;
 
 	if ((want & KSMBD_SACL_SECINFO) &&
@@ -550,6 +585,17 @@ static u32 query_security(struct qinfo *q)
 	if ((want & ~KSMBD_SACL_SECINFO) &&
 	    !(q->fp->daccess & FILE_READ_CONTROL))
 		return STATUS_ACCESS_DENIED;
+	if (ksmbd_sd_stored_share(q->fp->tree)) {
+		ret = ksmbd_sd_load(q->fp->filp->f_path.dentry, &h);
+		if (ret)
+			return ksmbd_ntstatus_from_errno(ret);
+		if (h.stored) {
+			status = query_stored(q, &h.sd, want);
+			ksmbd_sd_held_free(&h);
+			return status;
+		}
+		ksmbd_sd_held_free(&h);
+	}
 	ret = ksmbd_vfs_getattr(q->fp, &q->st);
 	if (ret)
 		return ksmbd_ntstatus_from_errno(ret);

@@ -23,6 +23,7 @@
 #include "oplock.h"
 #include "ksmbd_trace.h"
 #include "proto/decode.h"
+#include "ntacl_store.h"
 #include "secdesc.h"
 #include "server.h"
 #include "share.h"
@@ -389,6 +390,25 @@ static int set_full_ea(struct ksmbd_file *fp, const struct ksmbd_buf *b)
 
 /* ---- Security ---- */
 
+/* A share that stores descriptors: merged into the file's, stored. */
+static int set_security_stored(struct ksmbd_file *fp, const struct sinfo_req *s,
+			       const struct ksmbd_sd *sd)
+{
+	struct ksmbd_token tok;
+	int ret;
+
+	if ((s->addl & KSMBD_SACL_SECINFO) &&
+	    !has_access(fp, FILE_ACCESS_SYSTEM_SECURITY))
+		return -EACCES;
+	ret = ksmbd_token_build(fp->cred, fp->tree, &tok);
+	if (ret)
+		return ret;
+	ret = ksmbd_sd_set(fp, sd, s->addl, &tok);
+	ksmbd_token_free(&tok);
+	/* a merge that refuses the client's parts: a bad descriptor */
+	return ret == -EINVAL ? -EBADMSG : ret;
+}
+
 static int set_security(struct ksmbd_file *fp, const struct sinfo_req *s)
 {
 	const u32 *domain = ksmbd_server_conf.sub_auth;
@@ -406,6 +426,8 @@ static int set_security(struct ksmbd_file *fp, const struct sinfo_req *s)
 		return -EACCES;
 	if ((s->addl & KSMBD_DACL_SECINFO) && !has_access(fp, FILE_WRITE_DAC))
 		return -EACCES;
+	if (ksmbd_sd_stored_share(fp->tree))
+		return set_security_stored(fp, s, &sd);
 	ret = ksmbd_vfs_getattr(fp, &st);
 	if (ret)
 		return ret;
