@@ -13,6 +13,12 @@
 
 #define GENERIC_BITS	(KSMBD_GENERIC_ALL | KSMBD_GENERIC_EXECUTE | \
 			 KSMBD_GENERIC_WRITE | KSMBD_GENERIC_READ)
+/*
+ * What an ACE can grant or deny: standard and object-specific rights.
+ * ACCESS_SYSTEM_SECURITY comes from the privilege only (it "is not
+ * valid in a DACL"), MAXIMUM_ALLOWED and the reserved bits are requests.
+ */
+#define ACE_RIGHTS	0x00ffffffu
 
 struct wk_def {
 	u8 authority;
@@ -148,7 +154,7 @@ static int walk_dacl(const struct ksmbd_sd *sd, const struct ksmbd_token *tok,
 		if (!(owner && ksmbd_sid_is(&ace.sid, KSMBD_WK_OWNER_RIGHTS)) &&
 		    !ksmbd_token_has_sid(tok, &ace.sid))
 			continue;
-		mask = ksmbd_sd_map_generic(ace.mask);
+		mask = ksmbd_sd_map_generic(ace.mask) & ACE_RIGHTS;
 		if (eff == KSMBD_ACE_ALLOWS) {
 			r->granted |= mask & ~r->denied;
 			continue;

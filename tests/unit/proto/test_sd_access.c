@@ -435,6 +435,25 @@ TEST(object_aces_walked_and_applied)
 	CHECK_EQ_INT(ksmbd_sd_parse(&b, &sd), -EINVAL);
 }
 
+/* Found by fuzz_sd: an ACE naming ACCESS_SYSTEM_SECURITY, MAXIMUM_ALLOWED
+ * or reserved bits grants none of them ("not valid in a DACL"). */
+TEST(ace_grants_only_rights)
+{
+	static const struct tace a[] = {
+		T_ALLOW(0, 0x1f1f01ffu, S_WORLD),
+	};
+	struct tsd t;
+	struct ttok k;
+	struct ksmbd_token *bob = t_tok(&k, 0, S_BOB, NULL, NULL);
+	struct ksmbd_sd *sd = t_sd(&t, 0, S_ALICE, NULL, T_ACL, a, 1);
+	u32 g;
+	int ace;
+
+	CHECK_EQ_INT(check(sd, bob, KSMBD_MAXIMUM_ALLOWED, &g, &ace), 0);
+	CHECK_EQ_INT(g, KSMBD_FILE_ALL_ACCESS);
+	CHECK_EQ_INT(check(sd, bob, 0x04000000, &g, &ace), -EACCES);
+}
+
 int main(void)
 {
 	RUN(generic_mapping_table);
@@ -451,5 +470,6 @@ int main(void)
 	RUN(privileges);
 	RUN(object_and_callback_aces);
 	RUN(object_aces_walked_and_applied);
+	RUN(ace_grants_only_rights);
 	return test_report();
 }
