@@ -161,6 +161,27 @@ int ksmbd_sd_write(struct ksmbd_wbuf *w, const struct ksmbd_sd *sd)
 			      sd_sacl(sd), sd_dacl(sd));
 }
 
+int ksmbd_sd_write_parts(struct ksmbd_wbuf *w, const struct ksmbd_sd *sd,
+			 u32 secinfo)
+{
+	u16 control = sd->control;
+	const struct ksmbd_buf *sacl = NULL, *dacl = NULL;
+
+	if (secinfo & KSMBD_DACL_SECINFO)
+		dacl = sd_dacl(sd);
+	else
+		control &= ~KSMBD_SE_DACL_PRESENT;
+	if (secinfo & KSMBD_SACL_SECINFO)
+		sacl = sd_sacl(sd);
+	else
+		control &= ~KSMBD_SE_SACL_PRESENT;
+	return ksmbd_sd_build(w, control,
+			      sd->has_owner && (secinfo & KSMBD_OWNER_SECINFO) ?
+			      &sd->owner : NULL,
+			      sd->has_group && (secinfo & KSMBD_GROUP_SECINFO) ?
+			      &sd->group : NULL, sacl, dacl);
+}
+
 /*
  * The control bits of one ACL taken from the client's descriptor: as
  * given, except that AUTO_INHERIT_REQ is a request, never stored, and

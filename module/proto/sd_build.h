@@ -73,6 +73,14 @@ int ksmbd_sd_put_head(struct ksmbd_wbuf *w, u16 control,
 int ksmbd_sd_write(struct ksmbd_wbuf *w, const struct ksmbd_sd *sd);
 
 /*
+ * QUERY_INFO(security): the parts secinfo names (OWNER, GROUP, DACL,
+ * SACL) in the canonical layout; a part not asked for is left out with
+ * its PRESENT bit, the rest of the control kept (what Samba answers).
+ */
+int ksmbd_sd_write_parts(struct ksmbd_wbuf *w, const struct ksmbd_sd *sd,
+			 u32 secinfo);
+
+/*
  * SET_INFO(security) (MS-SMB2 3.3.5.21.3, MS-DTYP 2.4.7): the stored
  * descriptor with each part secinfo names (OWNER, GROUP, DACL, SACL)
  * taken from the client's, with that part's control bits; the other

@@ -10,8 +10,8 @@
  *
  * Checked: the access check's answer is well formed and the same on the
  * descriptor re-encoded canonically; re-encoding twice gives the same
- * bytes; merge and inherit produce parsable descriptors of the size they
- * report; the POSIX entries are what posix_acl_valid() accepts.
+ * bytes; the QUERY_INFO parts, merge and inherit produce parsable
+ * descriptors of the size they report; the POSIX entries are what posix_acl_valid() accepts.
  */
 #include "proto/sd_access.h"
 #include "proto/sd_build.h"
@@ -158,6 +158,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	reencode(&parent, &tok, desired);
 
+	w = ksmbd_wbuf_make(out1, sizeof(out1));
+	produced(ksmbd_sd_write_parts(&w, &parent, desired), &w);
 	if (c) {
 		w = ksmbd_wbuf_make(out1, sizeof(out1));
 		produced(ksmbd_sd_merge(&w, &parent, c, desired), &w);
