@@ -250,3 +250,47 @@ int ksmbd_sd_access_check(const struct ksmbd_sd *sd,
 		*deciding_ace = -1;
 	return 0;
 }
+
+/* What the parent directory's descriptor gives an open of its child. */
+static u32 parent_grants(const struct ksmbd_sd *parent,
+			 const struct ksmbd_token *tok)
+{
+	u32 bits = 0, g;
+
+	if (!parent)
+		return 0;
+	if (!ksmbd_sd_access_check(parent, tok, KSMBD_FILE_DELETE_CHILD, &g,
+				   NULL))
+		bits |= KSMBD_DELETE;
+	if (!ksmbd_sd_access_check(parent, tok, KSMBD_FILE_READ_DATA, &g,
+				   NULL))
+		bits |= KSMBD_FILE_READ_ATTRIBUTES;
+	return bits;
+}
+
+int ksmbd_sd_access_check_open(const struct ksmbd_sd *sd,
+			       const struct ksmbd_sd *parent,
+			       const struct ksmbd_token *tok, u32 desired,
+			       u32 *granted, int *deciding_ace)
+{
+	bool max = desired & KSMBD_MAXIMUM_ALLOWED;
+	u32 extra = parent_grants(parent, tok);
+	u32 want = ksmbd_sd_map_generic(desired) & ~KSMBD_MAXIMUM_ALLOWED;
+	u32 rest = want & ~extra;
+	int rc;
+
+	rc = ksmbd_sd_access_check(sd, tok, rest | (max ? desired &
+				   KSMBD_MAXIMUM_ALLOWED : 0), granted,
+				   deciding_ace);
+	if (rc == -EACCES && max && !rest && extra) {
+		/* the file grants nothing, the parent something */
+		*granted = 0;
+		rc = 0;
+	}
+	if (rc)
+		return rc;
+	*granted |= (want & extra) | (max ? extra : 0);
+	if (deciding_ace)
+		*deciding_ace = -1;
+	return 0;
+}

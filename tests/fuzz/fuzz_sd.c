@@ -128,7 +128,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				.def_cap = 64 };
 	struct ksmbd_wbuf w;
 	struct ksmbd_buf b;
-	u32 desired, plen;
+	u32 desired, plen, granted;
 	bool dir;
 	u8 flags;
 
@@ -157,6 +157,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	group = sids[2];
 
 	reencode(&parent, &tok, desired);
+
+	/* the client's descriptor stands in for a parent directory's */
+	if (!ksmbd_sd_access_check_open(&parent, c, &tok, desired, &granted,
+					NULL) &&
+	    (granted & (KSMBD_MAXIMUM_ALLOWED | 0xf0000000u)))
+		abort();
 
 	w = ksmbd_wbuf_make(out1, sizeof(out1));
 	produced(ksmbd_sd_write_parts(&w, &parent, desired), &w);
