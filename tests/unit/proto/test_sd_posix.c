@@ -278,6 +278,53 @@ TEST(no_room)
 	CHECK_EQ_INT(p.acc_count, 0);
 }
 
+/* A token's SIDs: both forms of the user and its groups, each mapping
+ * back to the same id; the access check then matches ACEs in either. */
+TEST(token_sids)
+{
+	static const u32 gids[] = { 100, 200, 100 };
+	struct ksmbd_sid sids[16], s;
+	struct ksmbd_token tok = { .sids = sids };
+	enum ksmbd_sid_kind k;
+	struct tsd t;
+	u32 id, g;
+	int n, ace;
+	static const struct tace d[] = {
+		T_ALLOW(0, KSMBD_FILE_READ_DATA, "S-1-22-1-1000"),
+		T_ALLOW(0, KSMBD_FILE_WRITE_DATA, S_DEVS),
+		T_ALLOW(0, KSMBD_FILE_EXECUTE, S_AUTH),
+	};
+
+	n = ksmbd_token_unix_sids(&dom, 1000, gids, 3, true, sids, 16);
+	/* user x2, group 100 x2, group 200 x2, Domain Users, World, Auth */
+	CHECK_EQ_INT(n, 9);
+	t_sid(S_ALICE, &s);
+	CHECK(ksmbd_sid_equal(&sids[0], &s));
+	CHECK_EQ_INT(ksmbd_sid_map_unix(&dom, &sids[1], &k, &id), 0);
+	CHECK(k == KSMBD_SID_UNIX_USER && id == 1000);
+	CHECK_EQ_INT(ksmbd_sid_map_unix(&dom, &sids[4], &k, &id), 0);
+	CHECK(k == KSMBD_SID_UNIX_GROUP && id == 200);
+	tok.nr_sids = (u32)n;
+	CHECK_EQ_INT(ksmbd_sd_access_check(t_sd(&t, 0, S_BOB, NULL, T_ACL, d,
+						3), &tok,
+					   KSMBD_FILE_READ_DATA |
+					   KSMBD_FILE_WRITE_DATA |
+					   KSMBD_FILE_EXECUTE, &g, &ace), 0);
+	/* a guest: no Authenticated Users, so no EXECUTE */
+	n = ksmbd_token_unix_sids(&dom, 1000, gids, 3, false, sids, 16);
+	CHECK_EQ_INT(n, 8);
+	tok.nr_sids = (u32)n;
+	CHECK_EQ_INT(ksmbd_sd_access_check(&t.sd, &tok, KSMBD_FILE_EXECUTE,
+					   &g, &ace), -EACCES);
+	/* without a domain: the S-1-22 forms only, user first */
+	n = ksmbd_token_unix_sids(NULL, 5, NULL, 0, true, sids, 16);
+	CHECK_EQ_INT(n, 3);
+	t_sid("S-1-22-1-5", &s);
+	CHECK(ksmbd_sid_equal(&sids[0], &s));
+	CHECK_EQ_INT(ksmbd_token_unix_sids(&dom, 1000, gids, 3, true, sids, 8),
+		     -E2BIG);
+}
+
 int main(void)
 {
 	RUN(sid_mapping);
@@ -288,5 +335,6 @@ int main(void)
 	RUN(owner_rights_inherit_only_null);
 	RUN(directory_default_acl);
 	RUN(no_room);
+	RUN(token_sids);
 	return test_report();
 }
