@@ -214,16 +214,11 @@ int ksmbd_sd_merge(struct ksmbd_wbuf *w, const struct ksmbd_sd *stored,
 	const struct ksmbd_buf *sacl = sd_sacl(stored), *dacl = sd_dacl(stored);
 	u16 control = stored->control;
 
-	if (secinfo & KSMBD_OWNER_SECINFO) {
-		if (!given->has_owner)
-			return -EINVAL;
+	/* an owner or group named but not sent is not set (as W2K3) */
+	if ((secinfo & KSMBD_OWNER_SECINFO) && given->has_owner)
 		owner = &given->owner;
-	}
-	if (secinfo & KSMBD_GROUP_SECINFO) {
-		if (!given->has_group)
-			return -EINVAL;
+	if ((secinfo & KSMBD_GROUP_SECINFO) && given->has_group)
 		group = &given->group;
-	}
 	if (secinfo & KSMBD_DACL_SECINFO) {
 		control &= ~KSMBD_SE_DACL_BITS;
 		control |= given_acl_bits(given->control, KSMBD_SE_DACL_BITS,
@@ -248,4 +243,15 @@ int ksmbd_sd_merge(struct ksmbd_wbuf *w, const struct ksmbd_sd *stored,
 	}
 	return sd_encode(w, control, owner, group, sacl, dacl,
 			 ACL_MAP_GENERIC);
+}
+
+u32 ksmbd_sd_sent(const struct ksmbd_sd *given, u32 secinfo)
+{
+	u32 sent = secinfo & (KSMBD_DACL_SECINFO | KSMBD_SACL_SECINFO);
+
+	if ((secinfo & KSMBD_OWNER_SECINFO) && given->has_owner)
+		sent |= KSMBD_OWNER_SECINFO;
+	if ((secinfo & KSMBD_GROUP_SECINFO) && given->has_group)
+		sent |= KSMBD_GROUP_SECINFO;
+	return sent;
 }

@@ -276,10 +276,16 @@ TEST(merge_owner_group_sacl)
 	CHECK(t_ace_is(&l.a[0], KSMBD_ACE_SYSTEM_AUDIT,
 		       KSMBD_ACE_SUCCESSFUL_ACCESS, KSMBD_FILE_GENERIC_WRITE,
 		       S_BOB));
-	/* a group named but not given */
+	/* a group named but not given stays (Samba's set_sd, W2K3) */
 	w = ksmbd_wbuf_make(out, sizeof(out));
-	CHECK_EQ_INT(ksmbd_sd_merge(&w, stored, given, KSMBD_GROUP_SECINFO),
-		     -EINVAL);
+	CHECK(reparse(ksmbd_sd_merge(&w, stored, given, KSMBD_GROUP_SECINFO),
+		      &w, &sd) > 0);
+	CHECK(ksmbd_sid_equal(&sd.group, &stored->group));
+	CHECK_EQ_INT(ksmbd_sd_sent(given, KSMBD_GROUP_SECINFO), 0);
+	CHECK_EQ_INT(ksmbd_sd_sent(given, KSMBD_OWNER_SECINFO |
+				   KSMBD_GROUP_SECINFO | KSMBD_DACL_SECINFO |
+				   KSMBD_LABEL_SECINFO),
+		     KSMBD_OWNER_SECINFO | KSMBD_DACL_SECINFO);
 	/* nothing named: the stored descriptor, canonical */
 	w = ksmbd_wbuf_make(out, sizeof(out));
 	CHECK(reparse(ksmbd_sd_merge(&w, stored, given, KSMBD_LABEL_SECINFO),
