@@ -13,6 +13,12 @@
 
 #define GENERIC_BITS	(KSMBD_GENERIC_ALL | KSMBD_GENERIC_EXECUTE | \
 			 KSMBD_GENERIC_WRITE | KSMBD_GENERIC_READ)
+/*
+ * What an ACE can grant or deny: standard and object-specific rights.
+ * ACCESS_SYSTEM_SECURITY comes from the privilege only (it "is not
+ * valid in a DACL"), MAXIMUM_ALLOWED and the reserved bits are requests.
+ */
+#define ACE_RIGHTS	0x00ffffffu
 
 struct wk_def {
 	u8 authority;
@@ -148,7 +154,7 @@ static int walk_dacl(const struct ksmbd_sd *sd, const struct ksmbd_token *tok,
 		if (!(owner && ksmbd_sid_is(&ace.sid, KSMBD_WK_OWNER_RIGHTS)) &&
 		    !ksmbd_token_has_sid(tok, &ace.sid))
 			continue;
-		mask = ksmbd_sd_map_generic(ace.mask);
+		mask = ksmbd_sd_map_generic(ace.mask) & ACE_RIGHTS;
 		if (eff == KSMBD_ACE_ALLOWS) {
 			r->granted |= mask & ~r->denied;
 			continue;
@@ -240,6 +246,50 @@ int ksmbd_sd_access_check(const struct ksmbd_sd *sd,
 	} else {
 		*granted = want;
 	}
+	if (deciding_ace)
+		*deciding_ace = -1;
+	return 0;
+}
+
+/* What the parent directory's descriptor gives an open of its child. */
+static u32 parent_grants(const struct ksmbd_sd *parent,
+			 const struct ksmbd_token *tok)
+{
+	u32 bits = 0, g;
+
+	if (!parent)
+		return 0;
+	if (!ksmbd_sd_access_check(parent, tok, KSMBD_FILE_DELETE_CHILD, &g,
+				   NULL))
+		bits |= KSMBD_DELETE;
+	if (!ksmbd_sd_access_check(parent, tok, KSMBD_FILE_READ_DATA, &g,
+				   NULL))
+		bits |= KSMBD_FILE_READ_ATTRIBUTES;
+	return bits;
+}
+
+int ksmbd_sd_access_check_open(const struct ksmbd_sd *sd,
+			       const struct ksmbd_sd *parent,
+			       const struct ksmbd_token *tok, u32 desired,
+			       u32 *granted, int *deciding_ace)
+{
+	bool max = desired & KSMBD_MAXIMUM_ALLOWED;
+	u32 extra = parent_grants(parent, tok);
+	u32 want = ksmbd_sd_map_generic(desired) & ~KSMBD_MAXIMUM_ALLOWED;
+	u32 rest = want & ~extra;
+	int rc;
+
+	rc = ksmbd_sd_access_check(sd, tok, rest | (max ? desired &
+				   KSMBD_MAXIMUM_ALLOWED : 0), granted,
+				   deciding_ace);
+	if (rc == -EACCES && max && !rest && extra) {
+		/* the file grants nothing, the parent something */
+		*granted = 0;
+		rc = 0;
+	}
+	if (rc)
+		return rc;
+	*granted |= (want & extra) | (max ? extra : 0);
 	if (deciding_ace)
 		*deciding_ace = -1;
 	return 0;

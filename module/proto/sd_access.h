@@ -116,4 +116,19 @@ int ksmbd_sd_access_check(const struct ksmbd_sd *sd,
 			  const struct ksmbd_token *tok, u32 desired,
 			  u32 *granted, int *deciding_ace);
 
+/*
+ * The check of an open of an existing file or directory (MS-FSA
+ * 2.1.5.1.2.1): ksmbd_sd_access_check() on its descriptor, where DELETE
+ * is also granted by FILE_DELETE_CHILD on the parent directory and
+ * FILE_READ_ATTRIBUTES by FILE_LIST_DIRECTORY on it, even against a deny
+ * ACE of the file's (smb2.acls.GENERIC's MAXIMUM_ALLOWED: the owner of
+ * a file whose ACE grants nothing gets READ_CONTROL, WRITE_DAC, DELETE
+ * and READ_ATTRIBUTES). parent NULL (the share root): no such grants.
+ * Same returns as ksmbd_sd_access_check().
+ */
+int ksmbd_sd_access_check_open(const struct ksmbd_sd *sd,
+			       const struct ksmbd_sd *parent,
+			       const struct ksmbd_token *tok, u32 desired,
+			       u32 *granted, int *deciding_ace);
+
 #endif /* KSMBD_PROTO_SD_ACCESS_H */

@@ -161,6 +161,27 @@ int ksmbd_sd_write(struct ksmbd_wbuf *w, const struct ksmbd_sd *sd)
 			      sd_sacl(sd), sd_dacl(sd));
 }
 
+int ksmbd_sd_write_parts(struct ksmbd_wbuf *w, const struct ksmbd_sd *sd,
+			 u32 secinfo)
+{
+	u16 control = sd->control;
+	const struct ksmbd_buf *sacl = NULL, *dacl = NULL;
+
+	if (secinfo & KSMBD_DACL_SECINFO)
+		dacl = sd_dacl(sd);
+	else
+		control &= ~KSMBD_SE_DACL_PRESENT;
+	if (secinfo & KSMBD_SACL_SECINFO)
+		sacl = sd_sacl(sd);
+	else
+		control &= ~KSMBD_SE_SACL_PRESENT;
+	return ksmbd_sd_build(w, control,
+			      sd->has_owner && (secinfo & KSMBD_OWNER_SECINFO) ?
+			      &sd->owner : NULL,
+			      sd->has_group && (secinfo & KSMBD_GROUP_SECINFO) ?
+			      &sd->group : NULL, sacl, dacl);
+}
+
 /*
  * The control bits of one ACL taken from the client's descriptor: as
  * given, except that AUTO_INHERIT_REQ is a request, never stored, and
@@ -193,16 +214,11 @@ int ksmbd_sd_merge(struct ksmbd_wbuf *w, const struct ksmbd_sd *stored,
 	const struct ksmbd_buf *sacl = sd_sacl(stored), *dacl = sd_dacl(stored);
 	u16 control = stored->control;
 
-	if (secinfo & KSMBD_OWNER_SECINFO) {
-		if (!given->has_owner)
-			return -EINVAL;
+	/* an owner or group named but not sent is not set (as W2K3) */
+	if ((secinfo & KSMBD_OWNER_SECINFO) && given->has_owner)
 		owner = &given->owner;
-	}
-	if (secinfo & KSMBD_GROUP_SECINFO) {
-		if (!given->has_group)
-			return -EINVAL;
+	if ((secinfo & KSMBD_GROUP_SECINFO) && given->has_group)
 		group = &given->group;
-	}
 	if (secinfo & KSMBD_DACL_SECINFO) {
 		control &= ~KSMBD_SE_DACL_BITS;
 		control |= given_acl_bits(given->control, KSMBD_SE_DACL_BITS,
@@ -227,4 +243,15 @@ int ksmbd_sd_merge(struct ksmbd_wbuf *w, const struct ksmbd_sd *stored,
 	}
 	return sd_encode(w, control, owner, group, sacl, dacl,
 			 ACL_MAP_GENERIC);
+}
+
+u32 ksmbd_sd_sent(const struct ksmbd_sd *given, u32 secinfo)
+{
+	u32 sent = secinfo & (KSMBD_DACL_SECINFO | KSMBD_SACL_SECINFO);
+
+	if ((secinfo & KSMBD_OWNER_SECINFO) && given->has_owner)
+		sent |= KSMBD_OWNER_SECINFO;
+	if ((secinfo & KSMBD_GROUP_SECINFO) && given->has_group)
+		sent |= KSMBD_GROUP_SECINFO;
+	return sent;
 }

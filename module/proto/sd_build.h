@@ -73,11 +73,21 @@ int ksmbd_sd_put_head(struct ksmbd_wbuf *w, u16 control,
 int ksmbd_sd_write(struct ksmbd_wbuf *w, const struct ksmbd_sd *sd);
 
 /*
+ * QUERY_INFO(security): the parts secinfo names (OWNER, GROUP, DACL,
+ * SACL) in the canonical layout; a part not asked for is left out with
+ * its PRESENT bit, the rest of the control kept (what Samba answers).
+ */
+int ksmbd_sd_write_parts(struct ksmbd_wbuf *w, const struct ksmbd_sd *sd,
+			 u32 secinfo);
+
+/*
  * SET_INFO(security) (MS-SMB2 3.3.5.21.3, MS-DTYP 2.4.7): the stored
  * descriptor with each part secinfo names (OWNER, GROUP, DACL, SACL)
  * taken from the client's, with that part's control bits; the other
  * parts and bits stay. A named owner or group the client's descriptor
- * lacks is -EINVAL; a named DACL it lacks (no DACL_PRESENT) is stored as
+ * lacks is left as it was (Samba and W2K3); the caller's access rule
+ * (WRITE_OWNER) should look at what was sent, as ksmbd_sd_sent() says.
+ * A named DACL it lacks (no DACL_PRESENT) is stored as
  * no DACL (the NULL DACL's meaning), as Windows does. GENERIC_* bits in
  * the given ACEs that apply to the object (not inherit-only) are mapped
  * (what Windows and Samba store). PROTECTED_/UNPROTECTED_DACL_SECINFO
@@ -87,5 +97,12 @@ int ksmbd_sd_write(struct ksmbd_wbuf *w, const struct ksmbd_sd *sd);
  */
 int ksmbd_sd_merge(struct ksmbd_wbuf *w, const struct ksmbd_sd *stored,
 		   const struct ksmbd_sd *given, u32 secinfo);
+
+/*
+ * The parts a SET_INFO really sets: secinfo's OWNER/GROUP only when the
+ * descriptor carries them, DACL and SACL as named. 0: nothing to do
+ * (Samba and W2K3 answer success without touching the file).
+ */
+u32 ksmbd_sd_sent(const struct ksmbd_sd *given, u32 secinfo);
 
 #endif /* KSMBD_PROTO_SD_BUILD_H */

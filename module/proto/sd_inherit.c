@@ -457,3 +457,31 @@ bool ksmbd_acl_inheritable(const struct ksmbd_buf *acl, u16 ace_count,
 			return true;
 	return false;
 }
+
+static void put_allow(struct ksmbd_wbuf *w, u32 mask,
+		      const struct ksmbd_sid *sid)
+{
+	ksmbd_wbuf_put_u8(w, KSMBD_ACE_ACCESS_ALLOWED);
+	ksmbd_wbuf_put_u8(w, 0);
+	ksmbd_wbuf_put_le16(w, (u16)(8 + ksmbd_sid_size(sid)));
+	ksmbd_wbuf_put_le32(w, mask);
+	ksmbd_sid_put(w, sid);
+}
+
+u32 ksmbd_acl_put_default(struct ksmbd_wbuf *w, const struct ksmbd_sid *owner)
+{
+	struct ksmbd_sid system;
+	u32 size;
+
+	ksmbd_sid_well_known(KSMBD_WK_SYSTEM, &system);
+	size = KSMBD_ACL_HDR_SIZE + 2 * 8 + ksmbd_sid_size(owner) +
+	       ksmbd_sid_size(&system);
+	ksmbd_wbuf_put_u8(w, 2);
+	ksmbd_wbuf_put_u8(w, 0);
+	ksmbd_wbuf_put_le16(w, (u16)size);
+	ksmbd_wbuf_put_le16(w, 2);
+	ksmbd_wbuf_put_le16(w, 0);
+	put_allow(w, KSMBD_FILE_ALL_ACCESS, owner);
+	put_allow(w, KSMBD_FILE_ALL_ACCESS, &system);
+	return size;
+}

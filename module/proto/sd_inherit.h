@@ -47,6 +47,13 @@ int ksmbd_sd_inherit(struct ksmbd_wbuf *w, const struct ksmbd_sd *parent,
 		     const struct ksmbd_sid *group,
 		     const struct ksmbd_buf *default_dacl, bool is_directory);
 
+/*
+ * The DACL Windows gives a new object that inherits nothing (the token's
+ * default, smb2.acls.INHERITANCE's sd_def1): owner and SYSTEM, full
+ * control. Returns its size; the writer records overflow.
+ */
+u32 ksmbd_acl_put_default(struct ksmbd_wbuf *w, const struct ksmbd_sid *owner);
+
 /* True when acl (a whole ACL) has an ACE a new file (or directory) inherits. */
 bool ksmbd_acl_inheritable(const struct ksmbd_buf *acl, u16 ace_count,
 			   bool is_directory);

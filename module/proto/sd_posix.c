@@ -45,6 +45,91 @@ int ksmbd_sid_map_unix(void *ctx, const struct ksmbd_sid *sid,
 	return 0;
 }
 
+static void sid_make(struct ksmbd_sid *s, u8 auth, u32 n, const u32 *sub)
+{
+	u32 i;
+
+	memset(s, 0, sizeof(*s));
+	s->revision = 1;
+	s->authority[5] = auth;
+	s->num_subauth = (u8)n;
+	for (i = 0; i < n; i++)
+		s->sub_auth[i] = sub[i];
+}
+
+/* The domain form of a RID: S-1-5-21-d0-d1-d2-rid. */
+static void sid_domain(const struct ksmbd_sid_unix_map *m, u32 rid,
+		       struct ksmbd_sid *s)
+{
+	const u32 sub[5] = { 21, m->domain[0], m->domain[1], m->domain[2],
+			     rid };
+
+	sid_make(s, 5, 5, sub);
+}
+
+static void sid_unix(u32 kind, u32 id, struct ksmbd_sid *s)
+{
+	const u32 sub[2] = { kind, id };
+
+	sid_make(s, 22, 2, sub);
+}
+
+struct sid_list {
+	struct ksmbd_sid *s;
+	u32 n, cap;
+	bool full;
+};
+
+static void push(struct sid_list *l, const struct ksmbd_sid *sid)
+{
+	u32 i;
+
+	for (i = 0; i < l->n; i++)
+		if (ksmbd_sid_equal(&l->s[i], sid))
+			return;
+	if (l->n == l->cap) {
+		l->full = true;
+		return;
+	}
+	l->s[l->n++] = *sid;
+}
+
+int ksmbd_token_unix_sids(const struct ksmbd_sid_unix_map *m, u32 uid,
+			  const u32 *gids, u32 ngids, bool authenticated,
+			  struct ksmbd_sid *out, u32 cap)
+{
+	struct sid_list l = { .s = out, .cap = cap };
+	bool dom = m && m->has_domain;
+	struct ksmbd_sid s;
+	u32 i;
+
+	if (dom) {
+		sid_domain(m, 1000 + 2 * uid, &s);
+		push(&l, &s);
+	}
+	sid_unix(1, uid, &s);
+	push(&l, &s);
+	for (i = 0; i < ngids; i++) {
+		sid_unix(2, gids[i], &s);
+		push(&l, &s);
+		if (dom) {
+			sid_domain(m, 1001 + 2 * gids[i], &s);
+			push(&l, &s);
+		}
+	}
+	if (dom) {
+		sid_domain(m, 513, &s);
+		push(&l, &s);
+	}
+	ksmbd_sid_well_known(KSMBD_WK_EVERYONE, &s);
+	push(&l, &s);
+	if (authenticated) {
+		ksmbd_sid_well_known(KSMBD_WK_AUTHENTICATED_USERS, &s);
+		push(&l, &s);
+	}
+	return l.full ? -E2BIG : (int)l.n;
+}
+
 /* rwx of an access mask (generic bits mapped). */
 static u16 mask_rwx(u32 mask)
 {

@@ -87,6 +87,18 @@ struct ksmbd_sid_unix_map {
 int ksmbd_sid_map_unix(void *ctx, const struct ksmbd_sid *sid,
 		       enum ksmbd_sid_kind *kind, u32 *id);
 
+/*
+ * A Unix user's SIDs for a struct ksmbd_token, in the forms
+ * ksmbd_sid_map_unix() reads back: out[0] the user (its domain RID when
+ * m has a domain, else S-1-22-1-uid), then its other form, each group
+ * in both forms (and Domain Users, 513, with a domain), Everyone, and
+ * Authenticated Users unless a guest or anonymous logon. A gid that
+ * repeats is written once. The count, or -E2BIG when cap is too small.
+ */
+int ksmbd_token_unix_sids(const struct ksmbd_sid_unix_map *m, u32 uid,
+			  const u32 *gids, u32 ngids, bool authenticated,
+			  struct ksmbd_sid *out, u32 cap);
+
 struct ksmbd_pacl {
 	struct ksmbd_pacl_entry *acc;	/* access ACL, acc_cap entries */
 	u32 acc_cap, acc_count;

@@ -116,8 +116,13 @@ static int ace_parse(const struct ksmbd_buf *acl, u32 *pos,
 	u32 sid_size, sid_off;
 	u16 size;
 
+	/*
+	 * No ACE type is smaller than KSMBD_ACE_MIN_SIZE; the AceCount bound
+	 * in acl_parse() assumes it, and an ACL re-encoded from its ACEs
+	 * (sd_build.c) must pass that bound again.
+	 */
 	if (!ksmbd_buf_get_le16(acl, *pos + 2, &size) ||
-	    size < KSMBD_ACE_HDR_SIZE || !ksmbd_buf_sub(acl, *pos, size, &a))
+	    size < KSMBD_ACE_MIN_SIZE || !ksmbd_buf_sub(acl, *pos, size, &a))
 		return -EINVAL;
 	memset(ace, 0, sizeof(*ace));
 	ace->type = a.p[0];

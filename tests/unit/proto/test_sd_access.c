@@ -435,6 +435,80 @@ TEST(object_aces_walked_and_applied)
 	CHECK_EQ_INT(ksmbd_sd_parse(&b, &sd), -EINVAL);
 }
 
+/* Found by fuzz_sd: an ACE naming ACCESS_SYSTEM_SECURITY, MAXIMUM_ALLOWED
+ * or reserved bits grants none of them ("not valid in a DACL"). */
+TEST(ace_grants_only_rights)
+{
+	static const struct tace a[] = {
+		T_ALLOW(0, 0x1f1f01ffu, S_WORLD),
+	};
+	struct tsd t;
+	struct ttok k;
+	struct ksmbd_token *bob = t_tok(&k, 0, S_BOB, NULL, NULL);
+	struct ksmbd_sd *sd = t_sd(&t, 0, S_ALICE, NULL, T_ACL, a, 1);
+	u32 g;
+	int ace;
+
+	CHECK_EQ_INT(check(sd, bob, KSMBD_MAXIMUM_ALLOWED, &g, &ace), 0);
+	CHECK_EQ_INT(g, KSMBD_FILE_ALL_ACCESS);
+	CHECK_EQ_INT(check(sd, bob, 0x04000000, &g, &ace), -EACCES);
+}
+
+/* smb2.acls.GENERIC (MAXIMUM_ALLOWED expected_mask) and MS-FSA
+ * 2.1.5.1.2.1: DELETE through the parent's FILE_DELETE_CHILD,
+ * READ_ATTRIBUTES through its FILE_LIST_DIRECTORY, even against a deny
+ * ACE on the file. */
+TEST(open_with_parent_grants)
+{
+	static const struct tace pd[] = {
+		T_ALLOW(0, KSMBD_FILE_ALL_ACCESS, S_ALICE),
+		T_ALLOW(0, KSMBD_FILE_READ_DATA, S_BOB),
+	};
+	static const struct tace fd[] = {
+		T_DENY(0, KSMBD_DELETE, S_ALICE),
+		T_ALLOW(0, 0, S_ALICE),
+		T_ALLOW(0, KSMBD_FILE_READ_DATA, S_BOB),
+	};
+	struct tsd tp, tf;
+	struct ttok k1, k2, k3;
+	struct ksmbd_token *alice = t_tok(&k1, 0, S_ALICE, NULL, NULL);
+	struct ksmbd_token *bob = t_tok(&k2, 0, S_BOB, NULL, NULL);
+	struct ksmbd_token *eve = t_tok(&k3, 0, S_FOREIGN, NULL, NULL);
+	struct ksmbd_sd *parent = t_sd(&tp, 0, S_ALICE, NULL, T_ACL, pd, 2);
+	struct ksmbd_sd *file = t_sd(&tf, 0, S_ALICE, NULL, T_ACL, fd, 3);
+	u32 g;
+	int ace;
+
+	CHECK_EQ_INT(ksmbd_sd_access_check_open(file, parent, alice,
+						KSMBD_MAXIMUM_ALLOWED, &g,
+						&ace), 0);
+	CHECK_EQ_INT(g, KSMBD_READ_CONTROL | KSMBD_WRITE_DAC | KSMBD_DELETE |
+		     KSMBD_FILE_READ_ATTRIBUTES);
+	CHECK_EQ_INT(ksmbd_sd_access_check_open(file, parent, alice,
+						KSMBD_DELETE, &g, &ace), 0);
+	CHECK_EQ_INT(g, KSMBD_DELETE);
+	CHECK_EQ_INT(ksmbd_sd_access_check(file, alice, KSMBD_DELETE, &g,
+					   &ace), -EACCES);
+	CHECK_EQ_INT(ace, 0);
+	/* at the share root there is no parent to ask */
+	CHECK_EQ_INT(ksmbd_sd_access_check_open(file, NULL, alice,
+						KSMBD_DELETE, &g, &ace),
+		     -EACCES);
+	/* bob may list the parent: READ_ATTRIBUTES, not DELETE */
+	CHECK_EQ_INT(ksmbd_sd_access_check_open(file, parent, bob,
+						KSMBD_MAXIMUM_ALLOWED, &g,
+						&ace), 0);
+	CHECK_EQ_INT(g, KSMBD_FILE_READ_DATA | KSMBD_FILE_READ_ATTRIBUTES);
+	CHECK_EQ_INT(ksmbd_sd_access_check_open(file, parent, bob,
+						KSMBD_DELETE, &g, &ace),
+		     -EACCES);
+	/* a stranger gets nothing from either */
+	CHECK_EQ_INT(ksmbd_sd_access_check_open(file, parent, eve,
+						KSMBD_MAXIMUM_ALLOWED, &g,
+						&ace), -EACCES);
+	CHECK_EQ_INT(g, 0);
+}
+
 int main(void)
 {
 	RUN(generic_mapping_table);
@@ -451,5 +525,7 @@ int main(void)
 	RUN(privileges);
 	RUN(object_and_callback_aces);
 	RUN(object_aces_walked_and_applied);
+	RUN(ace_grants_only_rights);
+	RUN(open_with_parent_grants);
 	return test_report();
 }

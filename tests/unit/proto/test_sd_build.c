@@ -276,10 +276,16 @@ TEST(merge_owner_group_sacl)
 	CHECK(t_ace_is(&l.a[0], KSMBD_ACE_SYSTEM_AUDIT,
 		       KSMBD_ACE_SUCCESSFUL_ACCESS, KSMBD_FILE_GENERIC_WRITE,
 		       S_BOB));
-	/* a group named but not given */
+	/* a group named but not given stays (Samba's set_sd, W2K3) */
 	w = ksmbd_wbuf_make(out, sizeof(out));
-	CHECK_EQ_INT(ksmbd_sd_merge(&w, stored, given, KSMBD_GROUP_SECINFO),
-		     -EINVAL);
+	CHECK(reparse(ksmbd_sd_merge(&w, stored, given, KSMBD_GROUP_SECINFO),
+		      &w, &sd) > 0);
+	CHECK(ksmbd_sid_equal(&sd.group, &stored->group));
+	CHECK_EQ_INT(ksmbd_sd_sent(given, KSMBD_GROUP_SECINFO), 0);
+	CHECK_EQ_INT(ksmbd_sd_sent(given, KSMBD_OWNER_SECINFO |
+				   KSMBD_GROUP_SECINFO | KSMBD_DACL_SECINFO |
+				   KSMBD_LABEL_SECINFO),
+		     KSMBD_OWNER_SECINFO | KSMBD_DACL_SECINFO);
 	/* nothing named: the stored descriptor, canonical */
 	w = ksmbd_wbuf_make(out, sizeof(out));
 	CHECK(reparse(ksmbd_sd_merge(&w, stored, given, KSMBD_LABEL_SECINFO),
@@ -340,6 +346,36 @@ TEST(opaque_aces_copied)
 	CHECK_EQ_MEM(sd.dacl.p + 8, t.b + dacl + 8, 40);
 }
 
+/* QUERY_INFO's AdditionalInformation: only the parts asked for. */
+TEST(write_parts)
+{
+	static const struct tace d[] = {
+		T_ALLOW(0, KSMBD_FILE_READ_DATA, S_WORLD),
+	};
+	static const struct tace s[] = {
+		T_AUDIT(KSMBD_ACE_FAILED_ACCESS, KSMBD_DELETE, S_WORLD),
+	};
+	struct tsd t;
+	struct ksmbd_sd *in = t_sd_full(&t, KSMBD_SE_DACL_PROTECTED, S_ALICE,
+					S_STAFF, T_ACL, d, 1, T_ACL, s, 1);
+	struct ksmbd_wbuf w = ksmbd_wbuf_make(out, sizeof(out));
+	struct ksmbd_sd sd;
+
+	CHECK_EQ_INT(reparse(ksmbd_sd_write_parts(&w, in, KSMBD_DACL_SECINFO |
+						  KSMBD_OWNER_SECINFO),
+			     &w, &sd), 20 + 28 + 28);
+	CHECK(sd.has_owner && !sd.has_group && sd.has_dacl && !sd.has_sacl);
+	CHECK_EQ_INT(sd.control, KSMBD_SE_SELF_RELATIVE | KSMBD_SE_DACL_PRESENT |
+		     KSMBD_SE_DACL_PROTECTED);
+	w = ksmbd_wbuf_make(out, sizeof(out));
+	CHECK_EQ_INT(reparse(ksmbd_sd_write_parts(&w, in, KSMBD_GROUP_SECINFO |
+						  KSMBD_SACL_SECINFO),
+			     &w, &sd), 20 + 28 + 28);
+	CHECK(!sd.has_owner && sd.has_group && !sd.has_dacl && sd.has_sacl);
+	w = ksmbd_wbuf_make(out, sizeof(out));
+	CHECK_EQ_INT(reparse(ksmbd_sd_write_parts(&w, in, 0), &w, &sd), 20);
+}
+
 int main(void)
 {
 	RUN(canonical_layout);
@@ -352,5 +388,6 @@ int main(void)
 	RUN(merge_owner_group_sacl);
 	RUN(merge_keeps_non_canonical_order);
 	RUN(opaque_aces_copied);
+	RUN(write_parts);
 	return test_report();
 }

@@ -451,6 +451,21 @@ TEST(sizes)
 	free(sd);
 }
 
+/* The built-in default DACL is the one the table above expects. */
+TEST(default_dacl_bytes)
+{
+	u8 buf[256];
+	struct ksmbd_wbuf w = ksmbd_wbuf_make(buf, sizeof(buf));
+
+	CHECK_EQ_INT(ksmbd_acl_put_default(&w, &alice), def_dacl.len);
+	CHECK(!w.overflow);
+	CHECK_EQ_INT(w.len, def_dacl.len);
+	CHECK_EQ_MEM(buf, def_dacl.p, def_dacl.len);
+	w = ksmbd_wbuf_make(buf, 10);
+	CHECK_EQ_INT(ksmbd_acl_put_default(&w, &alice), def_dacl.len);
+	CHECK(w.overflow);
+}
+
 int main(void)
 {
 	setup();
@@ -464,5 +479,6 @@ int main(void)
 	RUN(sacl_inherited);
 	RUN(callback_tail_kept);
 	RUN(sizes);
+	RUN(default_dacl_bytes);
 	return test_report();
 }

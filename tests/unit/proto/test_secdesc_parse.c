@@ -177,6 +177,10 @@ TEST(ace_size)
 	put_unaligned_le16(2, s.b + dacl + 8 + 2);	/* smaller than its header */
 	CHECK_EQ_INT(parse(&s, &sd), -EINVAL);
 	good_sd(&s, &dacl);
+	s.b[dacl + 8] = 0x7f;		/* unknown type, 4 bytes: no ACE is */
+	put_unaligned_le16(4, s.b + dacl + 8 + 2);
+	CHECK_EQ_INT(parse(&s, &sd), -EINVAL);
+	good_sd(&s, &dacl);
 	put_unaligned_le16(200, s.b + dacl + 8 + 2);	/* past the ACL */
 	CHECK_EQ_INT(parse(&s, &sd), -EINVAL);
 	good_sd(&s, &dacl);
