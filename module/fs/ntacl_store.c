@@ -349,7 +349,7 @@ int ksmbd_sd_check(const struct ksmbd_conn *conn, const char *name,
 /* Does d's stored descriptor grant the caller all of want? */
 static int stored_grants(const struct ksmbd_conn *conn, const char *name,
 			 const struct ksmbd_token *tok, struct dentry *d,
-			 u32 want, bool *stored)
+			 u32 want)
 {
 	struct ksmbd_sd_held h;
 	u32 granted;
@@ -358,10 +358,26 @@ static int stored_grants(const struct ksmbd_conn *conn, const char *name,
 	ret = ksmbd_sd_load(d, &h);
 	if (ret)
 		return ret;
-	*stored = h.stored;
 	ret = h.stored ? ksmbd_sd_check(conn, name, &h, tok, want, &granted) :
 			 0;
 	ksmbd_sd_held_free(&h);
+	return ret;
+}
+
+/* The check, counted and traced when it refuses (ksmbd_sd_check). */
+static int open_check(const struct ksmbd_conn *conn, const char *name,
+		      const struct ksmbd_sd_held *h, const struct ksmbd_sd *psd,
+		      const struct ksmbd_token *tok, u32 desired, u32 *granted)
+{
+	int ace = -1, ret;
+
+	ret = ksmbd_sd_access_check_open(&h->sd, psd, tok, desired, granted,
+					 &ace);
+	ksmbd_total_add(KSMBD_TOTAL_ACCESS_CHECKS, 1);
+	if (ret) {
+		ksmbd_total_add(KSMBD_TOTAL_ACCESS_DENIED, 1);
+		trace_denied(conn, name, h, tok, desired, ace);
+	}
 	return ret;
 }
 
@@ -370,11 +386,11 @@ int ksmbd_sd_open_check(const struct ksmbd_conn *conn, const char *name,
 			const struct ksmbd_vfs_lookup *res, u32 desired,
 			u32 tree_mask, u32 *maximal)
 {
-	struct dentry *d = res->dentry, *parent = res->parent.dentry;
 	u32 want = ksmbd_access_map_generic(desired) &
 		   ~(FILE_MAXIMUM_ALLOWED | FILE_ACCESS_SYSTEM_SECURITY);
-	struct ksmbd_sd_held h;
-	bool child = false, stored;
+	struct dentry *d = res->dentry, *parent = res->parent.dentry;
+	const struct ksmbd_sd *psd = NULL;
+	struct ksmbd_sd_held h, ph = { };
 	u32 most = 0;
 	int ret;
 
@@ -385,25 +401,24 @@ int ksmbd_sd_open_check(const struct ksmbd_conn *conn, const char *name,
 		return ret;
 	if (!h.stored)
 		goto out_free;
-	ksmbd_sd_access_check(&h.sd, tok, FILE_MAXIMUM_ALLOWED, &most, NULL);
-	/* MS-FSA 2.1.5.1.2.1: DELETE_CHILD on the parent grants DELETE */
-	if (!(most & FILE_DELETE) && d != parent &&
-	    !stored_grants(conn, name, tok, parent, FILE_DELETE_CHILD,
-			   &stored) && stored) {
-		child = true;
-		want &= ~FILE_DELETE;
+	/* the share root has no parent to grant DELETE or attributes */
+	if (d != parent) {
+		ret = ksmbd_sd_load(parent, &ph);
+		if (ret)
+			goto out_free;
+		psd = &ph.sd;
 	}
 	/* what was asked, counted and traced when refused */
-	ret = ksmbd_sd_check(conn, name, &h, tok,
-			     want | (desired & FILE_MAXIMUM_ALLOWED), &most);
+	ret = open_check(conn, name, &h, psd, tok,
+			 want | (desired & FILE_MAXIMUM_ALLOWED), &most);
 	if (ret)
 		goto out_free;
-	ksmbd_sd_access_check(&h.sd, tok, FILE_MAXIMUM_ALLOWED, &most, NULL);
-	if (child)
-		most |= FILE_DELETE;
+	ksmbd_sd_access_check_open(&h.sd, psd, tok, FILE_MAXIMUM_ALLOWED,
+				   &most, NULL);
 	*maximal = ((most & ~SD_KERNEL_BACKED) |
 		    (most & *maximal & SD_KERNEL_BACKED)) & tree_mask;
 out_free:
+	ksmbd_sd_held_free(&ph);
 	ksmbd_sd_held_free(&h);
 	return ret;
 }
@@ -412,12 +427,10 @@ int ksmbd_sd_add_check(const struct ksmbd_conn *conn, const char *name,
 		       const struct ksmbd_token *tok, struct dentry *parent,
 		       bool dir)
 {
-	bool stored;
-
 	if (!tok)
 		return 0;
 	return stored_grants(conn, name, tok, parent,
-			     dir ? FILE_APPEND_DATA : FILE_WRITE_DATA, &stored);
+			     dir ? FILE_APPEND_DATA : FILE_WRITE_DATA);
 }
 
 /* ---- Storing ---- */

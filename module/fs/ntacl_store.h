@@ -66,7 +66,8 @@ int ksmbd_sd_check(const struct ksmbd_conn *conn, const char *name,
  * CREATE of an existing file (res->dentry, in res->parent): tok NULL
  * (the share stores nothing) changes nothing; with a stored
  * descriptor, desired must be granted (MS-DTYP 2.5.3.2; DELETE also by
- * the parent's DELETE_CHILD), and *maximal (in: what the kernel allows)
+ * the parent's DELETE_CHILD, READ_ATTRIBUTES by its LIST_DIRECTORY:
+ * MS-FSA 2.1.5.1.2.1), and *maximal (in: what the kernel allows)
  * becomes what the descriptor grants, data rights only where the kernel
  * allows them too, within tree_mask. Without one nothing changes: the
  * kernel's answer stands. 0, or -EACCES.

@@ -544,25 +544,8 @@ static void put_need_error(struct ksmbd_smb2_ctx *ctx, u32 need)
 /* A stored descriptor: the parts asked for, canonical (sd_build.h). */
 static u32 query_stored(struct qinfo *q, const struct ksmbd_sd *sd, u32 want)
 {
-	u16 control = sd->control & ~(KSMBD_SE_DACL_BITS | KSMBD_SE_SACL_BITS |
-				      KSMBD_SE_OWNER_DEFAULTED |
-				      KSMBD_SE_GROUP_DEFAULTED);
-	const struct ksmbd_buf *dacl = NULL, *sacl = NULL;
-	int ret;
+	int ret = ksmbd_sd_write_parts(&q->w, sd, want);
 
-	if ((want & KSMBD_DACL_SECINFO) && sd->has_dacl) {
-		control |= sd->control & KSMBD_SE_DACL_BITS;
-		dacl = sd->null_dacl ? NULL : &sd->dacl;
-	}
-	if ((want & KSMBD_SACL_SECINFO) && sd->has_sacl) {
-		control |= sd->control & KSMBD_SE_SACL_BITS;
-		sacl = sd->null_sacl ? NULL : &sd->sacl;
-	}
-	ret = ksmbd_sd_build(&q->w, control,
-			     (want & KSMBD_OWNER_SECINFO) && sd->has_owner ?
-			     &sd->owner : NULL,
-			     (want & KSMBD_GROUP_SECINFO) && sd->has_group ?
-			     &sd->group : NULL, sacl, dacl);
 	if (ret < 0)
 		return STATUS_INVALID_SECURITY_DESCR;
 	q->need = ret;
