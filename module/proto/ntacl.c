@@ -125,7 +125,7 @@ static int acl_check(const struct ksmbd_buf *src, u32 off, u32 *len)
 	    !ksmbd_buf_get_le16(src, off + 4, &count) ||
 	    size < KSMBD_ACL_HDR_SIZE || !ksmbd_buf_sub(src, off, size, &acl))
 		return -EINVAL;
-	if ((acl.p[0] != 2 && acl.p[0] != 4) || count > NTACL_MAX_ACES ||
+	if (acl.p[0] < 2 || acl.p[0] > 4 || count > NTACL_MAX_ACES ||
 	    count > (size - KSMBD_ACL_HDR_SIZE) / KSMBD_ACE_HDR_SIZE)
 		return -EINVAL;
 	while ((rc = ksmbd_acl_next(&acl, &pos, &count, &ace)) > 0)
@@ -198,7 +198,10 @@ static void wbuf_pad(struct ksmbd_wbuf *w, u32 align)
  * offsets written are w positions, which is what both users want: sd_out
  * holds the descriptor alone, an NTACL value counts from its own start.
  * ACL reserved bytes are written as zero (Samba reads AceCount and Sbz2
- * as one u32 and refuses more than 2000).
+ * as one u32 and refuses more than 2000). smbcacls makes its ACLs with
+ * AclRevision 3, which Windows accepts but MS-DTYP 2.4.5 and
+ * ksmbd_sd_parse() do not: such an ACL is handed out as revision 2, the
+ * revision of the ACE types it may hold.
  */
 static void sd_emit(const struct ksmbd_buf *src, const struct sd_split *s,
 		    struct ksmbd_wbuf *w)
@@ -222,6 +225,8 @@ static void sd_emit(const struct ksmbd_buf *src, const struct sd_split *s,
 			return;
 		memcpy(at, src->p + p->off, p->len);
 		if (p->acl) {
+			if (at[0] == 3)
+				at[0] = 2;
 			at[1] = 0;
 			at[6] = 0;
 			at[7] = 0;
@@ -506,13 +511,16 @@ int ksmbd_ntacl_encode(const u8 *sd, u32 sd_len,
 	put_unaligned_le32(NTACL_REF_SD, hdr + 8);
 	put_unaligned_le16(KSMBD_NTACL_HASH_SHA256, hdr + NTACL_HASH_TYPE_AT);
 	memcpy(hdr + NTACL_DESC_AT, ntacl_desc, sizeof(ntacl_desc));
-	/* NTTIME stays 0: xattr.idl says Samba always writes 0 there */
+	/*
+	 * NTTIME left 0: no reader looks at it (xattr.idl says 0, Samba
+	 * 4.17 writes its clock there)
+	 */
 	memcpy(hdr + sd_at - KSMBD_NTACL_HASH_SIZE, sys_hash,
 	       KSMBD_NTACL_HASH_SIZE);
 	sd_emit(&in, &s, &w);
 	if (w.overflow)
 		return -ENOSPC;
-	/* hash: the stored descriptor's SHA-256, as the in-kernel ksmbd has it */
+	/* hash: SHA-256 of the SD as stored, as the in-kernel ksmbd has it */
 	stored = ksmbd_buf_make(out + sd_at, w.len - sd_at);
 	rc = ksmbd_crypto_sha256(&stored, 1, hdr + NTACL_HASH_AT);
 	if (rc)

@@ -42,7 +42,8 @@
  * The descriptor handed out (decode) or stored (encode) is rewritten in
  * one canonical self-relative form: header, owner, group, SACL, DACL,
  * each at a multiple of 4 (Samba pulls them aligned), the ACLs' reserved
- * bytes zero; a DACL or SACL whose Present bit is clear is left out.
+ * bytes zero, AclRevision 3 (smbcacls writes it) as 2; a DACL or SACL
+ * whose Present bit is clear is left out.
  *
  * The caller owns every buffer; sd_out/out must not overlap the input.
  * The permission hash needs a scratch buffer (kvmalloc) only for POSIX

@@ -7,11 +7,13 @@
  */
 #include <openssl/sha.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "testlib.h"
 #include "proto/ntacl.h"
 #include "proto/secdesc_parse.h"
 #include "posix_xattr.h"
+#include "samples.h"
 
 struct blob {
 	u8 b[2048];
@@ -507,8 +509,13 @@ TEST(lying_fields_refused)
 	/* an ACE's size past its ACL, and below its header */
 	CHECK_EQ_INT(decode_mod(&v, dacl + 8 + 2, 0x100, 2), -EINVAL);
 	CHECK_EQ_INT(decode_mod(&v, dacl + 8 + 2, 2, 2), -EINVAL);
-	/* ACL revision */
-	CHECK_EQ_INT(decode_mod(&v, dacl, 3, 1), -EINVAL);
+	/* ACL revision: 2 to 4 (3 handed out as 2), nothing else */
+	CHECK_EQ_INT(decode_mod(&v, dacl, 1, 1), -EINVAL);
+	CHECK_EQ_INT(decode_mod(&v, dacl, 5, 1), -EINVAL);
+	CHECK(decode_mod(&v, dacl, 3, 1) > 0);
+	CHECK_EQ_INT(out[get_unaligned_le32(out + 16)], 2);
+	CHECK(decode_mod(&v, dacl, 4, 1) > 0);
+	CHECK_EQ_INT(out[get_unaligned_le32(out + 16)], 4);
 }
 
 TEST(description_without_terminator)
@@ -600,6 +607,170 @@ TEST(bad_permission_state_refused)
 		     -EINVAL);
 }
 
+/*
+ * Fixtures: values Samba 4.17's smbd stored through smbcacls --set in
+ * tests/vm/cases/ntacl-interop.sh, with the file's owner, mode and POSIX
+ * ACLs at the time and what smbcacls --numeric showed of the file
+ * ("shown=" lines), copied from build/vm/ntacl/.
+ */
+struct fixture {
+	u8 value[4096];
+	u32 len;
+	u8 acl_raw[1024], def_raw[1024];
+	struct ksmbd_posix_ace acl[64], def[64];
+	struct ksmbd_ntacl_unix u;
+	char shown[16][128];
+	u32 nshown;
+};
+
+static bool fixture_hex(const char *hex, u8 *out, u32 cap, u32 *len)
+{
+	u32 n = (u32)strlen(hex);
+
+	*len = n / 2;
+	return !(n % 2) && (!n || sample_unhex(hex, out, cap) == n / 2);
+}
+
+static bool fixture_load(const char *name, struct fixture *f)
+{
+	char path[512], line[8192];
+	const char *dir = __FILE__;
+	u32 dlen = (u32)(strrchr(dir, '/') - dir), n;
+	bool ok = true;
+	FILE *fp;
+
+	memset(f, 0, sizeof(*f));
+	snprintf(path, sizeof(path), "%.*s/ntacl/%s.txt", (int)dlen, dir, name);
+	fp = fopen(path, "r");
+	if (!fp)
+		return false;
+	while (ok && fgets(line, sizeof(line), fp)) {
+		char *v = strchr(line, '=');
+
+		line[strcspn(line, "\n")] = 0;
+		if (!v)
+			continue;
+		*v++ = 0;
+		if (!strcmp(line, "value")) {
+			ok = fixture_hex(v, f->value, sizeof(f->value), &f->len);
+		} else if (!strcmp(line, "uid")) {
+			f->u.uid = (u32)strtoul(v, NULL, 10);
+		} else if (!strcmp(line, "gid")) {
+			f->u.gid = (u32)strtoul(v, NULL, 10);
+		} else if (!strcmp(line, "mode")) {
+			f->u.mode = (u32)strtoul(v, NULL, 16);
+		} else if (!strcmp(line, "acl") && *v) {
+			ok = fixture_hex(v, f->acl_raw, sizeof(f->acl_raw), &n) &&
+			     !posix_xattr_parse(f->acl_raw, n, f->acl, 64,
+						&f->u.acl_count);
+			f->u.acl = f->acl;
+		} else if (!strcmp(line, "def") && *v) {
+			ok = fixture_hex(v, f->def_raw, sizeof(f->def_raw), &n) &&
+			     !posix_xattr_parse(f->def_raw, n, f->def, 64,
+						&f->u.def_count);
+			f->u.def = f->def;
+		} else if (!strcmp(line, "shown") && f->nshown < 16) {
+			snprintf(f->shown[f->nshown++], 128, "%s", v);
+		}
+	}
+	fclose(fp);
+	return ok && f->len;
+}
+
+static void sid_text(const struct ksmbd_sid *sid, char *out, size_t cap)
+{
+	int at = snprintf(out, cap, "S-%u-%llu", sid->revision,
+			  (unsigned long long)ksmbd_sid_authority(sid));
+	u32 i;
+
+	for (i = 0; i < sid->num_subauth; i++)
+		at += snprintf(out + at, cap - at, "-%u", sid->sub_auth[i]);
+}
+
+/* The decoded SD's lines, as smbcacls --numeric prints them. */
+static u32 sd_lines(const u8 *sd, u32 len, char lines[][128], u32 max)
+{
+	struct ksmbd_buf b = ksmbd_buf_make(sd, len);
+	struct ksmbd_sd p;
+	struct ksmbd_ace ace;
+	char sid[96];
+	u32 n = 0, pos = KSMBD_ACL_HDR_SIZE;
+	u16 left;
+
+	if (ksmbd_sd_parse(&b, &p))
+		return 0;
+	if (p.has_owner && n < max) {
+		sid_text(&p.owner, sid, sizeof(sid));
+		snprintf(lines[n++], 128, "OWNER:%s", sid);
+	}
+	if (p.has_group && n < max) {
+		sid_text(&p.group, sid, sizeof(sid));
+		snprintf(lines[n++], 128, "GROUP:%s", sid);
+	}
+	left = p.ace_count;
+	while (p.has_dacl && !p.null_dacl && n < max &&
+	       ksmbd_acl_next(&p.dacl, &pos, &left, &ace) > 0) {
+		sid_text(&ace.sid, sid, sizeof(sid));
+		snprintf(lines[n++], 128, "ACL:%s:%u/0x%x/0x%08x", sid, ace.type,
+			 ace.flags, ace.mask);
+	}
+	return n;
+}
+
+static void check_samba_fixture(const char *name)
+{
+	static struct fixture f;
+	struct ksmbd_ntacl_info info;
+	struct ksmbd_ntacl_unix u;
+	char lines[16][128];
+	static u8 again[4096];
+	const u8 *nul;
+	u32 i, n;
+	int rc, m;
+
+	if (!fixture_load(name, &f)) {
+		test_fail_("fixture %s missing or malformed", name);
+		return;
+	}
+	rc = ksmbd_ntacl_decode(f.value, f.len, &f.u, out, sizeof(out), &info);
+	CHECK(rc > 0);
+	CHECK_EQ_INT(info.version, 4);
+	CHECK_EQ_INT(info.hash_type, KSMBD_NTACL_HASH_SHA256);
+	CHECK(info.hash_ok);
+	if (rc <= 0)
+		return;
+	/* what we decode is what Samba itself served for the file */
+	n = sd_lines(out, (u32)rc, lines, 16);
+	CHECK_EQ_INT(n, f.nshown);
+	for (i = 0; i < n && i < f.nshown; i++)
+		CHECK_EQ_STR(lines[i], f.shown[i]);
+	/* our encoding of the same SD over the same file: Samba's sys_acl_hash */
+	m = ksmbd_ntacl_encode(out, (u32)rc, &f.u, again, sizeof(again));
+	CHECK(m > 160);
+	nul = memchr(f.value + 78, 0, f.len - 78);
+	CHECK(nul);
+	if (m > 160 && nul) {
+		i = ALIGN((u32)(nul - f.value) + 1, 4u) + 8;
+		CHECK(i + 64 <= f.len);
+		CHECK_EQ_MEM(again + 96, f.value + i, 64);
+	}
+	/* and the permissions changed since: refused */
+	u = f.u;
+	u.mode ^= 0004;
+	CHECK_EQ_INT(ksmbd_ntacl_decode(f.value, f.len, &u, out, sizeof(out),
+					NULL), -EBADMSG);
+}
+
+TEST(samba_file_fixture)
+{
+	check_samba_fixture("samba_sfile");
+}
+
+TEST(samba_directory_fixture)
+{
+	check_samba_fixture("samba_sdir");
+}
+
 int main(void)
 {
 	RUN(version_1_and_2_unchecked);
@@ -617,5 +788,7 @@ int main(void)
 	RUN(more_than_2000_aces_refused);
 	RUN(sizes);
 	RUN(bad_permission_state_refused);
+	RUN(samba_file_fixture);
+	RUN(samba_directory_fixture);
 	return test_report();
 }
