@@ -533,7 +533,7 @@ TEST(description_without_terminator)
 
 TEST(more_than_2000_aces_refused)
 {
-	static u8 big[16384], big_out[16384];
+	static u8 big[40000], big_out[40000];
 	u32 i, len = 8, acl_at;
 
 	put_unaligned_le16(1, big);
@@ -546,23 +546,24 @@ TEST(more_than_2000_aces_refused)
 	len += 20;
 	acl_at = len;
 	/*
-	 * A SACL of 2001 ACEs of an uninterpreted type, 4 bytes each (the
-	 * DACL parser wants 16 at least).
+	 * A SACL of 2001 ACEs of a type no parser interprets (0x14), 16
+	 * bytes each (the parser refuses an ACE shorter than a mask and an
+	 * empty SID).
 	 */
 	big[len] = 2;
-	put_unaligned_le16(8 + 4 * 2001, big + len + 2);
+	put_unaligned_le16(8 + 16 * 2001, big + len + 2);
 	put_unaligned_le16(2001, big + len + 4);
 	len += 8;
-	for (i = 0; i < 2001; i++, len += 4) {
-		big[len] = 0x12;
-		put_unaligned_le16(4, big + len + 2);
+	for (i = 0; i < 2001; i++, len += 16) {
+		big[len] = 0x14;
+		put_unaligned_le16(16, big + len + 2);
 	}
 	CHECK_EQ_INT(ksmbd_ntacl_decode(big, len, NULL, big_out,
 					sizeof(big_out), NULL), -EINVAL);
 	put_unaligned_le16(2000, big + acl_at + 4);
 	CHECK_EQ_INT(ksmbd_ntacl_decode(big, len, NULL, big_out,
 					sizeof(big_out), NULL),
-		     20 + 8 + 4 * 2001);
+		     20 + 8 + 16 * 2001);
 }
 
 TEST(sizes)
