@@ -169,8 +169,11 @@ static int acl_parse(const struct ksmbd_buf *sd, u32 off,
 
 	if (!ksmbd_buf_sub(sd, off, KSMBD_ACL_HDR_SIZE, &hdr))
 		return -EINVAL;
-	/* AclRevision 2 (ACL_REVISION) or 4 (ACL_REVISION_DS) */
-	if (hdr.p[0] != 2 && hdr.p[0] != 4)
+	/*
+	 * AclRevision 2 (ACL_REVISION) to 4 (ACL_REVISION_DS), as Windows
+	 * accepts them: smbcacls sends 3.
+	 */
+	if (hdr.p[0] < 2 || hdr.p[0] > 4)
 		return -EINVAL;
 	acl_size = get_unaligned_le16(hdr.p + 2);
 	count = get_unaligned_le16(hdr.p + 4);
