@@ -110,6 +110,10 @@ const struct cfg_key_doc cfg_key_docs[] = {
 	{ "store dos attributes", 'S', "Keep DOS attributes (hidden, system, archive, read-only) in the user.DOSATTRIB extended attribute, as Samba does.",
 	  NULL, NULL, NULL },
 	{ "hide dot files", 'S', "Names starting with a dot are reported hidden.", NULL, NULL, NULL },
+	{ "acl xattr", 'S', "Store Windows security descriptors (owner, group, access control list) in the security.NTACL extended attribute, in the format Samba's acl_xattr module writes, so a share moved between Samba and this server keeps its permissions. The stored descriptor decides which SMB opens, deletes and renames are allowed; new files and folders inherit from their folder's; what it grants is also written into the file's POSIX ACL (or mode) so the kernel allows it, and the kernel's own check stays in force. A file without a stored descriptor (made locally, or before the option was set) answers one derived from its owner, group and mode. No: descriptors are always derived from the mode, and changes to them change only the owner, group and mode.",
+	  NULL, NULL, NULL },
+	{ "vfs objects", 'S', "Samba's module list: acl_xattr sets acl xattr = yes (a list without it, no); streams_xattr is what this server always does (named streams live in user.* extended attributes); any other module is warned about and ignored.",
+	  NULL, NULL, NULL },
 	{ "max connections", 'S', "Tree connects the share accepts at once; 0 is no limit. In [global] this is the server's limit, not a share default.",
 	  NULL, NULL, "its default is 128 and it turns 0 into 65536." },
 	{ "smb3 encryption", 'S', "Encryption for this share: the global words; required refuses sessions that do not encrypt.",
@@ -142,7 +146,6 @@ const struct cfg_key_doc cfg_key_docs[] = {
 	{ "follow symlinks", 'S', "Whether symbolic links are followed.", NULL, NULL, NULL },
 	{ "inherit owner", 'S', "Not supported: a share that sets it to yes is refused (its files would belong to their creator, not to the owner of their folder).", NULL, NULL, NULL },
 	{ "guest account", 'S', "A guest account for this share.", NULL, NULL, NULL },
-	{ "vfs objects", 'S', "Samba-style VFS modules.", NULL, NULL, NULL },
 };
 
 const size_t cfg_key_ndocs = sizeof(cfg_key_docs) / sizeof(cfg_key_docs[0]);

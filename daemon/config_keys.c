@@ -41,6 +41,7 @@ enum key_type {
 	T_NETBIOS,
 	T_ALGS,		/* struct ksmbd_alglist; names from .words */
 	T_IFACES,	/* interface names, addresses or address/prefix */
+	T_VFS,		/* "vfs objects": bool, true when acl_xattr is named */
 };
 
 struct enum_word {
@@ -249,6 +250,8 @@ static const struct key_def key_table[] = {
 	{ "oplocks", S(oplocks), .type = T_BOOL },
 	{ "storedosattributes", S(store_dos_attributes), .type = T_BOOL },
 	{ "hidedotfiles", S(hide_dot_files), .type = T_BOOL },
+	{ "aclxattr", S(acl_xattr), .type = T_BOOL },
+	{ "vfsobjects", S(acl_xattr), .type = T_VFS },
 	{ "maxconnections", S(max_connections), .type = T_UINT, .max = 0xffffffffUL,
 	  .suffix = true, .not_in_global = true },
 	{ "smb3encryption", S(smb3_encryption), .type = T_ENUM, .words = encryption_words },
@@ -725,6 +728,30 @@ out_free:
 	cfg_strlist_free(&names);
 }
 
+/*
+ * Samba's module list: acl_xattr turns the stored descriptors on;
+ * streams_xattr is what we always do; any other module is not built in.
+ */
+static void set_vfs(struct cfg_parser *p, bool *acl_xattr, const char *v)
+{
+	bool acl = false;
+
+	for (; *v; v += strcspn(v, ", \t")) {
+		size_t len;
+
+		v += strspn(v, ", \t");
+		len = strcspn(v, ", \t");
+		if (!len)
+			continue;
+		if (len == 9 && !strncasecmp(v, "acl_xattr", 9))
+			acl = true;
+		else if (len != 13 || strncasecmp(v, "streams_xattr", 13))
+			cfg_warn(p, "vfs object '%.*s' is not built in: ignored (acl_xattr and streams_xattr are)",
+				 (int)len, v);
+	}
+	*acl_xattr = acl;
+}
+
 static void set_value(struct cfg_parser *p, const struct key_def *k,
 		      void *base, const char *v)
 {
@@ -776,6 +803,9 @@ static void set_value(struct cfg_parser *p, const struct key_def *k,
 	case T_ALGS:
 		set_algs(p, k, field, v);
 		break;
+	case T_VFS:
+		set_vfs(p, field, v);
+		break;
 	}
 }
 
@@ -808,8 +838,6 @@ static const struct unhonoured_key unhonoured_table[] = {
 	  "symbolic links are never followed" },
 	{ "guestaccount", SCOPE_SHARE, T_STR, -1,
 	  "guests use the [global] guest account on every share" },
-	{ "vfsobjects", SCOPE_SHARE, T_WORDS, -1,
-	  "only streams_xattr is built in (named streams always live in user.* extended attributes)" },
 };
 
 static const struct unhonoured_key *unhonoured_lookup(const char *key,
@@ -1071,6 +1099,9 @@ static void describe_values(const struct key_def *k, char *out, size_t cap)
 		break;
 	case T_IFACES:
 		snprintf(out, cap, "interface names, addresses and address/prefix (or address/netmask) items");
+		break;
+	case T_VFS:
+		snprintf(out, cap, "module names separated by commas or blanks: acl_xattr, streams_xattr");
 		break;
 	}
 }

@@ -22,8 +22,8 @@
  * output differs from the class's prints the class's identity fields and
  * then its own (DEFINE_EVENT_PRINT). An event that is a family of its own
  * stays a TRACE_EVENT: negotiate, session_setup, listen, request_rejected,
- * credit_window, vfs_open, vfs_copychunk, vfs_readdir, durable_reconnect
- * and notify_arm (what each carries is its own), conn_accept and
+ * credit_window, vfs_open, vfs_copychunk, vfs_readdir, access_denied,
+ * durable_reconnect and notify_arm (what each carries is its own), conn_accept and
  * conn_close (a class would reorder the arguments bpf/ reads) and
  * conn_limit (it may have no connection). The fields they share with a
  * family are macros: KSMBD_TP_PEER_*, KSMBD_TP_FILE_*, KSMBD_TP_NOTIFY_*.
@@ -628,6 +628,46 @@ DEFINE_KSMBD_VFS_OP_PRINT_EVENT(ksmbd_vfs_rename,
 				" from='%s' to='%s' link=%d err=%d",
 				__get_str(path), __get_str(to),
 				__entry->link, __entry->err);
+
+/*
+ * The access check of a share that stores descriptors refused an open:
+ * uid the caller's, path share-relative, desired the mask asked (as
+ * sent), granted what the descriptor grants the caller at most (its
+ * MAXIMUM_ALLOWED), ace the index of the deny ACE that decided (-1: no
+ * ACE granted a bit asked for), sid that ACE's trustee ("" for -1),
+ * stored 0 when the descriptor came from the mode. Its own prototype:
+ * what it carries is the check's.
+ */
+TRACE_EVENT(ksmbd_access_denied,
+	TP_PROTO(const struct ksmbd_conn *conn, u32 uid, const char *path,
+		 u32 desired, u32 granted, int ace, const char *sid,
+		 bool stored),
+	TP_ARGS(conn, uid, path, desired, granted, ace, sid, stored),
+	TP_STRUCT__entry(
+		__field(u64, conn_id)
+		__field(u32, uid)
+		__field(u32, desired)
+		__field(u32, granted)
+		__field(int, ace)
+		__field(bool, stored)
+		__ksmbd_str(path, path)
+		__ksmbd_str(sid, sid)
+	),
+	TP_fast_assign(
+		__entry->conn_id = conn ? conn->id : 0;
+		__entry->uid = uid;
+		__entry->desired = desired;
+		__entry->granted = granted;
+		__entry->ace = ace;
+		__entry->stored = stored;
+		__ksmbd_assign_str(path, path);
+		__ksmbd_assign_str(sid, sid);
+	),
+	TP_printk("conn=0x%016llx uid=%u path='%s' desired=0x%08x granted=0x%08x ace=%d sid='%s' stored=%d",
+		  __entry->conn_id, __entry->uid, __get_str(path),
+		  __entry->desired, __entry->granted, __entry->ace,
+		  __get_str(sid), __entry->stored)
+);
 
 /* One FSCTL_SRV_COPYCHUNK(_WRITE): chunks and bytes copied src -> dst. */
 TRACE_EVENT(ksmbd_vfs_copychunk,

@@ -77,6 +77,13 @@ int ksmbd_crypto_hmac_sha256(const u8 *key, u32 key_len,
 			 KSMBD_SHA256_SIZE);
 }
 
+int ksmbd_crypto_sha256(const struct ksmbd_buf *parts, u32 nparts,
+			u8 out[KSMBD_SHA256_SIZE])
+{
+	return shash_run("sha256", NULL, 0, parts, nparts, out,
+			 KSMBD_SHA256_SIZE);
+}
+
 int ksmbd_crypto_sha512(const struct ksmbd_buf *parts, u32 nparts,
 			u8 out[KSMBD_SHA512_SIZE])
 {

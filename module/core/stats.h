@@ -52,7 +52,9 @@ enum ksmbd_live_object {
 	X(LOCKS_REFUSED_HANDLE, "locks_refused_per_handle") \
 	X(LOCKS_REFUSED_FILE, "locks_refused_per_file") \
 	X(ALLOC_CAPPED, "allocation_reservations_capped") \
-	X(NOTIFY_CHECKS, "notify_watch_checks")
+	X(NOTIFY_CHECKS, "notify_watch_checks") \
+	X(ACCESS_CHECKS, "access_checks") \
+	X(ACCESS_DENIED, "access_denied")
 
 enum ksmbd_total {
 #define X(id, name) KSMBD_TOTAL_##id,

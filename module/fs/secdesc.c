@@ -42,23 +42,48 @@ static void sid_everyone(struct ksmbd_sid *sid)
 	sid_make(sid, 1, 1, 0, 0);
 }
 
-/* S-1-22-kind-id, or S-1-5-21-domain-id */
+/*
+ * S-1-22-kind-id, or S-1-5-21-domain-rid with the daemon's algorithmic
+ * rule (daemon/rpc_adapter.c): rid = KSMBD_RID_BASE + 2 * uid for a user,
+ * + 1 + 2 * gid for a group, so samr/lsarpc and the descriptors agree.
+ */
 static int sid_to_id(const struct ksmbd_sid *sid, const u32 domain[3],
 		     u32 kind, u32 *id)
 {
 	u64 auth = ksmbd_sid_authority(sid);
+	u32 rid;
 
 	if (auth == 22 && sid->num_subauth == 2 && sid->sub_auth[0] == kind) {
 		*id = sid->sub_auth[1];
 		return 0;
 	}
-	if (auth == 5 && sid->num_subauth == 5 && sid->sub_auth[0] == 21 &&
-	    sid->sub_auth[1] == domain[0] && sid->sub_auth[2] == domain[1] &&
-	    sid->sub_auth[3] == domain[2]) {
-		*id = sid->sub_auth[4];
-		return 0;
-	}
-	return -ENOENT;
+	if (!ksmbd_sid_in_domain(sid, domain))
+		return -ENOENT;
+	rid = sid->sub_auth[4];
+	if (rid < KSMBD_RID_BASE || (rid - KSMBD_RID_BASE) % 2 != kind - 1)
+		return -ENOENT;
+	*id = (rid - KSMBD_RID_BASE) / 2;
+	return 0;
+}
+
+bool ksmbd_sid_in_domain(const struct ksmbd_sid *sid, const u32 domain[3])
+{
+	return ksmbd_sid_authority(sid) == 5 && sid->num_subauth == 5 &&
+	       sid->sub_auth[0] == 21 && sid->sub_auth[1] == domain[0] &&
+	       sid->sub_auth[2] == domain[1] && sid->sub_auth[3] == domain[2];
+}
+
+void ksmbd_sid_domain_rid(const u32 domain[3], u32 rid, struct ksmbd_sid *sid)
+{
+	memset(sid, 0, sizeof(*sid));
+	sid->revision = 1;
+	sid->num_subauth = 5;
+	sid->authority[5] = 5;
+	sid->sub_auth[0] = 21;
+	sid->sub_auth[1] = domain[0];
+	sid->sub_auth[2] = domain[1];
+	sid->sub_auth[3] = domain[2];
+	sid->sub_auth[4] = rid;
 }
 
 int ksmbd_sid_to_uid(const struct ksmbd_sid *sid, const u32 domain[3], u32 *uid)

@@ -5,7 +5,8 @@
  *
  * Identities are Samba's for unmapped Unix ids: user uid is S-1-22-1-uid,
  * group gid is S-1-22-2-gid. On input we also accept the server's domain
- * SID with the id as RID (S-1-5-21-a-b-c-id), which is what ksmbd sends.
+ * SID with the RID samr and lsarpc give the account (S-1-5-21-a-b-c-rid,
+ * rid = KSMBD_RID_BASE + 2 * uid, or + 1 + 2 * gid for a group).
  *
  * The DACL has one ACCESS_ALLOWED ACE each for the owner, the group and
  * Everyone (S-1-1-0), carrying the rwx bits of that class; the owner's ACE
@@ -21,30 +22,7 @@
 #include "proto/buf.h"
 #include "proto/secdesc_parse.h"
 
-/* Access mask bits (MS-DTYP 2.4.3, MS-SMB2 2.2.13.1.1) */
-enum {
-	KSMBD_FILE_READ_DATA		= 0x00000001,
-	KSMBD_FILE_WRITE_DATA		= 0x00000002,
-	KSMBD_FILE_APPEND_DATA		= 0x00000004,
-	KSMBD_FILE_READ_EA		= 0x00000008,
-	KSMBD_FILE_WRITE_EA		= 0x00000010,
-	KSMBD_FILE_EXECUTE		= 0x00000020,
-	KSMBD_FILE_DELETE_CHILD		= 0x00000040,
-	KSMBD_FILE_READ_ATTRIBUTES	= 0x00000080,
-	KSMBD_FILE_WRITE_ATTRIBUTES	= 0x00000100,
-	KSMBD_DELETE			= 0x00010000,
-	KSMBD_READ_CONTROL		= 0x00020000,
-	KSMBD_WRITE_DAC			= 0x00040000,
-	KSMBD_WRITE_OWNER		= 0x00080000,
-	KSMBD_SYNCHRONIZE		= 0x00100000,
-	KSMBD_ACCESS_SYSTEM_SECURITY	= 0x01000000,
-	KSMBD_GENERIC_ALL		= 0x10000000,
-	KSMBD_GENERIC_EXECUTE		= 0x20000000,
-	KSMBD_GENERIC_WRITE		= 0x40000000,
-	KSMBD_GENERIC_READ		= 0x80000000,
-};
-
-#define KSMBD_ACE_INHERIT_ONLY	0x08
+/* Access mask bits and ACE flags: proto/secdesc_parse.h */
 
 /* What the descriptor says about a file, in Unix terms. */
 struct ksmbd_sd_unix {
@@ -54,11 +32,19 @@ struct ksmbd_sd_unix {
 	bool directory;
 };
 
+/* The daemon's algorithmic RIDs (daemon/rpc_adapter.c) */
+#define KSMBD_RID_BASE		1000u
+#define KSMBD_RID_GUEST		501u
+#define KSMBD_RID_DOMAIN_USERS	513u
+
 void ksmbd_sid_unix_user(u32 uid, struct ksmbd_sid *sid);
 void ksmbd_sid_unix_group(u32 gid, struct ksmbd_sid *sid);
+/* S-1-5-21-domain-rid */
+void ksmbd_sid_domain_rid(const u32 domain[3], u32 rid, struct ksmbd_sid *sid);
+bool ksmbd_sid_in_domain(const struct ksmbd_sid *sid, const u32 domain[3]);
 /*
  * The Unix user / group a SID names: S-1-22-1-x / S-1-22-2-x, or the
- * server domain's RID x. -ENOENT for any other SID.
+ * server domain's RID for x. -ENOENT for any other SID.
  */
 int ksmbd_sid_to_uid(const struct ksmbd_sid *sid, const u32 domain[3], u32 *uid);
 int ksmbd_sid_to_gid(const struct ksmbd_sid *sid, const u32 domain[3], u32 *gid);

@@ -30,6 +30,8 @@ int ksmbd_crypto_hmac_md5(const u8 *key, u32 key_len,
 int ksmbd_crypto_hmac_sha256(const u8 *key, u32 key_len,
 			     const struct ksmbd_buf *parts, u32 nparts,
 			     u8 out[KSMBD_SHA256_SIZE]);
+int ksmbd_crypto_sha256(const struct ksmbd_buf *parts, u32 nparts,
+			u8 out[KSMBD_SHA256_SIZE]);
 int ksmbd_crypto_sha512(const struct ksmbd_buf *parts, u32 nparts,
 			u8 out[KSMBD_SHA512_SIZE]);
 /* key_len 16 (AES-128-CMAC, SMB 3.x signing) */

@@ -80,6 +80,20 @@ enum ksmbd_errno {
 	 */
 	KSMBD_ENOT_ACCEPTED,
 
+	/*
+	 * STATUS_PRIVILEGE_NOT_HELD: the access asked for needs a privilege
+	 * the caller lacks (ACCESS_SYSTEM_SECURITY without
+	 * SeSecurityPrivilege). EPERM is ACCESS_DENIED.
+	 */
+	KSMBD_EPRIV_NOT_HELD,
+
+	/*
+	 * STATUS_INVALID_OWNER: a descriptor names an owner the caller may
+	 * not give (not its own SID, and no take-ownership or restore
+	 * privilege).  EPERM is ACCESS_DENIED.
+	 */
+	KSMBD_EINVALID_OWNER,
+
 	KSMBD_ERRNO_END		/* one past the last */
 };
 

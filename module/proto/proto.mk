@@ -10,7 +10,7 @@ PROTO_HOST_CFLAGS := -DKSMBD_USERSPACE $(KSMBD_MODULE_INC) -I$(PROTO_TEST_DIR)
 
 # Helpers shared by tests and corpus generation: crypto over OpenSSL and
 # sample message builders.
-PROTO_HELPERS := crypto_openssl samples
+PROTO_HELPERS := crypto_openssl samples posix_xattr
 
 PROTO_UNIT_OBJDIR := $(BUILD)/proto/unit
 PROTO_FUZZ_OBJDIR := $(BUILD)/proto/fuzz
@@ -56,7 +56,7 @@ $(BUILD)/proto/gen_corpus: $(PROTO_TEST_DIR)/gen_corpus.c $(PROTO_UNIT_LIBOBJS) 
 proto-corpus: $(BUILD)/proto/gen_corpus
 	$(BUILD)/proto/gen_corpus $(TOP)/tests/fuzz/corpus
 
-PROTO_FUZZERS := $(patsubst $(TOP)/tests/fuzz/fuzz_%.c,%,$(wildcard $(addprefix $(TOP)/tests/fuzz/fuzz_,frame.c decode.c negctx.c spnego.c ntlmssp.c create_ctx.c transform.c)))
+PROTO_FUZZERS := $(patsubst $(TOP)/tests/fuzz/fuzz_%.c,%,$(wildcard $(addprefix $(TOP)/tests/fuzz/fuzz_,frame.c decode.c negctx.c spnego.c ntlmssp.c create_ctx.c transform.c ntacl.c sd.c)))
 FUZZ_TARGETS += $(PROTO_FUZZERS)
 
 $(PROTO_FUZZERS:%=$(BUILD)/fuzz/%): $(BUILD)/fuzz/%: $(TOP)/tests/fuzz/fuzz_%.c $(PROTO_FUZZ_LIBOBJS) $(PROTO_HEADERS)

@@ -63,28 +63,82 @@ u64 ksmbd_sid_authority(const struct ksmbd_sid *sid)
 	return v;
 }
 
+/*
+ * Where the SID of an ACE type starts (from the ACE's start), or 0 for a
+ * type that carries none the descriptor code looks at (compound ACEs,
+ * unknown types). Object types put their ObjectFlags at 8 and one GUID
+ * per flag after it.
+ */
+static int sid_offset(const struct ksmbd_buf *a, struct ksmbd_ace *ace,
+		      u32 *sid_off)
+{
+	switch (ace->type) {
+	case KSMBD_ACE_ACCESS_ALLOWED:
+	case KSMBD_ACE_ACCESS_DENIED:
+	case KSMBD_ACE_SYSTEM_AUDIT:
+	case KSMBD_ACE_SYSTEM_ALARM:
+	case KSMBD_ACE_ACCESS_ALLOWED_CALLBACK:
+	case KSMBD_ACE_ACCESS_DENIED_CALLBACK:
+	case KSMBD_ACE_SYSTEM_AUDIT_CALLBACK:
+	case KSMBD_ACE_SYSTEM_ALARM_CALLBACK:
+	case KSMBD_ACE_SYSTEM_MANDATORY_LABEL:
+	case KSMBD_ACE_SYSTEM_RESOURCE_ATTRIBUTE:
+	case KSMBD_ACE_SYSTEM_SCOPED_POLICY_ID:
+		*sid_off = 8;
+		return 0;
+	case KSMBD_ACE_ACCESS_ALLOWED_OBJECT:
+	case KSMBD_ACE_ACCESS_DENIED_OBJECT:
+	case KSMBD_ACE_SYSTEM_AUDIT_OBJECT:
+	case KSMBD_ACE_SYSTEM_ALARM_OBJECT:
+	case KSMBD_ACE_ACCESS_ALLOWED_CALLBACK_OBJECT:
+	case KSMBD_ACE_ACCESS_DENIED_CALLBACK_OBJECT:
+	case KSMBD_ACE_SYSTEM_AUDIT_CALLBACK_OBJECT:
+	case KSMBD_ACE_SYSTEM_ALARM_CALLBACK_OBJECT:
+		if (!ksmbd_buf_get_le32(a, 8, &ace->obj_flags))
+			return -EINVAL;
+		*sid_off = 12;
+		if (ace->obj_flags & KSMBD_ACE_OBJECT_TYPE_PRESENT)
+			*sid_off += 16;
+		if (ace->obj_flags & KSMBD_ACE_INHERITED_OBJECT_TYPE_PRESENT)
+			*sid_off += 16;
+		return 0;
+	default:
+		*sid_off = 0;
+		return 0;
+	}
+}
+
 /* One ACE at *pos of the ACL; moves *pos past it. */
 static int ace_parse(const struct ksmbd_buf *acl, u32 *pos,
 		     struct ksmbd_ace *ace)
 {
 	struct ksmbd_buf a;
-	u32 sid_size;
+	u32 sid_size, sid_off;
 	u16 size;
 
+	/*
+	 * No ACE type is smaller than KSMBD_ACE_MIN_SIZE; the AceCount bound
+	 * in acl_parse() assumes it, and an ACL re-encoded from its ACEs
+	 * (sd_build.c) must pass that bound again.
+	 */
 	if (!ksmbd_buf_get_le16(acl, *pos + 2, &size) ||
-	    size < KSMBD_ACE_HDR_SIZE || !ksmbd_buf_sub(acl, *pos, size, &a))
+	    size < KSMBD_ACE_MIN_SIZE || !ksmbd_buf_sub(acl, *pos, size, &a))
 		return -EINVAL;
+	memset(ace, 0, sizeof(*ace));
 	ace->type = a.p[0];
 	ace->flags = a.p[1];
 	ace->size = size;
-	ace->mask = 0;
-	memset(&ace->sid, 0, sizeof(ace->sid));
-	if (ace->type == KSMBD_ACE_ACCESS_ALLOWED ||
-	    ace->type == KSMBD_ACE_ACCESS_DENIED) {
+	ace->off = *pos;
+	if (sid_offset(&a, ace, &sid_off))
+		return -EINVAL;
+	if (sid_off) {
 		/* the SID must lie inside this ACE, not merely inside the ACL */
 		if (!ksmbd_buf_get_le32(&a, 4, &ace->mask) ||
-		    ksmbd_sid_parse(&a, 8, &ace->sid, &sid_size))
+		    ksmbd_sid_parse(&a, sid_off, &ace->sid, &sid_size))
 			return -EINVAL;
+		ace->has_sid = true;
+		ace->sid_off = (u16)sid_off;
+		ace->sid_size = (u16)sid_size;
 	}
 	*pos += size;
 	return 0;
@@ -104,7 +158,8 @@ int ksmbd_acl_next(const struct ksmbd_buf *acl, u32 *pos, u16 *left,
 	return 1;
 }
 
-static int acl_parse(const struct ksmbd_buf *sd, u32 off, struct ksmbd_sd *out)
+static int acl_parse(const struct ksmbd_buf *sd, u32 off,
+		     struct ksmbd_buf *acl, u16 *ace_count)
 {
 	struct ksmbd_buf hdr;
 	struct ksmbd_ace ace;
@@ -114,21 +169,24 @@ static int acl_parse(const struct ksmbd_buf *sd, u32 off, struct ksmbd_sd *out)
 
 	if (!ksmbd_buf_sub(sd, off, KSMBD_ACL_HDR_SIZE, &hdr))
 		return -EINVAL;
-	/* AclRevision 2 (ACL_REVISION) or 4 (ACL_REVISION_DS) */
-	if (hdr.p[0] != 2 && hdr.p[0] != 4)
+	/*
+	 * AclRevision 2 (ACL_REVISION) to 4 (ACL_REVISION_DS), as Windows
+	 * accepts them: smbcacls sends 3.
+	 */
+	if (hdr.p[0] < 2 || hdr.p[0] > 4)
 		return -EINVAL;
 	acl_size = get_unaligned_le16(hdr.p + 2);
 	count = get_unaligned_le16(hdr.p + 4);
 	if (acl_size < KSMBD_ACL_HDR_SIZE ||
-	    !ksmbd_buf_sub(sd, off, acl_size, &out->dacl))
+	    !ksmbd_buf_sub(sd, off, acl_size, acl))
 		return -EINVAL;
 	/* Division, not multiplication: a huge count cannot wrap. */
 	if (count > (acl_size - KSMBD_ACL_HDR_SIZE) / KSMBD_ACE_MIN_SIZE)
 		return -EINVAL;
-	out->ace_count = count;
+	*ace_count = count;
 	pos = KSMBD_ACL_HDR_SIZE;
 	left = count;
-	while ((rc = ksmbd_acl_next(&out->dacl, &pos, &left, &ace)) > 0)
+	while ((rc = ksmbd_acl_next(acl, &pos, &left, &ace)) > 0)
 		;
 	return rc;
 }
@@ -164,6 +222,13 @@ int ksmbd_sd_parse(const struct ksmbd_buf *sd, struct ksmbd_sd *out)
 			return -EINVAL;
 		out->has_group = true;
 	}
+	if (out->control & KSMBD_SE_SACL_PRESENT) {
+		out->has_sacl = true;
+		if (!sacl)
+			out->null_sacl = true;
+		else if (acl_parse(sd, sacl, &out->sacl, &out->sacl_ace_count))
+			return -EINVAL;
+	}
 	if (!(out->control & KSMBD_SE_DACL_PRESENT))
 		return 0;
 	out->has_dacl = true;
@@ -171,5 +236,5 @@ int ksmbd_sd_parse(const struct ksmbd_buf *sd, struct ksmbd_sd *out)
 		out->null_dacl = true;
 		return 0;
 	}
-	return acl_parse(sd, dacl, out);
+	return acl_parse(sd, dacl, &out->dacl, &out->ace_count);
 }

@@ -8,8 +8,9 @@
  * truncate, publish the handle); encode the response and the answers to
  * MxAc, QFid, RqLs, DHnQ and DH2Q. Named streams ("file:name:$DATA"):
  * streams.h; the base is opened (or made) and the stream decides the
- * disposition. Security descriptors in contexts are
- * accepted and ignored. Oplocks and leases: oplock.h; an open joins the
+ * disposition. On a share that stores security descriptors
+ * (ntacl_store.h) the stored one decides an open's access and a new
+ * file's is inherited (with the SecD context's) and stored. Oplocks and leases: oplock.h; an open joins the
  * share modes first (on a conflict only handle caching is broken, and
  * the check tried again), then breaks what it calls for; the grant comes
  * once it is published. Durable handles: durable.h; DHnC/DH2C reconnect instead of
@@ -26,6 +27,7 @@
 #include "fattr.h"
 #include "file.h"
 #include "fileinfo.h"
+#include "ntacl_store.h"
 #include "oplock.h"
 #include "ksmbd_trace.h"
 #include "proto/decode.h"
@@ -53,6 +55,7 @@ struct create_req {
 	struct ksmbd_durable_req dh;	/* DHnQ, DH2Q, DHnC, DH2C */
 	bool has_app_instance;		/* SMB2_CREATE_APP_INSTANCE_ID */
 	u8 app_instance_id[16];
+	struct ksmbd_buf secd;		/* SecD: a descriptor; len 0 when absent */
 };
 
 /* MS-SMB2 2.2.13.2.13: the AppInstanceId context's name. */
@@ -127,7 +130,9 @@ static u32 decode_contexts(const struct ksmbd_buf *list, struct create_req *rq)
 	/* TWrp: no snapshots are kept, so the earlier version is not found */
 	if (!ksmbd_create_ctx_find(list, "TWrp", 4, &c))
 		return STATUS_OBJECT_NAME_NOT_FOUND;
-	/* SecD, ...: accepted, not acted on yet. */
+	/* SecD: checked when a file is made with it (ntacl_store.h) */
+	if (!ksmbd_create_ctx_find(list, "SecD", 4, &c))
+		rq->secd = c.data;
 	return STATUS_SUCCESS;
 }
 
@@ -296,6 +301,9 @@ struct create_state {
 	bool base_create;		/* a stream's base file is made first */
 	bool default_data;		/* "name::$DATA": no directory */
 	u32 granted;
+	const char *name;
+	/* The caller, where the share stores descriptors (ntacl_store.h) */
+	struct ksmbd_token *tok;
 };
 
 /* What the open is granted, and delete-on-close only with DELETE granted. */
@@ -344,9 +352,18 @@ static int decide_stream(struct create_state *cs, struct create_result *out)
 			return -EOPNOTSUPP;
 		cs->base_create = true;
 		out->maximal = FILE_ALL_ACCESS_MASK & tree_mask(tree);
+		ret = ksmbd_sd_add_check(cs->ctx->conn, cs->name, cs->tok,
+					 cs->res.parent.dentry, false);
+		if (ret)
+			return ret;
 	} else {
 		out->maximal = maximal_existing(&cs->scope, &cs->res) &
 			       tree_mask(tree);
+		ret = ksmbd_sd_open_check(cs->ctx->conn, cs->name, cs->tok,
+					  &cs->res, rq->args.desired_access,
+					  tree_mask(tree), &out->maximal);
+		if (ret)
+			return ret;
 		if (cs->step != KSMBD_STEP_OPEN &&
 		    !(out->maximal & FILE_WRITE_DATA))
 			return -EACCES;
@@ -377,6 +394,10 @@ static int decide(struct create_state *cs, struct create_result *out)
 			return -KSMBD_ECANNOT_DELETE;
 		cs->dir = rq->args.options & FILE_DIRECTORY_FILE;
 		out->maximal = FILE_ALL_ACCESS_MASK & tree_mask(tree);
+		ret = ksmbd_sd_add_check(cs->ctx->conn, cs->name, cs->tok,
+					 cs->res.parent.dentry, cs->dir);
+		if (ret)
+			return ret;
 	} else {
 		ret = check_found(rq, cs->res.dentry, cs->step);
 		if (!ret && cs->default_data && d_is_dir(cs->res.dentry))
@@ -389,6 +410,11 @@ static int decide(struct create_state *cs, struct create_result *out)
 		cs->dir = d_is_dir(cs->res.dentry);
 		out->maximal = maximal_existing(&cs->scope, &cs->res) &
 			       tree_mask(tree);
+		ret = ksmbd_sd_open_check(cs->ctx->conn, cs->name, cs->tok,
+					  &cs->res, rq->args.desired_access,
+					  tree_mask(tree), &out->maximal);
+		if (ret)
+			return ret;
 		if (cs->step == KSMBD_STEP_TRUNCATE &&
 		    !(out->maximal & FILE_WRITE_DATA))
 			return -EACCES;
@@ -553,6 +579,16 @@ static int act(struct create_state *cs, const char *name,
 	ret = open_filp(cs, fp);
 	if (ret)
 		goto err_put;
+	if (cs->tok &&
+	    (cs->sn ? cs->base_create : cs->step == KSMBD_STEP_CREATE)) {
+		ret = ksmbd_sd_store_new(fp, cs->res.parent.dentry, &rq->secd,
+					 cs->tok);
+		if (ret) {
+			/* not made as asked: not made at all */
+			ksmbd_vfs_remove_file(fp);
+			goto err_put;
+		}
+	}
 	/*
 	 * Disconnected durable handles are closed, not broken (3.3.4.6);
 	 * when that ran their delete-on-close, the name is gone: look again.
@@ -615,29 +651,21 @@ err_put:
 	return ret;
 }
 
-static u32 open_path(struct ksmbd_smb2_ctx *ctx, const struct create_req *rq,
-		     const char *name, struct ksmbd_stream_name *sn,
-		     struct create_result *out)
+static u32 lookup_and_act(struct create_state *cs, const char *name,
+			  struct create_result *out)
 {
-	struct create_state cs = {
-		.ctx = ctx,
-		.rq = rq,
-		.sn = sn->named ? sn : NULL,
-		.default_data = sn->default_data,
-		.scope = { .root = &ctx->tree->root,
-			   .cred = ctx->tree->cred ?: ctx->sess->cred },
-	};
+	const struct create_req *rq = cs->rq;
 	bool retried = false;
 	int ret;
 
 again:
-	ret = ksmbd_vfs_lookup(&cs.scope, name, &cs.res);
+	ret = ksmbd_vfs_lookup(&cs->scope, name, &cs->res);
 	if (ret == -ENOENT || ret == -ENOTDIR)
 		return STATUS_OBJECT_PATH_NOT_FOUND;
 	if (ret)
 		return ksmbd_ntstatus_from_errno(ret);
-	ret = act(&cs, name, out);
-	ksmbd_vfs_lookup_done(&cs.res);
+	ret = act(cs, name, out);
+	ksmbd_vfs_lookup_done(&cs->res);
 	/* A purged durable handle deleted the file we opened (act()). */
 	if (ret == -ESTALE && !retried) {
 		retried = true;
@@ -656,6 +684,35 @@ again:
 		goto again;
 	}
 	return ksmbd_ntstatus_from_errno(ret);
+}
+
+static u32 open_path(struct ksmbd_smb2_ctx *ctx, const struct create_req *rq,
+		     const char *name, struct ksmbd_stream_name *sn,
+		     struct create_result *out)
+{
+	struct create_state cs = {
+		.ctx = ctx,
+		.rq = rq,
+		.sn = sn->named ? sn : NULL,
+		.default_data = sn->default_data,
+		.scope = { .root = &ctx->tree->root,
+			   .cred = ctx->tree->cred ?: ctx->sess->cred },
+	};
+	struct ksmbd_token tok;
+	u32 status;
+	int ret;
+
+	cs.name = name;
+	if (ksmbd_sd_stored_share(ctx->tree)) {
+		ret = ksmbd_token_build(cs.scope.cred, ctx->tree, &tok);
+		if (ret)
+			return ksmbd_ntstatus_from_errno(ret);
+		cs.tok = &tok;
+	}
+	status = lookup_and_act(&cs, name, out);
+	if (cs.tok)
+		ksmbd_token_free(cs.tok);
+	return status;
 }
 
 /* ---- Encoding (proto/encode.c lays the response out) ---- */

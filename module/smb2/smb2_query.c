@@ -26,6 +26,8 @@
 #include "proto/decode.h"
 #include "proto/encode.h"
 #include "proto/utf16.h"
+#include "ntacl_store.h"
+#include "proto/sd_build.h"
 #include "secdesc.h"
 #include "server.h"
 #include "share.h"
@@ -476,6 +478,9 @@ static u32 query_fs(struct qinfo *q)
 		if (ksmbd_fattr_stores_dos(q->fp))
 			f.attributes |= FILE_SUPPORTS_SPARSE_FILES;
 	}
+	/* acl xattr: descriptors are stored, not derived from the mode */
+	if (ksmbd_sd_stored_share(q->fp->tree))
+		f.attributes |= FILE_PERSISTENT_ACLS;
 	/* "share:fake_fscaps": what the administrator vouches for on top. */
 	f.attributes |= ksmbd_server_conf.fake_fscaps;
 	f.fsname16 = ntfs;
@@ -540,12 +545,25 @@ static void put_need_error(struct ksmbd_smb2_ctx *ctx, u32 need)
 	ksmbd_wbuf_put_le32(w, need);
 }
 
+/* A stored descriptor: the parts asked for, canonical (sd_build.h). */
+static u32 query_stored(struct qinfo *q, const struct ksmbd_sd *sd, u32 want)
+{
+	int ret = ksmbd_sd_write_parts(&q->w, sd, want);
+
+	if (ret < 0)
+		return STATUS_INVALID_SECURITY_DESCR;
+	q->need = ret;
+	return q->w.overflow ? STATUS_BUFFER_TOO_SMALL : STATUS_SUCCESS;
+}
+
 static u32 query_security(struct qinfo *q)
 {
 	u32 want = q->rq->additional &
 		   (KSMBD_OWNER_SECINFO | KSMBD_GROUP_SECINFO |
 		    KSMBD_DACL_SECINFO | KSMBD_SACL_SECINFO);
+	struct ksmbd_sd_held h;
 	struct ksmbd_sd_unix u;
+	u32 status;
 	int ret;
 
 	if ((want & KSMBD_SACL_SECINFO) &&
@@ -554,6 +572,17 @@ static u32 query_security(struct qinfo *q)
 	if ((want & ~KSMBD_SACL_SECINFO) &&
 	    !(q->fp->daccess & FILE_READ_CONTROL))
 		return STATUS_ACCESS_DENIED;
+	if (ksmbd_sd_stored_share(q->fp->tree)) {
+		ret = ksmbd_sd_load(q->fp->filp->f_path.dentry, &h);
+		if (ret)
+			return ksmbd_ntstatus_from_errno(ret);
+		if (h.stored) {
+			status = query_stored(q, &h.sd, want);
+			ksmbd_sd_held_free(&h);
+			return status;
+		}
+		ksmbd_sd_held_free(&h);
+	}
 	ret = ksmbd_vfs_getattr(q->fp, &q->st);
 	if (ret)
 		return ksmbd_ntstatus_from_errno(ret);

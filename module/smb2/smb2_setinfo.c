@@ -23,6 +23,8 @@
 #include "oplock.h"
 #include "ksmbd_trace.h"
 #include "proto/decode.h"
+#include "ntacl_store.h"
+#include "proto/sd_build.h"
 #include "secdesc.h"
 #include "server.h"
 #include "share.h"
@@ -389,6 +391,37 @@ static int set_full_ea(struct ksmbd_file *fp, const struct ksmbd_buf *b)
 
 /* ---- Security ---- */
 
+/*
+ * A share that stores descriptors: merged into the file's, stored. The
+ * access rule looks at the parts really sent (an owner or group named
+ * but absent is left alone, as Samba and Windows do).
+ */
+static int set_security_stored(struct ksmbd_file *fp, const struct sinfo_req *s,
+			       const struct ksmbd_sd *sd)
+{
+	u32 parts = ksmbd_sd_sent(sd, s->addl);
+	struct ksmbd_token tok;
+	int ret;
+
+	if (!parts)
+		return 0;
+	if ((parts & (KSMBD_OWNER_SECINFO | KSMBD_GROUP_SECINFO)) &&
+	    !has_access(fp, FILE_WRITE_OWNER))
+		return -EACCES;
+	if ((parts & KSMBD_DACL_SECINFO) && !has_access(fp, FILE_WRITE_DAC))
+		return -EACCES;
+	if ((parts & KSMBD_SACL_SECINFO) &&
+	    !has_access(fp, FILE_ACCESS_SYSTEM_SECURITY))
+		return -EACCES;
+	ret = ksmbd_token_build(fp->cred, fp->tree, &tok);
+	if (ret)
+		return ret;
+	ret = ksmbd_sd_set(fp, sd, parts, &tok);
+	ksmbd_token_free(&tok);
+	/* a merge that refuses the client's parts: a bad descriptor */
+	return ret == -EINVAL ? -EBADMSG : ret;
+}
+
 static int set_security(struct ksmbd_file *fp, const struct sinfo_req *s)
 {
 	const u32 *domain = ksmbd_server_conf.sub_auth;
@@ -401,6 +434,8 @@ static int set_security(struct ksmbd_file *fp, const struct sinfo_req *s)
 
 	if (ksmbd_sd_parse(&s->buf, &sd))
 		return -EBADMSG;
+	if (ksmbd_sd_stored_share(fp->tree))
+		return set_security_stored(fp, s, &sd);
 	if ((s->addl & (KSMBD_OWNER_SECINFO | KSMBD_GROUP_SECINFO)) &&
 	    !has_access(fp, FILE_WRITE_OWNER))
 		return -EACCES;

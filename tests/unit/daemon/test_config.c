@@ -651,10 +651,10 @@ TEST(unknown_keys_warn)
 {
 	struct ksmbd_config *c;
 
-	MUST_PARSE(c, "[global]\nfrobnicate = yes\n[s]\npath = /s\nvfs objects = acl_xattr\n"
+	MUST_PARSE(c, "[global]\nfrobnicate = yes\n[s]\npath = /s\nvfs objects = fruit\n"
 		   "workgroup = X\n");
 	CHECK_DIAG("t.conf:2: warning: unknown parameter 'frobnicate' ignored");
-	CHECK_DIAG("t.conf:5: warning: 'vfs objects = acl_xattr' is not honoured");
+	CHECK_DIAG("t.conf:5: warning: vfs object 'fruit' is not built in: ignored");
 	CHECK_DIAG("t.conf:6: warning: global parameter 'workgroup' in share [s] ignored");
 	CHECK_EQ_INT(ksmbd_diag_warnings(diag), 3);
 	CHECK_EQ_INT(ksmbd_diag_errors(diag), 0);
@@ -939,14 +939,36 @@ TEST(unhonoured_keys)
 	ksmbd_config_free(c);
 	MUST_PARSE(c, "[global]\ndurable handles = no\nsmb2 max credits = 512\n"
 		   "crossmnt = no\n[s]\npath = /s\nfollow symlinks = yes\ninherit owner = yes\n"
-		   "vfs objects = acl_xattr streams_xattr\n");
+		   "vfs objects = catia, streams_xattr\n");
 	CHECK_DIAG("t.conf:2: warning: 'durable handles = no' is not honoured: durable handles are always granted");
 	CHECK_DIAG("t.conf:3: warning: 'smb2 max credits = 512' is not honoured");
 	CHECK_DIAG("t.conf:4: warning: 'crossmnt = no' is not honoured");
 	CHECK_DIAG("t.conf:7: warning: 'follow symlinks = yes' is not honoured: symbolic links are never followed");
 	CHECK_DIAG("t.conf:8: warning: 'inherit owner' is not supported: share [s] is refused");
-	CHECK_DIAG("t.conf:9: warning: 'vfs objects = acl_xattr streams_xattr' is not honoured");
+	CHECK_DIAG("t.conf:9: warning: vfs object 'catia' is not built in: ignored");
 	CHECK_EQ_INT(ksmbd_diag_warnings(diag), 6);
+	ksmbd_config_free(c);
+}
+
+/* "acl xattr" (ksmbd-tools) and Samba's "vfs objects = acl_xattr" */
+TEST(acl_xattr_keys)
+{
+	struct ksmbd_config *c;
+
+	MUST_PARSE(c, "[a]\npath = /a\n[b]\npath = /b\nacl xattr = yes\n"
+		   "[c]\npath = /c\nvfs objects = streams_xattr ACL_XATTR\n"
+		   "[d]\npath = /d\nvfs objects = streams_xattr\n");
+	CHECK_EQ_INT(ksmbd_diag_count(diag), 0);
+	CHECK(!share(c, "a")->acl_xattr);
+	CHECK(share(c, "b")->acl_xattr);
+	CHECK(share(c, "c")->acl_xattr);
+	CHECK(!share(c, "d")->acl_xattr);
+	ksmbd_config_free(c);
+	/* a [global] default; one key per field: the first setting wins */
+	MUST_PARSE(c, "[global]\nvfs objects = acl_xattr\n[a]\npath = /a\n"
+		   "[b]\npath = /b\nacl xattr = no\nvfs objects = acl_xattr\n");
+	CHECK(share(c, "a")->acl_xattr);
+	CHECK(!share(c, "b")->acl_xattr);
 	ksmbd_config_free(c);
 }
 
@@ -1097,6 +1119,7 @@ int main(void)
 	RUN(netbios_name_and_server_string_with_blanks);
 	RUN(map_to_guest_words);
 	RUN(unhonoured_keys);
+	RUN(acl_xattr_keys);
 	RUN(root_directory);
 	RUN(interfaces);
 	RUN(kerberos_keys);

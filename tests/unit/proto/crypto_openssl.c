@@ -96,6 +96,12 @@ out:
 	return rc;
 }
 
+int ksmbd_crypto_sha256(const struct ksmbd_buf *parts, u32 nparts,
+			u8 out[KSMBD_SHA256_SIZE])
+{
+	return digest_run(EVP_sha256(), parts, nparts, out, KSMBD_SHA256_SIZE);
+}
+
 int ksmbd_crypto_sha512(const struct ksmbd_buf *parts, u32 nparts,
 			u8 out[KSMBD_SHA512_SIZE])
 {

@@ -76,6 +76,10 @@ TEST(named_codes)
 		     STATUS_BAD_NETWORK_NAME);
 	CHECK_EQ_INT(ksmbd_ntstatus_from_errno(-KSMBD_ENOT_ACCEPTED),
 		     STATUS_REQUEST_NOT_ACCEPTED);
+	CHECK_EQ_INT(ksmbd_ntstatus_from_errno(-KSMBD_EPRIV_NOT_HELD),
+		     STATUS_PRIVILEGE_NOT_HELD);
+	CHECK_EQ_INT(ksmbd_ntstatus_from_errno(-KSMBD_EINVALID_OWNER),
+		     STATUS_INVALID_OWNER);
 }
 
 /* Every named code is in the table and fits ERR_PTR() (below 4096). */

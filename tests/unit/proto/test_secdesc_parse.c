@@ -162,8 +162,18 @@ TEST(acl_size_and_count)
 	good_sd(&s, &dacl);
 	put_unaligned_le16(2, s.b + dacl + 4);		/* one more than present */
 	CHECK_EQ_INT(parse(&s, &sd), -EINVAL);
+	/*
+	 * AclRevision: 2 to 4, as Windows' IsValidAcl (MIN_ACL_REVISION to
+	 * MAX_ACL_REVISION); smbcacls builds its ACLs with 3.
+	 */
 	good_sd(&s, &dacl);
-	s.b[dacl] = 3;					/* AclRevision */
+	s.b[dacl] = 3;
+	CHECK_EQ_INT(parse(&s, &sd), 0);
+	good_sd(&s, &dacl);
+	s.b[dacl] = 1;
+	CHECK_EQ_INT(parse(&s, &sd), -EINVAL);
+	good_sd(&s, &dacl);
+	s.b[dacl] = 5;
 	CHECK_EQ_INT(parse(&s, &sd), -EINVAL);
 }
 
@@ -175,6 +185,10 @@ TEST(ace_size)
 
 	good_sd(&s, &dacl);
 	put_unaligned_le16(2, s.b + dacl + 8 + 2);	/* smaller than its header */
+	CHECK_EQ_INT(parse(&s, &sd), -EINVAL);
+	good_sd(&s, &dacl);
+	s.b[dacl + 8] = 0x7f;		/* unknown type, 4 bytes: no ACE is */
+	put_unaligned_le16(4, s.b + dacl + 8 + 2);
 	CHECK_EQ_INT(parse(&s, &sd), -EINVAL);
 	good_sd(&s, &dacl);
 	put_unaligned_le16(200, s.b + dacl + 8 + 2);	/* past the ACL */

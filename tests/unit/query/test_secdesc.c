@@ -89,19 +89,32 @@ TEST(sid_mapping)
 	ksmbd_sid_unix_group(77, &s);
 	CHECK_EQ_INT(ksmbd_sid_to_gid(&s, domain, &id), 0);
 	CHECK_EQ_INT(id, 77);
-	/* the server's domain with the id as RID */
-	memset(&s, 0, sizeof(s));
-	s.revision = 1;
-	s.num_subauth = 5;
-	s.authority[5] = 5;
-	s.sub_auth[0] = 21;
-	s.sub_auth[1] = 111;
-	s.sub_auth[2] = 222;
-	s.sub_auth[3] = 333;
-	s.sub_auth[4] = 1001;
+	/*
+	 * The server's domain: the daemon's RIDs (rpc_adapter.c), user
+	 * 1000 + 2 * uid, group 1001 + 2 * gid; a RID below 1000 (Domain
+	 * Users, Guest) is no Unix id.
+	 */
+	ksmbd_sid_domain_rid(domain, 1000 + 2 * 1234, &s);
+	CHECK_EQ_INT(s.num_subauth, 5);
+	CHECK_EQ_INT(s.sub_auth[0], 21);
+	CHECK_EQ_INT(s.sub_auth[3], 333);
+	CHECK(ksmbd_sid_in_domain(&s, domain));
 	CHECK_EQ_INT(ksmbd_sid_to_uid(&s, domain, &id), 0);
-	CHECK_EQ_INT(id, 1001);
+	CHECK_EQ_INT(id, 1234);
+	CHECK_EQ_INT(ksmbd_sid_to_gid(&s, domain, &id), -ENOENT);
+	ksmbd_sid_domain_rid(domain, 1001 + 2 * 77, &s);
+	CHECK_EQ_INT(ksmbd_sid_to_gid(&s, domain, &id), 0);
+	CHECK_EQ_INT(id, 77);
+	CHECK_EQ_INT(ksmbd_sid_to_uid(&s, domain, &id), -ENOENT);
+	ksmbd_sid_domain_rid(domain, 1000, &s);		/* root */
+	CHECK_EQ_INT(ksmbd_sid_to_uid(&s, domain, &id), 0);
+	CHECK_EQ_INT(id, 0);
+	ksmbd_sid_domain_rid(domain, 513, &s);
+	CHECK_EQ_INT(ksmbd_sid_to_gid(&s, domain, &id), -ENOENT);
+	CHECK_EQ_INT(ksmbd_sid_to_uid(&s, domain, &id), -ENOENT);
+	ksmbd_sid_domain_rid(domain, 1000 + 2 * 1234, &s);
 	s.sub_auth[3] = 334;	/* another domain */
+	CHECK(!ksmbd_sid_in_domain(&s, domain));
 	CHECK_EQ_INT(ksmbd_sid_to_uid(&s, domain, &id), -ENOENT);
 }
 
