@@ -586,9 +586,13 @@ int ksmbd_sd_store(struct ksmbd_file *fp, const struct ksmbd_buf *sdb,
 	return store_value(fp, sdb);
 }
 
-/* The merge into a buffer sized by a first try. */
-static int merge_into(const struct ksmbd_sd *cur, const struct ksmbd_sd *given,
-		      u32 secinfo, u8 **out, u32 *len)
+/*
+ * A descriptor written into a buffer sized by a first try: the writers
+ * return the size they need when it did not fit.
+ */
+typedef int (*sd_writer)(struct ksmbd_wbuf *w, const void *arg);
+
+static int write_sized(sd_writer write, const void *arg, u8 **out, u32 *len)
 {
 	u32 cap = 512;
 	int tries, ret;
@@ -600,7 +604,7 @@ static int merge_into(const struct ksmbd_sd *cur, const struct ksmbd_sd *given,
 		if (!buf)
 			return -ENOMEM;
 		w = ksmbd_wbuf_make(buf, cap);
-		ret = ksmbd_sd_merge(&w, cur, given, secinfo);
+		ret = write(&w, arg);
 		if (ret >= 0 && !w.overflow) {
 			*out = buf;
 			*len = w.len;
@@ -614,12 +618,25 @@ static int merge_into(const struct ksmbd_sd *cur, const struct ksmbd_sd *given,
 	return -EOVERFLOW;
 }
 
+struct merge_args {
+	const struct ksmbd_sd *cur, *given;
+	u32 secinfo;
+};
+
+static int write_merge(struct ksmbd_wbuf *w, const void *arg)
+{
+	const struct merge_args *a = arg;
+
+	return ksmbd_sd_merge(w, a->cur, a->given, a->secinfo);
+}
+
 int ksmbd_sd_set(struct ksmbd_file *fp, const struct ksmbd_sd *given,
 		 u32 secinfo, const struct ksmbd_token *tok)
 {
 	bool privileged = tok->privileges & (KSMBD_PRIV_TAKE_OWNERSHIP |
 					     KSMBD_PRIV_RESTORE);
 	struct ksmbd_sd_held cur;
+	struct merge_args margs;
 	struct ksmbd_buf out;
 	u8 *buf;
 	u32 len;
@@ -632,7 +649,10 @@ int ksmbd_sd_set(struct ksmbd_file *fp, const struct ksmbd_sd *given,
 	ret = ksmbd_sd_load(fp->filp->f_path.dentry, &cur);
 	if (ret)
 		return ret;
-	ret = merge_into(&cur.sd, given, secinfo, &buf, &len);
+	margs.cur = &cur.sd;
+	margs.given = given;
+	margs.secinfo = secinfo;
+	ret = write_sized(write_merge, &margs, &buf, &len);
 	if (ret)
 		goto out_free;
 	out.p = buf;
@@ -644,7 +664,6 @@ out_free:
 	return ret;
 }
 
-/* ksmbd_sd_inherit() into a buffer sized by a first try. */
 struct inherit_args {
 	const struct ksmbd_sd *parent, *creator;
 	const struct ksmbd_sid *owner, *group;
@@ -652,31 +671,12 @@ struct inherit_args {
 	bool dir;
 };
 
-static int inherit_into(const struct inherit_args *a, u8 **out, u32 *len)
+static int write_inherit(struct ksmbd_wbuf *w, const void *arg)
 {
-	u32 cap = 512;
-	int tries, ret;
+	const struct inherit_args *a = arg;
 
-	for (tries = 0; tries < 2; tries++) {
-		struct ksmbd_wbuf w;
-		u8 *buf = kmalloc(cap, GFP_KERNEL);
-
-		if (!buf)
-			return -ENOMEM;
-		w = ksmbd_wbuf_make(buf, cap);
-		ret = ksmbd_sd_inherit(&w, a->parent, a->creator, a->owner,
-				       a->group, a->dflt, a->dir);
-		if (ret >= 0 && !w.overflow) {
-			*out = buf;
-			*len = w.len;
-			return 0;
-		}
-		kfree(buf);
-		if (ret < 0)
-			return ret;
-		cap = ret;
-	}
-	return -EOVERFLOW;
+	return ksmbd_sd_inherit(w, a->parent, a->creator, a->owner, a->group,
+				a->dflt, a->dir);
 }
 
 int ksmbd_sd_store_new(struct ksmbd_file *fp, struct dentry *parent,
@@ -709,7 +709,7 @@ int ksmbd_sd_store_new(struct ksmbd_file *fp, struct dentry *parent,
 		goto out_parent;
 	a.parent = &ph.sd;
 	a.dflt = &mine.sd.dacl;
-	ret = inherit_into(&a, &buf, &len);
+	ret = write_sized(write_inherit, &a, &buf, &len);
 	if (ret)
 		goto out_mine;
 	out.p = buf;

@@ -624,12 +624,18 @@ int ksmbd_vfs_clone_range(struct ksmbd_file *src, loff_t src_off,
 
 int ksmbd_vfs_setattr(struct ksmbd_file *fp, struct iattr *attrs)
 {
+	return ksmbd_vfs_setattr_as(fp, fp->cred, attrs);
+}
+
+int ksmbd_vfs_setattr_as(struct ksmbd_file *fp, const struct cred *cred,
+			 struct iattr *attrs)
+{
 	struct dentry *dentry = fp->filp->f_path.dentry;
 	struct inode *inode = d_inode(dentry);
 	const struct cred *old;
 	int ret;
 
-	old = override_creds(fp->cred);
+	old = override_creds(cred);
 	ret = mnt_want_write(fp->filp->f_path.mnt);
 	if (ret)
 		goto out_revert;

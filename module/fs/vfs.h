@@ -140,6 +140,9 @@ int ksmbd_vfs_clone_range(struct ksmbd_file *src, loff_t src_off,
 			  struct ksmbd_file *dst, loff_t dst_off, loff_t len);
 /* notify_change() with setattr_prepare's ownership/permission rules. */
 int ksmbd_vfs_setattr(struct ksmbd_file *fp, struct iattr *attrs);
+/* The same with other credentials (the server's, for a stored descriptor). */
+int ksmbd_vfs_setattr_as(struct ksmbd_file *fp, const struct cred *cred,
+			 struct iattr *attrs);
 int ksmbd_vfs_statfs(struct ksmbd_file *fp, struct kstatfs *st);
 /* iterate_dir() on the handle (opened with read access); ctx->actor as usual. */
 int ksmbd_vfs_readdir(struct ksmbd_file *fp, struct dir_context *ctx);

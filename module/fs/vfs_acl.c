@@ -76,26 +76,13 @@ int ksmbd_vfs_ntacl_set(struct ksmbd_file *fp, const void *val, size_t size)
 
 int ksmbd_vfs_setattr_server(struct ksmbd_file *fp, struct iattr *ia)
 {
-	struct dentry *dentry = fp->filp->f_path.dentry;
-	struct inode *inode = d_inode(dentry);
-	const struct cred *old;
+	struct cred *c = prepare_kernel_cred(NULL);
 	int ret;
 
-	old = server_creds_begin();
-	if (!old)
+	if (!c)
 		return -ENOMEM;
-	ret = mnt_want_write(fp->filp->f_path.mnt);
-	if (ret)
-		goto out_revert;
-	inode_lock(inode);
-	ret = setattr_prepare(file_mnt_user_ns(fp->filp), dentry, ia);
-	if (!ret)
-		ret = notify_change(file_mnt_user_ns(fp->filp), dentry, ia,
-				    NULL);
-	inode_unlock(inode);
-	mnt_drop_write(fp->filp->f_path.mnt);
-out_revert:
-	revert_creds(old);
+	ret = ksmbd_vfs_setattr_as(fp, c, ia);
+	put_cred(c);
 	return ret;
 }
 
