@@ -103,6 +103,15 @@ check put-denied bash -c "as_a 'put /tmp/acl-src denied' >/dev/null; chmod 644 $
 check b-reads-by-mode bash -c "rm -f /tmp/acl-out; as_b 'get denied /tmp/acl-out' >/dev/null; cmp /tmp/acl-out /tmp/acl-src"
 check a-still-reads bash -c "rm -f /tmp/acl-out; as_a 'get denied /tmp/acl-out' >/dev/null; cmp /tmp/acl-out /tmp/acl-src"
 
+# ---- a DENY ACE refuses its trustee, and the tracepoint names the ACE ----
+tp=/sys/kernel/tracing/events/ksmbd/ksmbd_access_denied
+check deny-ace cacls denied -a "ACL:$sidb:DENIED/0x0/0x00120089"
+echo 1 > $tp/enable && echo > /sys/kernel/tracing/trace
+check b-refused-by-deny bash -c "as_b 'get denied /tmp/acl-out' | grep -q NT_STATUS_ACCESS_DENIED"
+check a-reads-despite-deny bash -c "rm -f /tmp/acl-out; as_a 'get denied /tmp/acl-out' >/dev/null; cmp /tmp/acl-out /tmp/acl-src"
+check trace-access-denied grep -q "ksmbd_access_denied: .*path='denied'.*sid='$sidb' stored=1" /sys/kernel/tracing/trace
+echo 0 > $tp/enable
+
 # ---- smbtorture's ACL tests on a share of their own ----
 if command -v smbtorture >/dev/null && turl=$("$t/ext4-share" acltorture "acl xattr = yes"); then
 	TORTURE_OUT=$VM_OUT/torture-acl "$t/run" -t 600 -e "$t/expected-acl" \
