@@ -2,10 +2,11 @@
 /*
  * FSCTL_QUERY_NETWORK_INTERFACE_INFO (MS-SMB2 3.3.5.15.11): the addresses
  * a multichannel client may open further channels to. Every IPv4 and
- * IPv6 address of an interface that is up, except loopback and IPv6
- * link-local addresses (the answer has no room for their scope, 2.2.32.5.1
- * zeroes ScopeId, so a client could not reach them); with "bind
- * interfaces only", only the addresses the listeners serve (ifaces.h).
+ * IPv6 address of an interface that is up, except loopback (announced
+ * only when no other interface is up) and IPv6 link-local addresses (the
+ * answer has no room for their scope, 2.2.32.5.1 zeroes ScopeId, so a
+ * client could not reach them); with "bind interfaces only", only the
+ * addresses the listeners serve (ifaces.h).
  *
  * LinkSpeed is the driver's ethtool speed, or 1 Gb/s when it reports
  * none (virtio, many virtual devices). RSS_CAPABLE is set when the device
@@ -117,7 +118,7 @@ static void collect6(struct net_device *dev, struct netif_list *l,
 	read_unlock_bh(&idev->lock);
 }
 
-static void collect(struct netif_list *l)
+static void collect(struct netif_list *l, bool loopback)
 {
 	struct ksmbd_netif_info tmpl = { };
 	struct net_device *dev;
@@ -126,7 +127,8 @@ static void collect(struct netif_list *l)
 	l->full = false;
 	rtnl_lock();
 	for_each_netdev(&init_net, dev) {
-		if ((dev->flags & IFF_LOOPBACK) || !(dev->flags & IFF_UP) ||
+		if (!(dev->flags & IFF_LOOPBACK) != !loopback ||
+		    !(dev->flags & IFF_UP) ||
 		    !netif_running(dev) || !netif_oper_up(dev) ||
 		    !dev->ifindex)
 			continue;
@@ -177,7 +179,13 @@ u32 ksmbd_smb2_netif_query(struct ksmbd_smb2_ctx *ctx,
 	l = kmalloc(sizeof(*l), GFP_KERNEL);
 	if (!l)
 		return STATUS_INSUFFICIENT_RESOURCES;
-	collect(l);
+	collect(l, false);
+	/*
+	 * Reachable over loopback only: announce it rather than an empty
+	 * list, which clients cannot parse (smbtorture's NDR pull fails).
+	 */
+	if (!l->n)
+		collect(l, true);
 	st = encode(ctx, l, rq->max_output_response, out_len);
 	ksmbd_debug(SMB, "interface query: %u addresses, status %#x\n", l->n,
 		    st);
