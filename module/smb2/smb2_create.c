@@ -460,11 +460,21 @@ err_put:
 
 static int open_filp(struct create_state *cs, struct ksmbd_file *fp)
 {
+	int flags = cs->sn ? O_PATH : open_flags(cs->granted, cs->dir);
 	struct file *filp;
 
 	/* A stream's data is in the base's attributes: no data open. */
-	filp = ksmbd_vfs_open(&cs->scope, &cs->res,
-			      cs->sn ? O_PATH : open_flags(cs->granted, cs->dir));
+	filp = ksmbd_vfs_open(&cs->scope, &cs->res, flags);
+	/*
+	 * FILE_EXECUTE (FILE_TRAVERSE) without FILE_READ_DATA on a file or
+	 * directory the user may execute but not read (mode --x, or a DACL
+	 * granting only execute, mapped so): the handle keeps the right it
+	 * was granted; no data or listing is read through it.
+	 */
+	if (PTR_ERR_OR_ZERO(filp) == -EACCES &&
+	    (flags & ~O_DIRECTORY) == O_RDONLY &&
+	    !(cs->granted & FILE_READ_DATA))
+		filp = ksmbd_vfs_open(&cs->scope, &cs->res, O_PATH);
 	if (IS_ERR(filp))
 		return PTR_ERR(filp);
 	fp->filp = filp;
