@@ -460,20 +460,13 @@ err_put:
 
 static int open_filp(struct create_state *cs, struct ksmbd_file *fp)
 {
-	int flags = cs->sn ? O_PATH : open_flags(cs->granted, cs->dir);
-	struct file *filp;
-
 	/* A stream's data is in the base's attributes: no data open. */
-	filp = ksmbd_vfs_open(&cs->scope, &cs->res, flags);
-	/*
-	 * FILE_EXECUTE (FILE_TRAVERSE) without FILE_READ_DATA on a file or
-	 * directory the user may execute but not read (mode --x, or a DACL
-	 * granting only execute, mapped so): the handle keeps the right it
-	 * was granted; no data or listing is read through it.
-	 */
-	if (PTR_ERR_OR_ZERO(filp) == -EACCES &&
-	    (flags & ~O_DIRECTORY) == O_RDONLY &&
-	    !(cs->granted & FILE_READ_DATA))
+	int flags = cs->sn ? O_PATH : open_flags(cs->granted, cs->dir);
+	struct file *filp = ksmbd_vfs_open(&cs->scope, &cs->res, flags);
+
+	/* Execute without read (mode --x): the handle keeps it, reads nothing */
+	if (PTR_ERR_OR_ZERO(filp) == -EACCES && !(flags & O_PATH) &&
+	    (flags & O_ACCMODE) == O_RDONLY && !(cs->granted & FILE_READ_DATA))
 		filp = ksmbd_vfs_open(&cs->scope, &cs->res, O_PATH);
 	if (IS_ERR(filp))
 		return PTR_ERR(filp);
@@ -482,9 +475,8 @@ static int open_filp(struct create_state *cs, struct ksmbd_file *fp)
 }
 
 /*
- * FILE_DELETE_ON_CLOSE on a directory that is not empty: the open
- * succeeds but nothing is armed, as Samba does; SET_INFO's disposition
- * answers STATUS_DIRECTORY_NOT_EMPTY instead.
+ * FILE_DELETE_ON_CLOSE on a non-empty directory: the open succeeds, nothing
+ * is armed (as Samba); SET_INFO's disposition answers DIRECTORY_NOT_EMPTY.
  */
 static bool doc_allowed(struct ksmbd_file *fp)
 {
@@ -617,10 +609,7 @@ static int act(struct create_state *cs, const char *name,
 		ret = join_after_break(cs, fp);
 	if (ret)
 		goto err_put;
-	/*
-	 * Cancelled while waiting (async): the put below leaves the share
-	 * modes before the client is told STATUS_CANCELLED.
-	 */
+	/* Cancelled while waiting: the put leaves the share modes first. */
 	ret = break_others(cs, fp);
 	if (ret)
 		goto err_put;
