@@ -170,101 +170,47 @@ int ksmbd_sd_load(struct dentry *d, struct ksmbd_sd_held *h)
 
 /* ---- The caller ---- */
 
-static int token_add(struct ksmbd_sid *sids, u32 *n, u32 cap,
-		     const struct ksmbd_sid *sid)
-{
-	if (*n >= cap)
-		return -E2BIG;
-	sids[(*n)++] = *sid;
-	return 0;
-}
-
-static void token_add_gid(struct ksmbd_sid *sids, u32 *n, u32 cap, u32 gid)
-{
-	struct ksmbd_sid s;
-
-	ksmbd_sid_unix_group(gid, &s);
-	token_add(sids, n, cap, &s);
-	ksmbd_sid_domain_rid(ksmbd_server_conf.sub_auth,
-			     KSMBD_RID_BASE + 1 + 2 * gid, &s);
-	token_add(sids, n, cap, &s);
-}
-
-static void sid_builtin(u32 rid, struct ksmbd_sid *s)
-{
-	memset(s, 0, sizeof(*s));
-	s->revision = 1;
-	s->num_subauth = 2;
-	s->authority[5] = 5;
-	s->sub_auth[0] = 32;
-	s->sub_auth[1] = rid;
-}
-
-static void sid_nt(u32 rid, struct ksmbd_sid *s)
-{
-	memset(s, 0, sizeof(*s));
-	s->revision = 1;
-	s->num_subauth = 1;
-	s->authority[5] = 5;
-	s->sub_auth[0] = rid;
-}
-
 /* sids[0] the user, sids[1] its primary group (ksmbd_sd_store_new). */
 int ksmbd_token_build(const struct cred *cred, const struct ksmbd_tree *tree,
 		      struct ksmbd_token *tok)
 {
-	const u32 *dom = ksmbd_server_conf.sub_auth;
-	u32 uid = from_kuid_munged(&init_user_ns, cred->fsuid);
-	u32 gid = from_kgid_munged(&init_user_ns, cred->fsgid);
-	bool guest = tree->flags & KSMBD_TREE_F_GUEST;
-	bool admin = !guest && (!uid || (tree->flags & KSMBD_TREE_F_ADMIN));
-	u32 ngroups = min_t(u32, cred->group_info->ngroups,
-			    KSMBD_LOGIN_MAX_GROUPS);
-	u32 cap = 12 + 2 * ngroups, n = 0, i;
-	struct ksmbd_sid *sids, s;
+	struct ksmbd_sid_unix_map m = { .has_domain = true };
+	struct ksmbd_token_who who = {
+		.uid = from_kuid_munged(&init_user_ns, cred->fsuid),
+		.gid = from_kgid_munged(&init_user_ns, cred->fsgid),
+		.ngids = min_t(u32, cred->group_info->ngroups,
+			       KSMBD_LOGIN_MAX_GROUPS),
+		.guest = tree->flags & KSMBD_TREE_F_GUEST,
+	};
+	/* the user and group, their RIDs, 2 per group, 7 more at most */
+	u32 cap = 4 + 2 * who.ngids + 7, i;
+	struct ksmbd_sid *sids;
+	u32 *gids;
+	int n;
 
+	who.admin = !who.guest &&
+		    (!who.uid || (tree->flags & KSMBD_TREE_F_ADMIN));
+	memcpy(m.domain, ksmbd_server_conf.sub_auth, sizeof(m.domain));
 	sids = kcalloc(cap, sizeof(*sids), GFP_KERNEL);
-	if (!sids)
+	gids = kcalloc(who.ngids ?: 1, sizeof(*gids), GFP_KERNEL);
+	if (!sids || !gids) {
+		kfree(gids);
+		kfree(sids);
 		return -ENOMEM;
-	ksmbd_sid_unix_user(uid, &s);
-	token_add(sids, &n, cap, &s);
-	ksmbd_sid_unix_group(gid, &s);
-	token_add(sids, &n, cap, &s);
-	ksmbd_sid_domain_rid(dom, KSMBD_RID_BASE + 1 + 2 * gid, &s);
-	token_add(sids, &n, cap, &s);
-	ksmbd_sid_domain_rid(dom, guest ? KSMBD_RID_GUEST :
-				      KSMBD_RID_BASE + 2 * uid, &s);
-	token_add(sids, &n, cap, &s);
-	for (i = 0; i < ngroups; i++) {
-		u32 g = from_kgid_munged(&init_user_ns,
-					 cred->group_info->gid[i]);
-
-		if (g != gid)
-			token_add_gid(sids, &n, cap, g);
 	}
-	ksmbd_sid_well_known(KSMBD_WK_EVERYONE, &s);
-	token_add(sids, &n, cap, &s);
-	sid_nt(2, &s);					/* NETWORK */
-	token_add(sids, &n, cap, &s);
-	if (guest) {
-		sid_builtin(546, &s);			/* BUILTIN\Guests */
-		token_add(sids, &n, cap, &s);
-	} else {
-		ksmbd_sid_domain_rid(dom, KSMBD_RID_DOMAIN_USERS, &s);
-		token_add(sids, &n, cap, &s);
-		ksmbd_sid_well_known(KSMBD_WK_AUTHENTICATED_USERS, &s);
-		token_add(sids, &n, cap, &s);
-		ksmbd_sid_well_known(KSMBD_WK_USERS, &s);
-		token_add(sids, &n, cap, &s);
+	for (i = 0; i < who.ngids; i++)
+		gids[i] = from_kgid_munged(&init_user_ns,
+					   cred->group_info->gid[i]);
+	who.gids = gids;
+	n = ksmbd_token_unix_sids(&m, &who, sids, cap);
+	kfree(gids);
+	if (n < 0) {
+		kfree(sids);
+		return n;
 	}
-	tok->privileges = 0;
-	if (admin) {
-		ksmbd_sid_well_known(KSMBD_WK_ADMINISTRATORS, &s);
-		token_add(sids, &n, cap, &s);
-		tok->privileges = KSMBD_PRIV_SECURITY |
-				  KSMBD_PRIV_TAKE_OWNERSHIP |
-				  KSMBD_PRIV_RESTORE | KSMBD_PRIV_BACKUP;
-	}
+	tok->privileges = who.admin ? KSMBD_PRIV_SECURITY |
+				      KSMBD_PRIV_TAKE_OWNERSHIP |
+				      KSMBD_PRIV_RESTORE | KSMBD_PRIV_BACKUP : 0;
 	tok->sids = sids;
 	tok->nr_sids = n;
 	return 0;
@@ -320,19 +266,28 @@ static void trace_denied(const struct ksmbd_conn *conn, const char *name,
 				  desired, most, ace, sid, h->stored);
 }
 
-int ksmbd_sd_check(const struct ksmbd_conn *conn, const char *name,
+/* Every check is counted; a refusal is counted and traced too. */
+static int counted(int ret, const struct ksmbd_conn *conn, const char *name,
 		   const struct ksmbd_sd_held *h, const struct ksmbd_token *tok,
-		   u32 desired, u32 *granted)
+		   u32 desired, int ace)
 {
-	int ace = -1, ret;
-
-	ret = ksmbd_sd_access_check(&h->sd, tok, desired, granted, &ace);
 	ksmbd_total_add(KSMBD_TOTAL_ACCESS_CHECKS, 1);
 	if (ret) {
 		ksmbd_total_add(KSMBD_TOTAL_ACCESS_DENIED, 1);
 		trace_denied(conn, name, h, tok, desired, ace);
 	}
 	return ret;
+}
+
+int ksmbd_sd_check(const struct ksmbd_conn *conn, const char *name,
+		   const struct ksmbd_sd_held *h, const struct ksmbd_token *tok,
+		   u32 desired, u32 *granted)
+{
+	int ace = -1;
+
+	return counted(ksmbd_sd_access_check(&h->sd, tok, desired, granted,
+					     &ace),
+		       conn, name, h, tok, desired, ace);
 }
 
 /* ---- CREATE ---- */
@@ -369,16 +324,11 @@ static int open_check(const struct ksmbd_conn *conn, const char *name,
 		      const struct ksmbd_sd_held *h, const struct ksmbd_sd *psd,
 		      const struct ksmbd_token *tok, u32 desired, u32 *granted)
 {
-	int ace = -1, ret;
+	int ace = -1;
 
-	ret = ksmbd_sd_access_check_open(&h->sd, psd, tok, desired, granted,
-					 &ace);
-	ksmbd_total_add(KSMBD_TOTAL_ACCESS_CHECKS, 1);
-	if (ret) {
-		ksmbd_total_add(KSMBD_TOTAL_ACCESS_DENIED, 1);
-		trace_denied(conn, name, h, tok, desired, ace);
-	}
-	return ret;
+	return counted(ksmbd_sd_access_check_open(&h->sd, psd, tok, desired,
+						  granted, &ace),
+		       conn, name, h, tok, desired, ace);
 }
 
 int ksmbd_sd_open_check(const struct ksmbd_conn *conn, const char *name,

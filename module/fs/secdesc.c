@@ -3,6 +3,7 @@
  * Security descriptors <-> Unix ownership and mode; see secdesc.h.
  */
 #include "secdesc.h"
+#include "proto/sd_access.h"
 
 /* Access a class's r, w and x bits stand for. */
 #define SD_READ_MASK	(KSMBD_FILE_READ_DATA | KSMBD_FILE_READ_EA | \
@@ -16,84 +17,27 @@
 #define SD_OWNER_EXTRA	(KSMBD_READ_CONTROL | KSMBD_WRITE_DAC | \
 			 KSMBD_WRITE_OWNER)
 
-static void sid_make(struct ksmbd_sid *sid, u8 authority, u32 n,
-		     u32 a0, u32 a1)
-{
-	memset(sid, 0, sizeof(*sid));
-	sid->revision = 1;
-	sid->num_subauth = (u8)n;
-	sid->authority[5] = authority;
-	sid->sub_auth[0] = a0;
-	sid->sub_auth[1] = a1;
-}
-
-void ksmbd_sid_unix_user(u32 uid, struct ksmbd_sid *sid)
-{
-	sid_make(sid, 22, 2, 1, uid);
-}
-
-void ksmbd_sid_unix_group(u32 gid, struct ksmbd_sid *sid)
-{
-	sid_make(sid, 22, 2, 2, gid);
-}
-
-static void sid_everyone(struct ksmbd_sid *sid)
-{
-	sid_make(sid, 1, 1, 0, 0);
-}
-
-/*
- * S-1-22-kind-id, or S-1-5-21-domain-rid with the daemon's algorithmic
- * rule (daemon/rpc_adapter.c): rid = KSMBD_RID_BASE + 2 * uid for a user,
- * + 1 + 2 * gid for a group, so samr/lsarpc and the descriptors agree.
- */
+/* The one mapping (proto/sd_posix.c), for the kind asked. */
 static int sid_to_id(const struct ksmbd_sid *sid, const u32 domain[3],
-		     u32 kind, u32 *id)
+		     enum ksmbd_sid_kind want, u32 *id)
 {
-	u64 auth = ksmbd_sid_authority(sid);
-	u32 rid;
+	struct ksmbd_sid_unix_map m = { .has_domain = true };
+	enum ksmbd_sid_kind kind;
 
-	if (auth == 22 && sid->num_subauth == 2 && sid->sub_auth[0] == kind) {
-		*id = sid->sub_auth[1];
-		return 0;
-	}
-	if (!ksmbd_sid_in_domain(sid, domain))
+	memcpy(m.domain, domain, sizeof(m.domain));
+	if (ksmbd_sid_map_unix(&m, sid, &kind, id) || kind != want)
 		return -ENOENT;
-	rid = sid->sub_auth[4];
-	if (rid < KSMBD_RID_BASE || (rid - KSMBD_RID_BASE) % 2 != kind - 1)
-		return -ENOENT;
-	*id = (rid - KSMBD_RID_BASE) / 2;
 	return 0;
-}
-
-bool ksmbd_sid_in_domain(const struct ksmbd_sid *sid, const u32 domain[3])
-{
-	return ksmbd_sid_authority(sid) == 5 && sid->num_subauth == 5 &&
-	       sid->sub_auth[0] == 21 && sid->sub_auth[1] == domain[0] &&
-	       sid->sub_auth[2] == domain[1] && sid->sub_auth[3] == domain[2];
-}
-
-void ksmbd_sid_domain_rid(const u32 domain[3], u32 rid, struct ksmbd_sid *sid)
-{
-	memset(sid, 0, sizeof(*sid));
-	sid->revision = 1;
-	sid->num_subauth = 5;
-	sid->authority[5] = 5;
-	sid->sub_auth[0] = 21;
-	sid->sub_auth[1] = domain[0];
-	sid->sub_auth[2] = domain[1];
-	sid->sub_auth[3] = domain[2];
-	sid->sub_auth[4] = rid;
 }
 
 int ksmbd_sid_to_uid(const struct ksmbd_sid *sid, const u32 domain[3], u32 *uid)
 {
-	return sid_to_id(sid, domain, 1, uid);
+	return sid_to_id(sid, domain, KSMBD_SID_UNIX_USER, uid);
 }
 
 int ksmbd_sid_to_gid(const struct ksmbd_sid *sid, const u32 domain[3], u32 *gid)
 {
-	return sid_to_id(sid, domain, 2, gid);
+	return sid_to_id(sid, domain, KSMBD_SID_UNIX_GROUP, gid);
 }
 
 static u32 rwx_mask(u16 bits, bool directory)
@@ -158,7 +102,7 @@ u32 ksmbd_secdesc_build(struct ksmbd_wbuf *w, const struct ksmbd_sd_unix *u,
 
 	ksmbd_sid_unix_user(u->uid, &sids[0]);
 	ksmbd_sid_unix_group(u->gid, &sids[1]);
-	sid_everyone(&sids[2]);
+	ksmbd_sid_well_known(KSMBD_WK_EVERYONE, &sids[2]);
 	if (secinfo & KSMBD_OWNER_SECINFO) {
 		owner = off;
 		off += ksmbd_sid_size(&sids[0]);
@@ -214,7 +158,7 @@ u16 ksmbd_secdesc_dacl_mode(const struct ksmbd_sd *sd,
 
 	if (sd->null_dacl)
 		return 0777;
-	sid_everyone(&everyone);
+	ksmbd_sid_well_known(KSMBD_WK_EVERYONE, &everyone);
 	while (ksmbd_acl_next(&sd->dacl, &pos, &left, &ace) > 0) {
 		if (ace.flags & KSMBD_ACE_INHERIT_ONLY)
 			continue;

@@ -21,6 +21,7 @@
 #include "proto/shim.h"
 #include "proto/buf.h"
 #include "proto/secdesc_parse.h"
+#include "proto/sd_posix.h"
 
 /* Access mask bits and ACE flags: proto/secdesc_parse.h */
 
@@ -32,16 +33,6 @@ struct ksmbd_sd_unix {
 	bool directory;
 };
 
-/* The daemon's algorithmic RIDs (daemon/rpc_adapter.c) */
-#define KSMBD_RID_BASE		1000u
-#define KSMBD_RID_GUEST		501u
-#define KSMBD_RID_DOMAIN_USERS	513u
-
-void ksmbd_sid_unix_user(u32 uid, struct ksmbd_sid *sid);
-void ksmbd_sid_unix_group(u32 gid, struct ksmbd_sid *sid);
-/* S-1-5-21-domain-rid */
-void ksmbd_sid_domain_rid(const u32 domain[3], u32 rid, struct ksmbd_sid *sid);
-bool ksmbd_sid_in_domain(const struct ksmbd_sid *sid, const u32 domain[3]);
 /*
  * The Unix user / group a SID names: S-1-22-1-x / S-1-22-2-x, or the
  * server domain's RID for x. -ENOENT for any other SID.

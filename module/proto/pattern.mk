@@ -9,6 +9,7 @@
 
 QUERY_SRCS := $(TOP)/module/fs/fileinfo.c $(TOP)/module/fs/dosattr.c $(TOP)/module/fs/shortname.c \
 	$(TOP)/module/fs/secdesc.c $(TOP)/module/proto/secdesc_parse.c \
+	$(TOP)/module/proto/sd_posix.c $(TOP)/module/proto/sd_access.c \
 	$(TOP)/module/proto/pattern.c
 QUERY_TEST_DIR := $(TOP)/tests/unit/query
 QUERY_HOST_CFLAGS := -DKSMBD_USERSPACE $(KSMBD_MODULE_INC)

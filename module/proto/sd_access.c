@@ -35,6 +35,8 @@ static const struct wk_def wk_defs[KSMBD_WK_NR] = {
 	[KSMBD_WK_SYSTEM]		= { 5, 1, { 18 } },
 	[KSMBD_WK_ADMINISTRATORS]	= { 5, 2, { 32, 544 } },
 	[KSMBD_WK_USERS]		= { 5, 2, { 32, 545 } },
+	[KSMBD_WK_NETWORK]		= { 5, 1, { 2 } },
+	[KSMBD_WK_GUESTS]		= { 5, 2, { 32, 546 } },
 };
 
 void ksmbd_sid_well_known(enum ksmbd_wk_sid which, struct ksmbd_sid *sid)

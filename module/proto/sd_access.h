@@ -62,6 +62,8 @@ enum ksmbd_wk_sid {
 	KSMBD_WK_SYSTEM,		/* S-1-5-18 */
 	KSMBD_WK_ADMINISTRATORS,	/* S-1-5-32-544 */
 	KSMBD_WK_USERS,			/* S-1-5-32-545 */
+	KSMBD_WK_NETWORK,		/* S-1-5-2 */
+	KSMBD_WK_GUESTS,		/* S-1-5-32-546 */
 	KSMBD_WK_NR
 };
 

@@ -12,39 +12,6 @@
 #define DENIED_SHIFT	8
 #define RWX		(KSMBD_PACL_READ | KSMBD_PACL_WRITE | KSMBD_PACL_EXECUTE)
 
-int ksmbd_sid_map_unix(void *ctx, const struct ksmbd_sid *sid,
-		       enum ksmbd_sid_kind *kind, u32 *id)
-{
-	const struct ksmbd_sid_unix_map *m = ctx;
-	u64 auth = ksmbd_sid_authority(sid);
-	u32 rid;
-
-	if (sid->revision != 1)
-		return -ENOENT;
-	if (auth == 22 && sid->num_subauth == 2 &&
-	    (sid->sub_auth[0] == 1 || sid->sub_auth[0] == 2)) {
-		*kind = sid->sub_auth[0] == 1 ? KSMBD_SID_UNIX_USER :
-						KSMBD_SID_UNIX_GROUP;
-		*id = sid->sub_auth[1];
-		return 0;
-	}
-	if (!m || !m->has_domain || auth != 5 || sid->num_subauth != 5 ||
-	    sid->sub_auth[0] != 21 || sid->sub_auth[1] != m->domain[0] ||
-	    sid->sub_auth[2] != m->domain[1] || sid->sub_auth[3] != m->domain[2])
-		return -ENOENT;
-	rid = sid->sub_auth[4];
-	if (rid == 513 && m->has_users_gid) {
-		*kind = KSMBD_SID_UNIX_GROUP;
-		*id = m->users_gid;
-		return 0;
-	}
-	if (rid < 1000)
-		return -ENOENT;
-	*kind = (rid - 1000) % 2 ? KSMBD_SID_UNIX_GROUP : KSMBD_SID_UNIX_USER;
-	*id = (rid - 1000) / 2;
-	return 0;
-}
-
 static void sid_make(struct ksmbd_sid *s, u8 auth, u32 n, const u32 *sub)
 {
 	u32 i;
@@ -57,21 +24,63 @@ static void sid_make(struct ksmbd_sid *s, u8 auth, u32 n, const u32 *sub)
 		s->sub_auth[i] = sub[i];
 }
 
-/* The domain form of a RID: S-1-5-21-d0-d1-d2-rid. */
-static void sid_domain(const struct ksmbd_sid_unix_map *m, u32 rid,
-		       struct ksmbd_sid *s)
+void ksmbd_sid_unix_user(u32 uid, struct ksmbd_sid *sid)
 {
-	const u32 sub[5] = { 21, m->domain[0], m->domain[1], m->domain[2],
-			     rid };
+	const u32 sub[2] = { 1, uid };
 
-	sid_make(s, 5, 5, sub);
+	sid_make(sid, 22, 2, sub);
 }
 
-static void sid_unix(u32 kind, u32 id, struct ksmbd_sid *s)
+void ksmbd_sid_unix_group(u32 gid, struct ksmbd_sid *sid)
 {
-	const u32 sub[2] = { kind, id };
+	const u32 sub[2] = { 2, gid };
 
-	sid_make(s, 22, 2, sub);
+	sid_make(sid, 22, 2, sub);
+}
+
+void ksmbd_sid_domain_rid(const u32 domain[3], u32 rid, struct ksmbd_sid *sid)
+{
+	const u32 sub[5] = { 21, domain[0], domain[1], domain[2], rid };
+
+	sid_make(sid, 5, 5, sub);
+}
+
+bool ksmbd_sid_in_domain(const struct ksmbd_sid *sid, const u32 domain[3])
+{
+	return ksmbd_sid_authority(sid) == 5 && sid->num_subauth == 5 &&
+	       sid->sub_auth[0] == 21 && sid->sub_auth[1] == domain[0] &&
+	       sid->sub_auth[2] == domain[1] && sid->sub_auth[3] == domain[2];
+}
+
+int ksmbd_sid_map_unix(void *ctx, const struct ksmbd_sid *sid,
+		       enum ksmbd_sid_kind *kind, u32 *id)
+{
+	const struct ksmbd_sid_unix_map *m = ctx;
+	u32 rid;
+
+	if (sid->revision != 1)
+		return -ENOENT;
+	if (ksmbd_sid_authority(sid) == 22 && sid->num_subauth == 2 &&
+	    (sid->sub_auth[0] == 1 || sid->sub_auth[0] == 2)) {
+		*kind = sid->sub_auth[0] == 1 ? KSMBD_SID_UNIX_USER :
+						KSMBD_SID_UNIX_GROUP;
+		*id = sid->sub_auth[1];
+		return 0;
+	}
+	if (!m || !m->has_domain || !ksmbd_sid_in_domain(sid, m->domain))
+		return -ENOENT;
+	rid = sid->sub_auth[4];
+	if (rid == KSMBD_RID_DOMAIN_USERS && m->has_users_gid) {
+		*kind = KSMBD_SID_UNIX_GROUP;
+		*id = m->users_gid;
+		return 0;
+	}
+	if (rid < KSMBD_RID_BASE)
+		return -ENOENT;
+	*kind = (rid - KSMBD_RID_BASE) % 2 ? KSMBD_SID_UNIX_GROUP :
+					      KSMBD_SID_UNIX_USER;
+	*id = (rid - KSMBD_RID_BASE) / 2;
+	return 0;
 }
 
 struct sid_list {
@@ -94,39 +103,65 @@ static void push(struct sid_list *l, const struct ksmbd_sid *sid)
 	l->s[l->n++] = *sid;
 }
 
-int ksmbd_token_unix_sids(const struct ksmbd_sid_unix_map *m, u32 uid,
-			  const u32 *gids, u32 ngids, bool authenticated,
+static void push_domain(struct sid_list *l, const struct ksmbd_sid_unix_map *m,
+			u32 rid)
+{
+	struct ksmbd_sid s;
+
+	if (!m || !m->has_domain)
+		return;
+	ksmbd_sid_domain_rid(m->domain, rid, &s);
+	push(l, &s);
+}
+
+static void push_well_known(struct sid_list *l, enum ksmbd_wk_sid which)
+{
+	struct ksmbd_sid s;
+
+	ksmbd_sid_well_known(which, &s);
+	push(l, &s);
+}
+
+/* A group in both forms; no RID for an id beyond KSMBD_RID_MAX_ID. */
+static void push_group(struct sid_list *l, const struct ksmbd_sid_unix_map *m,
+		       u32 gid)
+{
+	struct ksmbd_sid s;
+
+	ksmbd_sid_unix_group(gid, &s);
+	push(l, &s);
+	if (gid <= KSMBD_RID_MAX_ID)
+		push_domain(l, m, KSMBD_RID_BASE + 1 + 2 * gid);
+}
+
+int ksmbd_token_unix_sids(const struct ksmbd_sid_unix_map *m,
+			  const struct ksmbd_token_who *who,
 			  struct ksmbd_sid *out, u32 cap)
 {
 	struct sid_list l = { .s = out, .cap = cap };
-	bool dom = m && m->has_domain;
 	struct ksmbd_sid s;
 	u32 i;
 
-	if (dom) {
-		sid_domain(m, 1000 + 2 * uid, &s);
-		push(&l, &s);
-	}
-	sid_unix(1, uid, &s);
+	ksmbd_sid_unix_user(who->uid, &s);
 	push(&l, &s);
-	for (i = 0; i < ngids; i++) {
-		sid_unix(2, gids[i], &s);
-		push(&l, &s);
-		if (dom) {
-			sid_domain(m, 1001 + 2 * gids[i], &s);
-			push(&l, &s);
-		}
+	push_group(&l, m, who->gid);
+	if (who->guest)
+		push_domain(&l, m, KSMBD_RID_GUEST);
+	else if (who->uid <= KSMBD_RID_MAX_ID)
+		push_domain(&l, m, KSMBD_RID_BASE + 2 * who->uid);
+	for (i = 0; i < who->ngids; i++)
+		push_group(&l, m, who->gids[i]);
+	push_well_known(&l, KSMBD_WK_EVERYONE);
+	push_well_known(&l, KSMBD_WK_NETWORK);
+	if (who->guest) {
+		push_well_known(&l, KSMBD_WK_GUESTS);
+	} else {
+		push_domain(&l, m, KSMBD_RID_DOMAIN_USERS);
+		push_well_known(&l, KSMBD_WK_AUTHENTICATED_USERS);
+		push_well_known(&l, KSMBD_WK_USERS);
 	}
-	if (dom) {
-		sid_domain(m, 513, &s);
-		push(&l, &s);
-	}
-	ksmbd_sid_well_known(KSMBD_WK_EVERYONE, &s);
-	push(&l, &s);
-	if (authenticated) {
-		ksmbd_sid_well_known(KSMBD_WK_AUTHENTICATED_USERS, &s);
-		push(&l, &s);
-	}
+	if (who->admin)
+		push_well_known(&l, KSMBD_WK_ADMINISTRATORS);
 	return l.full ? -E2BIG : (int)l.n;
 }
 
@@ -171,8 +206,11 @@ static struct target target_of(const struct pbuild *b,
 	enum ksmbd_sid_kind kind;
 	u32 id;
 
+	/* Groups every SMB caller's token holds (ksmbd_token_unix_sids()) */
 	if (ksmbd_sid_is(sid, KSMBD_WK_EVERYONE) ||
-	    ksmbd_sid_is(sid, KSMBD_WK_AUTHENTICATED_USERS)) {
+	    ksmbd_sid_is(sid, KSMBD_WK_AUTHENTICATED_USERS) ||
+	    ksmbd_sid_is(sid, KSMBD_WK_NETWORK) ||
+	    ksmbd_sid_is(sid, KSMBD_WK_USERS)) {
 		t.none = false;
 		t.all = true;
 		return t;

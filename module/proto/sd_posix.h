@@ -9,8 +9,9 @@
  * whose SID the map callback turns into a Unix user or group, plus the
  * file's owner (USER_OBJ), owning group (GROUP_OBJ) and OTHER:
  *  - an ACE for the owner's uid goes to USER_OBJ, for the owning gid to
- *    GROUP_OBJ, OWNER RIGHTS to USER_OBJ; Everyone and Authenticated
- *    Users apply to every entry (OTHER included);
+ *    GROUP_OBJ, OWNER RIGHTS to USER_OBJ; Everyone, Authenticated
+ *    Users, NETWORK and BUILTIN\\Users (in every caller's token) apply
+ *    to every entry (OTHER included);
  *  - per entry, in ACE order: an allowed ACE adds its rwx minus what
  *    earlier denied ACEs for the entry took away, a denied ACE takes away
  *    its rwx not already granted (the access check's first-match rule);
@@ -88,15 +89,44 @@ int ksmbd_sid_map_unix(void *ctx, const struct ksmbd_sid *sid,
 		       enum ksmbd_sid_kind *kind, u32 *id);
 
 /*
- * A Unix user's SIDs for a struct ksmbd_token, in the forms
- * ksmbd_sid_map_unix() reads back: out[0] the user (its domain RID when
- * m has a domain, else S-1-22-1-uid), then its other form, each group
- * in both forms (and Domain Users, 513, with a domain), Everyone, and
- * Authenticated Users unless a guest or anonymous logon. A gid that
- * repeats is written once. The count, or -E2BIG when cap is too small.
+ * The daemon's algorithmic RIDs (daemon/rpc_adapter.c): a user's is
+ * KSMBD_RID_BASE + 2 * uid, a group's KSMBD_RID_BASE + 1 + 2 * gid; ids
+ * above KSMBD_RID_MAX_ID have no RID (it would wrap onto another id's).
  */
-int ksmbd_token_unix_sids(const struct ksmbd_sid_unix_map *m, u32 uid,
-			  const u32 *gids, u32 ngids, bool authenticated,
+#define KSMBD_RID_BASE		1000u
+#define KSMBD_RID_GUEST		501u
+#define KSMBD_RID_DOMAIN_USERS	513u
+#define KSMBD_RID_MAX_ID	((0xffffffffu - KSMBD_RID_BASE - 1) / 2)
+
+/* S-1-22-1-uid, S-1-22-2-gid (Samba's unmapped Unix ids) */
+void ksmbd_sid_unix_user(u32 uid, struct ksmbd_sid *sid);
+void ksmbd_sid_unix_group(u32 gid, struct ksmbd_sid *sid);
+/* S-1-5-21-domain-rid */
+void ksmbd_sid_domain_rid(const u32 domain[3], u32 rid, struct ksmbd_sid *sid);
+bool ksmbd_sid_in_domain(const struct ksmbd_sid *sid, const u32 domain[3]);
+
+/* Who a token is for: the credentials' ids and the logon's kind. */
+struct ksmbd_token_who {
+	u32 uid, gid;		/* fsuid, fsgid */
+	const u32 *gids;	/* supplementary groups */
+	u32 ngids;
+	bool guest;		/* guest or anonymous logon */
+	bool admin;		/* uid 0 or the share's admin users */
+};
+
+/*
+ * A Unix user's SIDs for a struct ksmbd_token, in the forms
+ * ksmbd_sid_map_unix() reads back: out[0] S-1-22-1-uid, out[1]
+ * S-1-22-2-gid (the owner and group of what the user creates), then with
+ * a domain the primary group's RID and the user's (Guest, 501, for a
+ * guest), each supplementary group in both forms, Everyone, NETWORK, and
+ * BUILTIN\Guests for a guest or Domain Users (513, with a domain),
+ * Authenticated Users and BUILTIN\Users for anyone else; BUILTIN\
+ * Administrators for an admin. A SID that repeats is written once. The
+ * count, or -E2BIG when cap is too small.
+ */
+int ksmbd_token_unix_sids(const struct ksmbd_sid_unix_map *m,
+			  const struct ksmbd_token_who *who,
 			  struct ksmbd_sid *out, u32 cap);
 
 struct ksmbd_pacl {

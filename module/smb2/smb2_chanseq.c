@@ -63,7 +63,7 @@ u32 ksmbd_smb2_chan_seq_enter(struct ksmbd_smb2_ctx *ctx,
 		return STATUS_SUCCESS;
 	ret = ksmbd_file_chan_seq_in(fp, req->hdr.channel_sequence,
 				     req->hdr.flags & SMB2_FLAGS_REPLAY_OPERATION,
-				     true, &t->epoch);
+				     &t->epoch);
 	if (ret) {
 		ksmbd_file_put(fp);
 		return STATUS_FILE_NOT_AVAILABLE;

@@ -127,6 +127,23 @@ TEST(owner_group_other)
 	CHECK_EQ_INT(p.def_count, 0);
 }
 
+/* Groups every caller's token holds grant to every entry, as Everyone:
+ * an ACE for NETWORK or BUILTIN\\Users must not be lost to the kernel. */
+TEST(token_wide_groups_reach_other)
+{
+	static const struct tace d[] = {
+		T_ALLOW(0, KSMBD_FILE_READ_DATA, "S-1-5-2"),
+		T_ALLOW(0, KSMBD_FILE_EXECUTE, "S-1-5-32-545"),
+	};
+	struct ksmbd_pacl p;
+	struct tsd t;
+
+	CHECK_EQ_INT(to_posix(t_sd(&t, 0, S_ALICE, S_STAFF, T_ACL, d, 2),
+			      false, &p), 0);
+	CHECK_ACL(acc, p.acc_count, { U_OBJ, 0, R | X },
+		  { G_OBJ, 0, R | X }, { OTH, 0, R | X });
+}
+
 /* What gives r, w and x. */
 TEST(rwx_of_masks)
 {
@@ -278,57 +295,101 @@ TEST(no_room)
 	CHECK_EQ_INT(p.acc_count, 0);
 }
 
+static bool has_sid(const struct ksmbd_sid *sids, int n, const char *text)
+{
+	struct ksmbd_sid s;
+	int i;
+
+	t_sid(text, &s);
+	for (i = 0; i < n; i++)
+		if (ksmbd_sid_equal(&sids[i], &s))
+			return true;
+	return false;
+}
+
 /* A token's SIDs: both forms of the user and its groups, each mapping
  * back to the same id; the access check then matches ACEs in either. */
 TEST(token_sids)
 {
 	static const u32 gids[] = { 100, 200, 100 };
+	struct ksmbd_token_who who = {
+		.uid = 1000, .gid = 100, .gids = gids, .ngids = 3,
+	};
 	struct ksmbd_sid sids[16], s;
 	struct ksmbd_token tok = { .sids = sids };
 	enum ksmbd_sid_kind k;
 	struct tsd t;
 	u32 id, g;
-	int n, ace;
+	int n, ace, i;
 	static const struct tace d[] = {
 		T_ALLOW(0, KSMBD_FILE_READ_DATA, "S-1-22-1-1000"),
 		T_ALLOW(0, KSMBD_FILE_WRITE_DATA, S_DEVS),
 		T_ALLOW(0, KSMBD_FILE_EXECUTE, S_AUTH),
 	};
 
-	n = ksmbd_token_unix_sids(&dom, 1000, gids, 3, true, sids, 16);
-	/* user x2, group 100 x2, group 200 x2, Domain Users, World, Auth */
-	CHECK_EQ_INT(n, 9);
-	t_sid(S_ALICE, &s);
+	n = ksmbd_token_unix_sids(&dom, &who, sids, 16);
+	/* user x2, group 100 x2, group 200 x2, World, Network, Domain
+	 * Users, Auth, BUILTIN\Users */
+	CHECK_EQ_INT(n, 11);
+	t_sid("S-1-22-1-1000", &s);
 	CHECK(ksmbd_sid_equal(&sids[0], &s));
 	CHECK_EQ_INT(ksmbd_sid_map_unix(&dom, &sids[1], &k, &id), 0);
-	CHECK(k == KSMBD_SID_UNIX_USER && id == 1000);
-	CHECK_EQ_INT(ksmbd_sid_map_unix(&dom, &sids[4], &k, &id), 0);
-	CHECK(k == KSMBD_SID_UNIX_GROUP && id == 200);
+	CHECK(k == KSMBD_SID_UNIX_GROUP && id == 100);
+	CHECK(has_sid(sids, n, S_ALICE));
+	CHECK(has_sid(sids, n, S_DEVS));
+	CHECK(has_sid(sids, n, "S-1-22-2-200"));
+	CHECK(!has_sid(sids, n, "S-1-5-32-544"));
 	tok.nr_sids = (u32)n;
 	CHECK_EQ_INT(ksmbd_sd_access_check(t_sd(&t, 0, S_BOB, NULL, T_ACL, d,
 						3), &tok,
 					   KSMBD_FILE_READ_DATA |
 					   KSMBD_FILE_WRITE_DATA |
 					   KSMBD_FILE_EXECUTE, &g, &ace), 0);
-	/* a guest: no Authenticated Users, so no EXECUTE */
-	n = ksmbd_token_unix_sids(&dom, 1000, gids, 3, false, sids, 16);
-	CHECK_EQ_INT(n, 8);
+	/* a guest: no Authenticated Users, so no EXECUTE; Guest, not Alice */
+	who.guest = true;
+	n = ksmbd_token_unix_sids(&dom, &who, sids, 16);
+	CHECK_EQ_INT(n, 9);
+	CHECK(!has_sid(sids, n, S_ALICE));
+	CHECK(has_sid(sids, n, "S-1-5-21-1-2-3-501"));
+	CHECK(has_sid(sids, n, "S-1-5-32-546"));
 	tok.nr_sids = (u32)n;
 	CHECK_EQ_INT(ksmbd_sd_access_check(&t.sd, &tok, KSMBD_FILE_EXECUTE,
 					   &g, &ace), -EACCES);
+	/* an admin also has BUILTIN\Administrators */
+	who.guest = false;
+	who.admin = true;
+	n = ksmbd_token_unix_sids(&dom, &who, sids, 16);
+	CHECK(has_sid(sids, n, "S-1-5-32-544"));
 	/* without a domain: the S-1-22 forms only, user first */
-	n = ksmbd_token_unix_sids(NULL, 5, NULL, 0, true, sids, 16);
-	CHECK_EQ_INT(n, 3);
+	memset(&who, 0, sizeof(who));
+	who.uid = 5;
+	who.gid = 5;
+	n = ksmbd_token_unix_sids(NULL, &who, sids, 16);
+	CHECK_EQ_INT(n, 6);
 	t_sid("S-1-22-1-5", &s);
 	CHECK(ksmbd_sid_equal(&sids[0], &s));
-	CHECK_EQ_INT(ksmbd_token_unix_sids(&dom, 1000, gids, 3, true, sids, 8),
-		     -E2BIG);
+	/* an id whose RID would wrap (onto root's 1000) gets none */
+	who.uid = 0x80000000u;
+	who.gid = 0x80000000u;
+	n = ksmbd_token_unix_sids(&dom, &who, sids, 16);
+	CHECK(n > 0);
+	for (i = 0; i < n; i++)
+		if (!ksmbd_sid_map_unix(&dom, &sids[i], &k, &id))
+			CHECK(id == 0x80000000u ||
+			      (k == KSMBD_SID_UNIX_GROUP && id == 100));
+	CHECK(!has_sid(sids, n, "S-1-5-21-1-2-3-1000"));
+	who.uid = 1000;
+	who.gid = 100;
+	who.gids = gids;
+	who.ngids = 3;
+	CHECK_EQ_INT(ksmbd_token_unix_sids(&dom, &who, sids, 8), -E2BIG);
 }
 
 int main(void)
 {
 	RUN(sid_mapping);
 	RUN(owner_group_other);
+	RUN(token_wide_groups_reach_other);
 	RUN(rwx_of_masks);
 	RUN(named_entries_sorted_and_masked);
 	RUN(deny_order);
