@@ -396,6 +396,20 @@ static int set_full_ea(struct ksmbd_file *fp, const struct ksmbd_buf *b)
  * access rule looks at the parts really sent (an owner or group named
  * but absent is left alone, as Samba and Windows do).
  */
+/* The handle rights changing the parts named needs (MS-SMB2 3.3.5.21.3). */
+static int may_set_parts(struct ksmbd_file *fp, u32 parts)
+{
+	if ((parts & (KSMBD_OWNER_SECINFO | KSMBD_GROUP_SECINFO)) &&
+	    !has_access(fp, FILE_WRITE_OWNER))
+		return -EACCES;
+	if ((parts & KSMBD_DACL_SECINFO) && !has_access(fp, FILE_WRITE_DAC))
+		return -EACCES;
+	if ((parts & KSMBD_SACL_SECINFO) &&
+	    !has_access(fp, FILE_ACCESS_SYSTEM_SECURITY))
+		return -EACCES;
+	return 0;
+}
+
 static int set_security_stored(struct ksmbd_file *fp, const struct sinfo_req *s,
 			       const struct ksmbd_sd *sd)
 {
@@ -405,14 +419,9 @@ static int set_security_stored(struct ksmbd_file *fp, const struct sinfo_req *s,
 
 	if (!parts)
 		return 0;
-	if ((parts & (KSMBD_OWNER_SECINFO | KSMBD_GROUP_SECINFO)) &&
-	    !has_access(fp, FILE_WRITE_OWNER))
-		return -EACCES;
-	if ((parts & KSMBD_DACL_SECINFO) && !has_access(fp, FILE_WRITE_DAC))
-		return -EACCES;
-	if ((parts & KSMBD_SACL_SECINFO) &&
-	    !has_access(fp, FILE_ACCESS_SYSTEM_SECURITY))
-		return -EACCES;
+	ret = may_set_parts(fp, parts);
+	if (ret)
+		return ret;
 	ret = ksmbd_token_build(fp->cred, fp->tree, &tok);
 	if (ret)
 		return ret;
@@ -436,11 +445,10 @@ static int set_security(struct ksmbd_file *fp, const struct sinfo_req *s)
 		return -EBADMSG;
 	if (ksmbd_sd_stored_share(fp->tree))
 		return set_security_stored(fp, s, &sd);
-	if ((s->addl & (KSMBD_OWNER_SECINFO | KSMBD_GROUP_SECINFO)) &&
-	    !has_access(fp, FILE_WRITE_OWNER))
-		return -EACCES;
-	if ((s->addl & KSMBD_DACL_SECINFO) && !has_access(fp, FILE_WRITE_DAC))
-		return -EACCES;
+	/* the mode stands for no SACL: asking to set one changes nothing */
+	ret = may_set_parts(fp, s->addl & ~KSMBD_SACL_SECINFO);
+	if (ret)
+		return ret;
 	ret = ksmbd_vfs_getattr(fp, &st);
 	if (ret)
 		return ret;
