@@ -113,7 +113,7 @@ static int sd_encode(struct ksmbd_wbuf *w, u16 control,
 		     const struct ksmbd_sid *owner,
 		     const struct ksmbd_sid *group,
 		     const struct ksmbd_buf *sacl, const struct ksmbd_buf *dacl,
-		     int how)
+		     int sacl_how, int dacl_how)
 {
 	u32 sacl_size = 0, dacl_size = 0;
 	int total;
@@ -130,9 +130,9 @@ static int sd_encode(struct ksmbd_wbuf *w, u16 control,
 	if (w->overflow)
 		return total;
 	if (sacl)
-		acl_put(w, sacl, sacl_size, how);
+		acl_put(w, sacl, sacl_size, sacl_how);
 	if (dacl)
-		acl_put(w, dacl, dacl_size, how);
+		acl_put(w, dacl, dacl_size, dacl_how);
 	return total;
 }
 
@@ -140,7 +140,8 @@ int ksmbd_sd_build(struct ksmbd_wbuf *w, u16 control,
 		   const struct ksmbd_sid *owner, const struct ksmbd_sid *group,
 		   const struct ksmbd_buf *sacl, const struct ksmbd_buf *dacl)
 {
-	return sd_encode(w, control, owner, group, sacl, dacl, ACL_AS_IS);
+	return sd_encode(w, control, owner, group, sacl, dacl, ACL_AS_IS,
+			 ACL_AS_IS);
 }
 
 static const struct ksmbd_buf *sd_sacl(const struct ksmbd_sd *sd)
@@ -213,6 +214,7 @@ int ksmbd_sd_merge(struct ksmbd_wbuf *w, const struct ksmbd_sd *stored,
 	const struct ksmbd_sid *group = stored->has_group ? &stored->group : NULL;
 	const struct ksmbd_buf *sacl = sd_sacl(stored), *dacl = sd_dacl(stored);
 	u16 control = stored->control;
+	int sacl_how = ACL_AS_IS, dacl_how = ACL_AS_IS;
 
 	/* an owner or group named but not sent is not set (as W2K3) */
 	if ((secinfo & KSMBD_OWNER_SECINFO) && given->has_owner)
@@ -229,6 +231,7 @@ int ksmbd_sd_merge(struct ksmbd_wbuf *w, const struct ksmbd_sd *stored,
 				       KSMBD_UNPROTECTED_DACL_SECINFO,
 				       KSMBD_SE_DACL_PROTECTED);
 		dacl = sd_dacl(given);
+		dacl_how = ACL_MAP_GENERIC;
 	}
 	if (secinfo & KSMBD_SACL_SECINFO) {
 		control &= ~KSMBD_SE_SACL_BITS;
@@ -240,9 +243,11 @@ int ksmbd_sd_merge(struct ksmbd_wbuf *w, const struct ksmbd_sd *stored,
 				       KSMBD_UNPROTECTED_SACL_SECINFO,
 				       KSMBD_SE_SACL_PROTECTED);
 		sacl = sd_sacl(given);
+		sacl_how = ACL_MAP_GENERIC;
 	}
-	return sd_encode(w, control, owner, group, sacl, dacl,
-			 ACL_MAP_GENERIC);
+	/* only the given ACLs are mapped: a stored one stays as it is */
+	return sd_encode(w, control, owner, group, sacl, dacl, sacl_how,
+			 dacl_how);
 }
 
 u32 ksmbd_sd_sent(const struct ksmbd_sd *given, u32 secinfo)
