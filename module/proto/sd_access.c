@@ -114,6 +114,11 @@ struct dacl_walk {
 	s32 first_deny;		/* first ACE that denied anything */
 };
 
+/*
+ * An OWNER RIGHTS ACE replaces the owner's implicit rights only when it
+ * takes effect: the same test walk_dacl() applies, so an ACE it skips
+ * (inherit-only, a callback allow, a typed object ACE) leaves them.
+ */
 static bool has_owner_rights_ace(const struct ksmbd_sd *sd)
 {
 	u32 pos = KSMBD_ACL_HDR_SIZE;
@@ -121,7 +126,7 @@ static bool has_owner_rights_ace(const struct ksmbd_sd *sd)
 	struct ksmbd_ace ace;
 
 	while (ksmbd_acl_next(&sd->dacl, &pos, &left, &ace) > 0)
-		if (ace.has_sid && !(ace.flags & KSMBD_ACE_INHERIT_ONLY) &&
+		if (ksmbd_ace_effect(&ace) != KSMBD_ACE_SKIPPED &&
 		    ksmbd_sid_is(&ace.sid, KSMBD_WK_OWNER_RIGHTS))
 			return true;
 	return false;
