@@ -6,8 +6,12 @@
  * Canonical layout, the one Samba's NDR encoder (and so security.NTACL,
  * and the in-kernel ksmbd) writes: the 20-byte header, then owner, group,
  * SACL, DACL, each present part right after the previous one, no gaps.
- * (Windows itself writes SACL, DACL, owner, group; clients follow the
- * offsets either way.) ACLs are re-encoded: AclSize is the header plus
+ * Each part also starts at a multiple of 4, as Samba's NDR pull needs
+ * (ntacl.h): a SID is 8 + 4n bytes and an ACL re-encoded here is its
+ * header plus ACEs whose AceSize is a multiple of 4 (MS-DTYP 2.4.4.1;
+ * ksmbd_sd_parse() refuses any other). (Windows itself writes SACL,
+ * DACL, owner, group; clients follow the offsets either way.) ACLs are
+ * re-encoded: AclSize is the header plus
  * the ACEs, slack after the last ACE is dropped, AceCount is what was
  * written; the ACEs themselves are copied as they are, in their order
  * (smb2.acls_non_canonical: a non-canonical order is kept as given).

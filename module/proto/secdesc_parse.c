@@ -119,10 +119,13 @@ static int ace_parse(const struct ksmbd_buf *acl, u32 *pos,
 	/*
 	 * No ACE type is smaller than KSMBD_ACE_MIN_SIZE; the AceCount bound
 	 * in acl_parse() assumes it, and an ACL re-encoded from its ACEs
-	 * (sd_build.c) must pass that bound again.
+	 * (sd_build.c) must pass that bound again. AceSize MUST be a
+	 * multiple of 4 (MS-DTYP 2.4.4.1), so every ACE, and every ACL and
+	 * descriptor part made of them, keeps 4-byte alignment.
 	 */
 	if (!ksmbd_buf_get_le16(acl, *pos + 2, &size) ||
-	    size < KSMBD_ACE_MIN_SIZE || !ksmbd_buf_sub(acl, *pos, size, &a))
+	    size < KSMBD_ACE_MIN_SIZE || (size & 3) ||
+	    !ksmbd_buf_sub(acl, *pos, size, &a))
 		return -EINVAL;
 	memset(ace, 0, sizeof(*ace));
 	ace->type = a.p[0];

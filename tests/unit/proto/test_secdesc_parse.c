@@ -201,6 +201,26 @@ TEST(ace_size)
 	CHECK_EQ_INT(parse(&s, &sd), -EINVAL);
 }
 
+/*
+ * MS-DTYP 2.4.4.1: AceSize MUST be a multiple of 4. Trailing bytes after
+ * the SID are allowed (24 for a 20-byte ACE), an odd size is not.
+ */
+TEST(ace_size_multiple_of_4)
+{
+	static const u16 sizes[] = { 21, 22, 23, 24 };
+	struct ksmbd_sd sd;
+	struct sdb s;
+	u32 dacl, i;
+
+	for (i = 0; i < 4; i++) {
+		good_sd(&s, &dacl);
+		s.len = dacl + 8 + sizes[i];
+		put_unaligned_le16(8 + sizes[i], s.b + dacl + 2);
+		put_unaligned_le16(sizes[i], s.b + dacl + 8 + 2);
+		CHECK_EQ_INT(parse(&s, &sd), sizes[i] == 24 ? 0 : -EINVAL);
+	}
+}
+
 TEST(null_and_absent_dacl)
 {
 	struct ksmbd_sd sd;
@@ -262,6 +282,7 @@ int main(void)
 	RUN(sub_authority_count);
 	RUN(acl_size_and_count);
 	RUN(ace_size);
+	RUN(ace_size_multiple_of_4);
 	RUN(null_and_absent_dacl);
 	RUN(unknown_ace_types_are_walked);
 	RUN(sid_put_round_trip);
