@@ -187,11 +187,6 @@ static u32 sd_canon_size(const struct sd_split *s)
 	return n;
 }
 
-static void wbuf_pad(struct ksmbd_wbuf *w, u32 align)
-{
-	ksmbd_wbuf_reserve(w, ALIGN(w->len, align) - w->len);
-}
-
 /*
  * Write the descriptor at w's (4-aligned) position: header, then owner,
  * group, SACL and DACL each at a multiple of 4, as Samba pushes them. The
@@ -231,7 +226,7 @@ static void sd_emit(const struct ksmbd_buf *src, const struct sd_split *s,
 			at[6] = 0;
 			at[7] = 0;
 		}
-		wbuf_pad(w, 4);
+		ksmbd_wbuf_pad(w, 4);
 	}
 }
 
@@ -261,21 +256,21 @@ static int put_smb_acl(struct ksmbd_wbuf *w, const struct ksmbd_posix_ace *e,
 	u32 i;
 	int tag;
 
-	wbuf_pad(w, 4);
+	ksmbd_wbuf_pad(w, 4);
 	ksmbd_wbuf_put_le32(w, n);
-	wbuf_pad(w, 8);
+	ksmbd_wbuf_pad(w, 8);
 	ksmbd_wbuf_put_le32(w, n);
 	ksmbd_wbuf_put_le32(w, 0);	/* "next": [value(0)] */
 	for (i = 0; i < n; i++) {
 		tag = smb_acl_tag(e[i].tag);
 		if (tag < 0)
 			return tag;
-		wbuf_pad(w, 8);
+		ksmbd_wbuf_pad(w, 8);
 		ksmbd_wbuf_put_le16(w, (u16)tag);
 		ksmbd_wbuf_put_le16(w, (u16)tag);
 		if (e[i].tag == KSMBD_POSIX_USER ||
 		    e[i].tag == KSMBD_POSIX_GROUP) {
-			wbuf_pad(w, 8);
+			ksmbd_wbuf_pad(w, 8);
 			ksmbd_wbuf_put_le64(w, e[i].id);
 		}
 		ksmbd_wbuf_put_le32(w, e[i].perm & 7);
