@@ -11,8 +11,6 @@
 #include "sd_access.h"
 #include "ksmbd_errno.h"
 
-#define GENERIC_BITS	(KSMBD_GENERIC_ALL | KSMBD_GENERIC_EXECUTE | \
-			 KSMBD_GENERIC_WRITE | KSMBD_GENERIC_READ)
 /*
  * What an ACE can grant or deny: standard and object-specific rights.
  * ACCESS_SYSTEM_SECURITY comes from the privilege only (it "is not
@@ -70,7 +68,7 @@ u32 ksmbd_sd_map_generic(u32 mask)
 		mask |= KSMBD_FILE_GENERIC_EXECUTE;
 	if (mask & KSMBD_GENERIC_ALL)
 		mask |= KSMBD_FILE_ALL_ACCESS;
-	return mask & ~GENERIC_BITS;
+	return mask & ~KSMBD_GENERIC_BITS;
 }
 
 bool ksmbd_token_has_sid(const struct ksmbd_token *tok,

@@ -70,6 +70,10 @@ enum ksmbd_wk_sid {
 void ksmbd_sid_well_known(enum ksmbd_wk_sid which, struct ksmbd_sid *sid);
 bool ksmbd_sid_is(const struct ksmbd_sid *sid, enum ksmbd_wk_sid which);
 
+/* The four GENERIC_* bits of an access mask. */
+#define KSMBD_GENERIC_BITS	(KSMBD_GENERIC_ALL | KSMBD_GENERIC_EXECUTE | \
+				 KSMBD_GENERIC_WRITE | KSMBD_GENERIC_READ)
+
 /* GENERIC_* bits replaced by the file rights they stand for. */
 u32 ksmbd_sd_map_generic(u32 mask);
 

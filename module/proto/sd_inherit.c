@@ -11,8 +11,6 @@
 #include "sd_build.h"
 #include "sd_access.h"
 
-#define GENERIC_BITS	(KSMBD_GENERIC_ALL | KSMBD_GENERIC_EXECUTE | \
-			 KSMBD_GENERIC_WRITE | KSMBD_GENERIC_READ)
 #define INHERIT_BITS	(KSMBD_ACE_OBJECT_INHERIT | \
 			 KSMBD_ACE_CONTAINER_INHERIT)
 /* AceFlags that an ACE keeps wherever it goes (audit ACEs' what-to-log) */
@@ -38,7 +36,7 @@ enum {
 /* CREATOR OWNER or CREATOR GROUP, or generic bits, to replace. */
 static bool needs_change(const struct ksmbd_ace *ace)
 {
-	return ace->has_sid && ((ace->mask & GENERIC_BITS) ||
+	return ace->has_sid && ((ace->mask & KSMBD_GENERIC_BITS) ||
 		ksmbd_sid_is(&ace->sid, KSMBD_WK_CREATOR_OWNER) ||
 		ksmbd_sid_is(&ace->sid, KSMBD_WK_CREATOR_GROUP));
 }
