@@ -297,11 +297,12 @@ static void gen_acl(struct acl_gen *g, const struct acl_in *in,
 	}
 }
 
-/* Size of the ACL the plan makes: 0 when none is written. */
+/* Size and ACE count of the ACL the plan makes: size 0 when none is. */
 static int measure_acl(struct acl_gen *g, const struct acl_in *in,
-		       const struct acl_out *plan, u32 *size)
+		       const struct acl_out *plan, u32 *size, u16 *count)
 {
 	*size = 0;
+	*count = 0;
 	if (plan->plan == PLAN_ABSENT || plan->plan == PLAN_NULL)
 		return 0;
 	g->w = NULL;
@@ -312,22 +313,17 @@ static int measure_acl(struct acl_gen *g, const struct acl_in *in,
 	if (g->too_big)
 		return -ERANGE;
 	*size = KSMBD_ACL_HDR_SIZE + g->size;
+	*count = g->count;
 	return 0;
 }
 
+/* Write the ACL measure_acl() measured: `size` bytes, `count` ACEs. */
 static void write_acl(struct acl_gen *g, struct ksmbd_wbuf *w,
 		      const struct acl_in *in, const struct acl_out *plan,
-		      u32 size)
+		      u32 size, u16 count)
 {
-	u16 count;
-
 	if (!size)
 		return;
-	g->w = NULL;
-	g->size = 0;
-	g->count = 0;
-	gen_acl(g, in, plan);	/* the count, for the header */
-	count = g->count;
 	ksmbd_wbuf_put_u8(w, plan->rev);
 	ksmbd_wbuf_put_u8(w, 0);
 	ksmbd_wbuf_put_le16(w, (u16)size);
@@ -411,6 +407,7 @@ int ksmbd_sd_inherit(struct ksmbd_wbuf *w, const struct ksmbd_sd *parent,
 	struct acl_out dout, sout;
 	struct acl_gen g = { 0 };
 	u32 dsize, ssize;
+	u16 dcount, scount;
 	int total, rc;
 
 	if (default_dacl) {
@@ -429,17 +426,17 @@ int ksmbd_sd_inherit(struct ksmbd_wbuf *w, const struct ksmbd_sd *parent,
 
 	g.owner = creator && creator->has_owner ? &creator->owner : owner;
 	g.group = creator && creator->has_group ? &creator->group : group;
-	rc = measure_acl(&g, &sin, &sout, &ssize);
+	rc = measure_acl(&g, &sin, &sout, &ssize, &scount);
 	if (!rc)
-		rc = measure_acl(&g, &din, &dout, &dsize);
+		rc = measure_acl(&g, &din, &dout, &dsize, &dcount);
 	if (rc)
 		return rc;
 	total = ksmbd_sd_put_head(w, dout.control | sout.control, g.owner,
 				  g.group, ssize, dsize);
 	if (w->overflow)
 		return total;
-	write_acl(&g, w, &sin, &sout, ssize);
-	write_acl(&g, w, &din, &dout, dsize);
+	write_acl(&g, w, &sin, &sout, ssize, scount);
+	write_acl(&g, w, &din, &dout, dsize, dcount);
 	return total;
 }
 
