@@ -112,27 +112,19 @@ static int ntacl_layout(const struct ksmbd_buf *v, struct ntacl_layout *l)
 	return 0;
 }
 
-/* An ACL at off of src, walked to its last ACE; its AclSize in *len. */
+/*
+ * An ACL at off of src (ksmbd_acl_check()), no more ACEs than Samba
+ * takes; its AclSize in *len.
+ */
 static int acl_check(const struct ksmbd_buf *src, u32 off, u32 *len)
 {
 	struct ksmbd_buf acl;
-	struct ksmbd_ace ace;
-	u16 size, count;
-	u32 pos = KSMBD_ACL_HDR_SIZE;
-	int rc;
+	u16 count;
 
-	if (!ksmbd_buf_get_le16(src, off + 2, &size) ||
-	    !ksmbd_buf_get_le16(src, off + 4, &count) ||
-	    size < KSMBD_ACL_HDR_SIZE || !ksmbd_buf_sub(src, off, size, &acl))
+	if (ksmbd_acl_check(src, off, &acl, &count) < 0 ||
+	    count > NTACL_MAX_ACES)
 		return -EINVAL;
-	if (acl.p[0] < 2 || acl.p[0] > 4 || count > NTACL_MAX_ACES ||
-	    count > (size - KSMBD_ACL_HDR_SIZE) / KSMBD_ACE_HDR_SIZE)
-		return -EINVAL;
-	while ((rc = ksmbd_acl_next(&acl, &pos, &count, &ace)) > 0)
-		;
-	if (rc)
-		return rc;
-	*len = size;
+	*len = acl.len;
 	return 0;
 }
 

@@ -9,32 +9,16 @@
 /* Masks of ACEs that apply to the object get their generic bits mapped. */
 enum { ACL_AS_IS, ACL_MAP_GENERIC };
 
-/* An ACL's header fields; false when it cannot even hold its header. */
-static bool acl_header(const struct ksmbd_buf *acl, u8 *rev, u16 *count)
-{
-	if (acl->len < KSMBD_ACL_HDR_SIZE)
-		return false;
-	*rev = acl->p[0];
-	*count = get_unaligned_le16(acl->p + 4);
-	return true;
-}
-
 /* The size the ACL takes re-encoded: header plus its ACEs. */
 static int acl_measure(const struct ksmbd_buf *acl, u32 *size)
 {
-	u32 pos = KSMBD_ACL_HDR_SIZE, total = KSMBD_ACL_HDR_SIZE;
-	struct ksmbd_ace ace;
-	u16 left;
-	u8 rev;
-	int rc;
+	struct ksmbd_buf a;
+	u16 count;
+	int used = ksmbd_acl_check(acl, 0, &a, &count);
 
-	if (!acl_header(acl, &rev, &left))
+	if (used < 0)
 		return -EINVAL;
-	while ((rc = ksmbd_acl_next(acl, &pos, &left, &ace)) > 0)
-		total += ace.size;
-	if (rc < 0 || total > 0xffff)
-		return -EINVAL;
-	*size = total;
+	*size = used;
 	return 0;
 }
 
@@ -43,13 +27,11 @@ static void acl_put(struct ksmbd_wbuf *w, const struct ksmbd_buf *acl,
 		    u32 size, int how)
 {
 	u32 pos = KSMBD_ACL_HDR_SIZE;
+	u16 count = get_unaligned_le16(acl->p + 4), left;
 	struct ksmbd_ace ace;
-	u16 left, count;
-	u8 rev, *at;
+	u8 *at;
 
-	if (!acl_header(acl, &rev, &count))
-		return;
-	ksmbd_wbuf_put_u8(w, rev);
+	ksmbd_wbuf_put_u8(w, acl->p[0]);
 	ksmbd_wbuf_put_u8(w, 0);
 	ksmbd_wbuf_put_le16(w, (u16)size);
 	ksmbd_wbuf_put_le16(w, count);

@@ -54,8 +54,8 @@ enum {
  * (header included, as struct ksmbd_sd holds it) or NULL; a NULL dacl
  * with KSMBD_SE_DACL_PRESENT in control is the NULL DACL (offset 0),
  * without it no DACL; a non-NULL one sets DACL_PRESENT (the same for the
- * SACL). SE_SELF_RELATIVE is always set. An ACL that does not walk
- * (bad sizes) is -EINVAL.
+ * SACL). SE_SELF_RELATIVE is always set. An ACL ksmbd_acl_check()
+ * refuses (bad sizes or revision) is -EINVAL.
  */
 int ksmbd_sd_build(struct ksmbd_wbuf *w, u16 control,
 		   const struct ksmbd_sid *owner, const struct ksmbd_sid *group,

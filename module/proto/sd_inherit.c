@@ -335,23 +335,6 @@ static void write_acl(struct acl_gen *g, struct ksmbd_wbuf *w,
 	gen_acl(g, in, plan);
 }
 
-/* A caller's ACL buffer: its header's count, after a full walk. */
-static int acl_count(const struct ksmbd_buf *acl, u16 *count)
-{
-	u32 pos = KSMBD_ACL_HDR_SIZE;
-	struct ksmbd_ace ace;
-	u16 left;
-	int rc;
-
-	if (acl->len < KSMBD_ACL_HDR_SIZE)
-		return -EINVAL;
-	*count = get_unaligned_le16(acl->p + 4);
-	left = *count;
-	while ((rc = ksmbd_acl_next(acl, &pos, &left, &ace)) > 0)
-		;
-	return rc;
-}
-
 static void dacl_in(const struct ksmbd_sd *parent, const struct ksmbd_sd *c,
 		    struct acl_in *in)
 {
@@ -406,12 +389,13 @@ int ksmbd_sd_inherit(struct ksmbd_wbuf *w, const struct ksmbd_sd *parent,
 	struct acl_in sin = { .is_directory = is_directory };
 	struct acl_out dout, sout;
 	struct acl_gen g = { 0 };
+	struct ksmbd_buf def;
 	u32 dsize, ssize;
 	u16 dcount, scount;
 	int total, rc;
 
 	if (default_dacl) {
-		if (acl_count(default_dacl, &din.def_count))
+		if (ksmbd_acl_check(default_dacl, 0, &def, &din.def_count) < 0)
 			return -EINVAL;
 		din.def = default_dacl;
 	}

@@ -221,6 +221,35 @@ TEST(ace_size_multiple_of_4)
 	}
 }
 
+/* ksmbd_acl_check(): the ACL with its slack, the bytes its ACEs take. */
+TEST(acl_check_reports_sizes)
+{
+	struct ksmbd_buf b, acl;
+	struct sdb s;
+	u32 dacl;
+	u16 count;
+
+	good_sd(&s, &dacl);
+	b = ksmbd_buf_make(s.b, s.len);
+	CHECK_EQ_INT(ksmbd_acl_check(&b, dacl, &acl, &count), 28);
+	CHECK_EQ_INT(acl.len, 28);
+	CHECK_EQ_INT(count, 1);
+	/* 4 bytes of slack: kept in the ACL, not counted as used */
+	s.len += 4;
+	put_unaligned_le16(32, s.b + dacl + 2);
+	b = ksmbd_buf_make(s.b, s.len);
+	CHECK_EQ_INT(ksmbd_acl_check(&b, dacl, &acl, &count), 28);
+	CHECK_EQ_INT(acl.len, 32);
+	/* an ACL alone, at 0 */
+	b = ksmbd_buf_make(s.b + dacl, 32);
+	CHECK_EQ_INT(ksmbd_acl_check(&b, 0, &acl, &count), 28);
+	s.b[dacl] = 5;
+	CHECK_EQ_INT(ksmbd_acl_check(&b, 0, &acl, &count), -EINVAL);
+	s.b[dacl] = 2;
+	put_unaligned_le16(2, s.b + dacl + 4);	/* 32 bytes hold one ACE */
+	CHECK_EQ_INT(ksmbd_acl_check(&b, 0, &acl, &count), -EINVAL);
+}
+
 TEST(null_and_absent_dacl)
 {
 	struct ksmbd_sd sd;
@@ -283,6 +312,7 @@ int main(void)
 	RUN(acl_size_and_count);
 	RUN(ace_size);
 	RUN(ace_size_multiple_of_4);
+	RUN(acl_check_reports_sizes);
 	RUN(null_and_absent_dacl);
 	RUN(unknown_ace_types_are_walked);
 	RUN(sid_put_round_trip);
