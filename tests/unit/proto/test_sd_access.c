@@ -357,11 +357,24 @@ TEST(privileges)
 	CHECK_EQ_INT(check(sd, plain, KSMBD_WRITE_OWNER, &g, &ace), -EACCES);
 	CHECK_EQ_INT(ace, 0);
 	CHECK_EQ_INT(check(sd, take, KSMBD_WRITE_OWNER, &g, &ace), 0);
+	CHECK_EQ_INT(g, KSMBD_WRITE_OWNER);
+	CHECK_EQ_INT(check(sd, take, KSMBD_MAXIMUM_ALLOWED, &g, &ace), 0);
+	CHECK_EQ_INT(g, KSMBD_FILE_GENERIC_READ | KSMBD_WRITE_OWNER);
 	CHECK_EQ_INT(check(sd, take, KSMBD_WRITE_OWNER | KSMBD_FILE_WRITE_DATA,
 			   &g, &ace), -EACCES);
+	CHECK_EQ_INT(g, 0);
 	/* restore (a backup-intent open) writes */
 	CHECK_EQ_INT(check(sd, rest, KSMBD_FILE_WRITE_DATA | KSMBD_DELETE |
 			   KSMBD_WRITE_DAC, &g, &ace), 0);
+	CHECK_EQ_INT(g, KSMBD_FILE_WRITE_DATA | KSMBD_DELETE |
+		     KSMBD_WRITE_DAC);
+	CHECK_EQ_INT(check(sd, rest, KSMBD_MAXIMUM_ALLOWED, &g, &ace), 0);
+	CHECK_EQ_INT(g, (KSMBD_FILE_GENERIC_READ | KSMBD_PRIV_RESTORE_ACCESS) &
+		     ~KSMBD_ACCESS_SYSTEM_SECURITY);
+	/* without the privilege the DACL's deny stands */
+	CHECK_EQ_INT(check(sd, plain, KSMBD_FILE_WRITE_DATA, &g, &ace),
+		     -EACCES);
+	CHECK_EQ_INT(g, 0);
 	sd = t_sd(&t, 0, S_ALICE, NULL, T_NULL, NULL, 0);
 	CHECK_EQ_INT(check(sd, plain, KSMBD_ACCESS_SYSTEM_SECURITY, &g, &ace),
 		     -KSMBD_EPRIV_NOT_HELD);
