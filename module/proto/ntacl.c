@@ -112,27 +112,19 @@ static int ntacl_layout(const struct ksmbd_buf *v, struct ntacl_layout *l)
 	return 0;
 }
 
-/* An ACL at off of src, walked to its last ACE; its AclSize in *len. */
+/*
+ * An ACL at off of src (ksmbd_acl_check()), no more ACEs than Samba
+ * takes; its AclSize in *len.
+ */
 static int acl_check(const struct ksmbd_buf *src, u32 off, u32 *len)
 {
 	struct ksmbd_buf acl;
-	struct ksmbd_ace ace;
-	u16 size, count;
-	u32 pos = KSMBD_ACL_HDR_SIZE;
-	int rc;
+	u16 count;
 
-	if (!ksmbd_buf_get_le16(src, off + 2, &size) ||
-	    !ksmbd_buf_get_le16(src, off + 4, &count) ||
-	    size < KSMBD_ACL_HDR_SIZE || !ksmbd_buf_sub(src, off, size, &acl))
+	if (ksmbd_acl_check(src, off, &acl, &count) < 0 ||
+	    count > NTACL_MAX_ACES)
 		return -EINVAL;
-	if (acl.p[0] < 2 || acl.p[0] > 4 || count > NTACL_MAX_ACES ||
-	    count > (size - KSMBD_ACL_HDR_SIZE) / KSMBD_ACE_HDR_SIZE)
-		return -EINVAL;
-	while ((rc = ksmbd_acl_next(&acl, &pos, &count, &ace)) > 0)
-		;
-	if (rc)
-		return rc;
-	*len = size;
+	*len = acl.len;
 	return 0;
 }
 
@@ -187,11 +179,6 @@ static u32 sd_canon_size(const struct sd_split *s)
 	return n;
 }
 
-static void wbuf_pad(struct ksmbd_wbuf *w, u32 align)
-{
-	ksmbd_wbuf_reserve(w, ALIGN(w->len, align) - w->len);
-}
-
 /*
  * Write the descriptor at w's (4-aligned) position: header, then owner,
  * group, SACL and DACL each at a multiple of 4, as Samba pushes them. The
@@ -231,7 +218,7 @@ static void sd_emit(const struct ksmbd_buf *src, const struct sd_split *s,
 			at[6] = 0;
 			at[7] = 0;
 		}
-		wbuf_pad(w, 4);
+		ksmbd_wbuf_pad(w, 4);
 	}
 }
 
@@ -261,21 +248,21 @@ static int put_smb_acl(struct ksmbd_wbuf *w, const struct ksmbd_posix_ace *e,
 	u32 i;
 	int tag;
 
-	wbuf_pad(w, 4);
+	ksmbd_wbuf_pad(w, 4);
 	ksmbd_wbuf_put_le32(w, n);
-	wbuf_pad(w, 8);
+	ksmbd_wbuf_pad(w, 8);
 	ksmbd_wbuf_put_le32(w, n);
 	ksmbd_wbuf_put_le32(w, 0);	/* "next": [value(0)] */
 	for (i = 0; i < n; i++) {
 		tag = smb_acl_tag(e[i].tag);
 		if (tag < 0)
 			return tag;
-		wbuf_pad(w, 8);
+		ksmbd_wbuf_pad(w, 8);
 		ksmbd_wbuf_put_le16(w, (u16)tag);
 		ksmbd_wbuf_put_le16(w, (u16)tag);
 		if (e[i].tag == KSMBD_POSIX_USER ||
 		    e[i].tag == KSMBD_POSIX_GROUP) {
-			wbuf_pad(w, 8);
+			ksmbd_wbuf_pad(w, 8);
 			ksmbd_wbuf_put_le64(w, e[i].id);
 		}
 		ksmbd_wbuf_put_le32(w, e[i].perm & 7);

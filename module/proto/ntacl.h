@@ -41,9 +41,15 @@
  *
  * The descriptor handed out (decode) or stored (encode) is rewritten in
  * one canonical self-relative form: header, owner, group, SACL, DACL,
- * each at a multiple of 4 (Samba pulls them aligned), the ACLs' reserved
- * bytes zero, AclRevision 3 (smbcacls writes it) as 2; a DACL or SACL
- * whose Present bit is clear is left out.
+ * each at a multiple of 4 (Samba's NDR pull aligns to 4 before each part,
+ * so one at another offset is misread). SIDs (8 + 4n bytes) and ACEs
+ * (AceSize a multiple of 4, ksmbd_sd_parse() refuses others) keep that
+ * alignment by themselves, so the parts follow one another as in
+ * sd_build.h; an ACL is copied with its AclSize as given, slack
+ * included, and one whose AclSize is not a multiple of 4 is followed by
+ * zero padding. The ACLs' reserved bytes are written zero, AclRevision 3
+ * (smbcacls writes it) as 2; a DACL or SACL whose Present bit is clear
+ * is left out.
  *
  * The caller owns every buffer; sd_out/out must not overlap the input.
  * The permission hash needs a scratch buffer (kvmalloc) only for POSIX

@@ -11,8 +11,6 @@
 #include "sd_access.h"
 #include "ksmbd_errno.h"
 
-#define GENERIC_BITS	(KSMBD_GENERIC_ALL | KSMBD_GENERIC_EXECUTE | \
-			 KSMBD_GENERIC_WRITE | KSMBD_GENERIC_READ)
 /*
  * What an ACE can grant or deny: standard and object-specific rights.
  * ACCESS_SYSTEM_SECURITY comes from the privilege only (it "is not
@@ -70,7 +68,7 @@ u32 ksmbd_sd_map_generic(u32 mask)
 		mask |= KSMBD_FILE_GENERIC_EXECUTE;
 	if (mask & KSMBD_GENERIC_ALL)
 		mask |= KSMBD_FILE_ALL_ACCESS;
-	return mask & ~GENERIC_BITS;
+	return mask & ~KSMBD_GENERIC_BITS;
 }
 
 bool ksmbd_token_has_sid(const struct ksmbd_token *tok,
@@ -114,6 +112,11 @@ struct dacl_walk {
 	s32 first_deny;		/* first ACE that denied anything */
 };
 
+/*
+ * An OWNER RIGHTS ACE replaces the owner's implicit rights only when it
+ * takes effect: the same test walk_dacl() applies, so an ACE it skips
+ * (inherit-only, a callback allow, a typed object ACE) leaves them.
+ */
 static bool has_owner_rights_ace(const struct ksmbd_sd *sd)
 {
 	u32 pos = KSMBD_ACL_HDR_SIZE;
@@ -121,7 +124,7 @@ static bool has_owner_rights_ace(const struct ksmbd_sd *sd)
 	struct ksmbd_ace ace;
 
 	while (ksmbd_acl_next(&sd->dacl, &pos, &left, &ace) > 0)
-		if (ace.has_sid && !(ace.flags & KSMBD_ACE_INHERIT_ONLY) &&
+		if (ksmbd_ace_effect(&ace) != KSMBD_ACE_SKIPPED &&
 		    ksmbd_sid_is(&ace.sid, KSMBD_WK_OWNER_RIGHTS))
 			return true;
 	return false;

@@ -70,6 +70,10 @@ enum ksmbd_wk_sid {
 void ksmbd_sid_well_known(enum ksmbd_wk_sid which, struct ksmbd_sid *sid);
 bool ksmbd_sid_is(const struct ksmbd_sid *sid, enum ksmbd_wk_sid which);
 
+/* The four GENERIC_* bits of an access mask. */
+#define KSMBD_GENERIC_BITS	(KSMBD_GENERIC_ALL | KSMBD_GENERIC_EXECUTE | \
+				 KSMBD_GENERIC_WRITE | KSMBD_GENERIC_READ)
+
 /* GENERIC_* bits replaced by the file rights they stand for. */
 u32 ksmbd_sd_map_generic(u32 mask);
 
@@ -101,9 +105,10 @@ bool ksmbd_token_has_sid(const struct ksmbd_token *tok,
  *  - a NULL DACL (or none) grants everything asked (MAXIMUM_ALLOWED:
  *    FILE_ALL_ACCESS);
  *  - the owner (sd->owner in the token) holds READ_CONTROL | WRITE_DAC
- *    unless the DACL has an ACE for OWNER RIGHTS (S-1-3-4), which then
- *    says what the owner holds; so an empty DACL grants the owner those
- *    two bits and everyone else nothing;
+ *    unless the DACL has an ACE for OWNER RIGHTS (S-1-3-4) that takes
+ *    effect (ksmbd_ace_effect()), which then says what the owner holds
+ *    (one the walk skips does not count); so an empty DACL grants the
+ *    owner those two bits and everyone else nothing;
  *  - ACEs in order, inherit-only ones skipped: an allowed ACE grants the
  *    bits not yet denied, a denied ACE denies the bits not yet granted;
  *    which ACEs count: ksmbd_ace_effect();

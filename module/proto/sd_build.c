@@ -9,32 +9,16 @@
 /* Masks of ACEs that apply to the object get their generic bits mapped. */
 enum { ACL_AS_IS, ACL_MAP_GENERIC };
 
-/* An ACL's header fields; false when it cannot even hold its header. */
-static bool acl_header(const struct ksmbd_buf *acl, u8 *rev, u16 *count)
-{
-	if (acl->len < KSMBD_ACL_HDR_SIZE)
-		return false;
-	*rev = acl->p[0];
-	*count = get_unaligned_le16(acl->p + 4);
-	return true;
-}
-
 /* The size the ACL takes re-encoded: header plus its ACEs. */
 static int acl_measure(const struct ksmbd_buf *acl, u32 *size)
 {
-	u32 pos = KSMBD_ACL_HDR_SIZE, total = KSMBD_ACL_HDR_SIZE;
-	struct ksmbd_ace ace;
-	u16 left;
-	u8 rev;
-	int rc;
+	struct ksmbd_buf a;
+	u16 count;
+	int used = ksmbd_acl_check(acl, 0, &a, &count);
 
-	if (!acl_header(acl, &rev, &left))
+	if (used < 0)
 		return -EINVAL;
-	while ((rc = ksmbd_acl_next(acl, &pos, &left, &ace)) > 0)
-		total += ace.size;
-	if (rc < 0 || total > 0xffff)
-		return -EINVAL;
-	*size = total;
+	*size = used;
 	return 0;
 }
 
@@ -43,13 +27,11 @@ static void acl_put(struct ksmbd_wbuf *w, const struct ksmbd_buf *acl,
 		    u32 size, int how)
 {
 	u32 pos = KSMBD_ACL_HDR_SIZE;
+	u16 count = get_unaligned_le16(acl->p + 4), left;
 	struct ksmbd_ace ace;
-	u16 left, count;
-	u8 rev, *at;
+	u8 *at;
 
-	if (!acl_header(acl, &rev, &count))
-		return;
-	ksmbd_wbuf_put_u8(w, rev);
+	ksmbd_wbuf_put_u8(w, acl->p[0]);
 	ksmbd_wbuf_put_u8(w, 0);
 	ksmbd_wbuf_put_le16(w, (u16)size);
 	ksmbd_wbuf_put_le16(w, count);
@@ -113,7 +95,7 @@ static int sd_encode(struct ksmbd_wbuf *w, u16 control,
 		     const struct ksmbd_sid *owner,
 		     const struct ksmbd_sid *group,
 		     const struct ksmbd_buf *sacl, const struct ksmbd_buf *dacl,
-		     int how)
+		     int sacl_how, int dacl_how)
 {
 	u32 sacl_size = 0, dacl_size = 0;
 	int total;
@@ -130,9 +112,9 @@ static int sd_encode(struct ksmbd_wbuf *w, u16 control,
 	if (w->overflow)
 		return total;
 	if (sacl)
-		acl_put(w, sacl, sacl_size, how);
+		acl_put(w, sacl, sacl_size, sacl_how);
 	if (dacl)
-		acl_put(w, dacl, dacl_size, how);
+		acl_put(w, dacl, dacl_size, dacl_how);
 	return total;
 }
 
@@ -140,7 +122,8 @@ int ksmbd_sd_build(struct ksmbd_wbuf *w, u16 control,
 		   const struct ksmbd_sid *owner, const struct ksmbd_sid *group,
 		   const struct ksmbd_buf *sacl, const struct ksmbd_buf *dacl)
 {
-	return sd_encode(w, control, owner, group, sacl, dacl, ACL_AS_IS);
+	return sd_encode(w, control, owner, group, sacl, dacl, ACL_AS_IS,
+			 ACL_AS_IS);
 }
 
 static const struct ksmbd_buf *sd_sacl(const struct ksmbd_sd *sd)
@@ -213,6 +196,7 @@ int ksmbd_sd_merge(struct ksmbd_wbuf *w, const struct ksmbd_sd *stored,
 	const struct ksmbd_sid *group = stored->has_group ? &stored->group : NULL;
 	const struct ksmbd_buf *sacl = sd_sacl(stored), *dacl = sd_dacl(stored);
 	u16 control = stored->control;
+	int sacl_how = ACL_AS_IS, dacl_how = ACL_AS_IS;
 
 	/* an owner or group named but not sent is not set (as W2K3) */
 	if ((secinfo & KSMBD_OWNER_SECINFO) && given->has_owner)
@@ -229,6 +213,7 @@ int ksmbd_sd_merge(struct ksmbd_wbuf *w, const struct ksmbd_sd *stored,
 				       KSMBD_UNPROTECTED_DACL_SECINFO,
 				       KSMBD_SE_DACL_PROTECTED);
 		dacl = sd_dacl(given);
+		dacl_how = ACL_MAP_GENERIC;
 	}
 	if (secinfo & KSMBD_SACL_SECINFO) {
 		control &= ~KSMBD_SE_SACL_BITS;
@@ -240,9 +225,11 @@ int ksmbd_sd_merge(struct ksmbd_wbuf *w, const struct ksmbd_sd *stored,
 				       KSMBD_UNPROTECTED_SACL_SECINFO,
 				       KSMBD_SE_SACL_PROTECTED);
 		sacl = sd_sacl(given);
+		sacl_how = ACL_MAP_GENERIC;
 	}
-	return sd_encode(w, control, owner, group, sacl, dacl,
-			 ACL_MAP_GENERIC);
+	/* only the given ACLs are mapped: a stored one stays as it is */
+	return sd_encode(w, control, owner, group, sacl, dacl, sacl_how,
+			 dacl_how);
 }
 
 u32 ksmbd_sd_sent(const struct ksmbd_sd *given, u32 secinfo)

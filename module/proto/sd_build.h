@@ -6,8 +6,12 @@
  * Canonical layout, the one Samba's NDR encoder (and so security.NTACL,
  * and the in-kernel ksmbd) writes: the 20-byte header, then owner, group,
  * SACL, DACL, each present part right after the previous one, no gaps.
- * (Windows itself writes SACL, DACL, owner, group; clients follow the
- * offsets either way.) ACLs are re-encoded: AclSize is the header plus
+ * Each part also starts at a multiple of 4, as Samba's NDR pull needs
+ * (ntacl.h): a SID is 8 + 4n bytes and an ACL re-encoded here is its
+ * header plus ACEs whose AceSize is a multiple of 4 (MS-DTYP 2.4.4.1;
+ * ksmbd_sd_parse() refuses any other). (Windows itself writes SACL,
+ * DACL, owner, group; clients follow the offsets either way.) ACLs are
+ * re-encoded: AclSize is the header plus
  * the ACEs, slack after the last ACE is dropped, AceCount is what was
  * written; the ACEs themselves are copied as they are, in their order
  * (smb2.acls_non_canonical: a non-canonical order is kept as given).
@@ -50,8 +54,8 @@ enum {
  * (header included, as struct ksmbd_sd holds it) or NULL; a NULL dacl
  * with KSMBD_SE_DACL_PRESENT in control is the NULL DACL (offset 0),
  * without it no DACL; a non-NULL one sets DACL_PRESENT (the same for the
- * SACL). SE_SELF_RELATIVE is always set. An ACL that does not walk
- * (bad sizes) is -EINVAL.
+ * SACL). SE_SELF_RELATIVE is always set. An ACL ksmbd_acl_check()
+ * refuses (bad sizes or revision) is -EINVAL.
  */
 int ksmbd_sd_build(struct ksmbd_wbuf *w, u16 control,
 		   const struct ksmbd_sid *owner, const struct ksmbd_sid *group,

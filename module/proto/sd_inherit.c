@@ -11,8 +11,6 @@
 #include "sd_build.h"
 #include "sd_access.h"
 
-#define GENERIC_BITS	(KSMBD_GENERIC_ALL | KSMBD_GENERIC_EXECUTE | \
-			 KSMBD_GENERIC_WRITE | KSMBD_GENERIC_READ)
 #define INHERIT_BITS	(KSMBD_ACE_OBJECT_INHERIT | \
 			 KSMBD_ACE_CONTAINER_INHERIT)
 /* AceFlags that an ACE keeps wherever it goes (audit ACEs' what-to-log) */
@@ -38,7 +36,7 @@ enum {
 /* CREATOR OWNER or CREATOR GROUP, or generic bits, to replace. */
 static bool needs_change(const struct ksmbd_ace *ace)
 {
-	return ace->has_sid && ((ace->mask & GENERIC_BITS) ||
+	return ace->has_sid && ((ace->mask & KSMBD_GENERIC_BITS) ||
 		ksmbd_sid_is(&ace->sid, KSMBD_WK_CREATOR_OWNER) ||
 		ksmbd_sid_is(&ace->sid, KSMBD_WK_CREATOR_GROUP));
 }
@@ -299,11 +297,12 @@ static void gen_acl(struct acl_gen *g, const struct acl_in *in,
 	}
 }
 
-/* Size of the ACL the plan makes: 0 when none is written. */
+/* Size and ACE count of the ACL the plan makes: size 0 when none is. */
 static int measure_acl(struct acl_gen *g, const struct acl_in *in,
-		       const struct acl_out *plan, u32 *size)
+		       const struct acl_out *plan, u32 *size, u16 *count)
 {
 	*size = 0;
+	*count = 0;
 	if (plan->plan == PLAN_ABSENT || plan->plan == PLAN_NULL)
 		return 0;
 	g->w = NULL;
@@ -314,22 +313,17 @@ static int measure_acl(struct acl_gen *g, const struct acl_in *in,
 	if (g->too_big)
 		return -ERANGE;
 	*size = KSMBD_ACL_HDR_SIZE + g->size;
+	*count = g->count;
 	return 0;
 }
 
+/* Write the ACL measure_acl() measured: `size` bytes, `count` ACEs. */
 static void write_acl(struct acl_gen *g, struct ksmbd_wbuf *w,
 		      const struct acl_in *in, const struct acl_out *plan,
-		      u32 size)
+		      u32 size, u16 count)
 {
-	u16 count;
-
 	if (!size)
 		return;
-	g->w = NULL;
-	g->size = 0;
-	g->count = 0;
-	gen_acl(g, in, plan);	/* the count, for the header */
-	count = g->count;
 	ksmbd_wbuf_put_u8(w, plan->rev);
 	ksmbd_wbuf_put_u8(w, 0);
 	ksmbd_wbuf_put_le16(w, (u16)size);
@@ -339,23 +333,6 @@ static void write_acl(struct acl_gen *g, struct ksmbd_wbuf *w,
 	g->size = 0;
 	g->count = 0;
 	gen_acl(g, in, plan);
-}
-
-/* A caller's ACL buffer: its header's count, after a full walk. */
-static int acl_count(const struct ksmbd_buf *acl, u16 *count)
-{
-	u32 pos = KSMBD_ACL_HDR_SIZE;
-	struct ksmbd_ace ace;
-	u16 left;
-	int rc;
-
-	if (acl->len < KSMBD_ACL_HDR_SIZE)
-		return -EINVAL;
-	*count = get_unaligned_le16(acl->p + 4);
-	left = *count;
-	while ((rc = ksmbd_acl_next(acl, &pos, &left, &ace)) > 0)
-		;
-	return rc;
 }
 
 static void dacl_in(const struct ksmbd_sd *parent, const struct ksmbd_sd *c,
@@ -412,11 +389,13 @@ int ksmbd_sd_inherit(struct ksmbd_wbuf *w, const struct ksmbd_sd *parent,
 	struct acl_in sin = { .is_directory = is_directory };
 	struct acl_out dout, sout;
 	struct acl_gen g = { 0 };
+	struct ksmbd_buf def;
 	u32 dsize, ssize;
+	u16 dcount, scount;
 	int total, rc;
 
 	if (default_dacl) {
-		if (acl_count(default_dacl, &din.def_count))
+		if (ksmbd_acl_check(default_dacl, 0, &def, &din.def_count) < 0)
 			return -EINVAL;
 		din.def = default_dacl;
 	}
@@ -431,17 +410,17 @@ int ksmbd_sd_inherit(struct ksmbd_wbuf *w, const struct ksmbd_sd *parent,
 
 	g.owner = creator && creator->has_owner ? &creator->owner : owner;
 	g.group = creator && creator->has_group ? &creator->group : group;
-	rc = measure_acl(&g, &sin, &sout, &ssize);
+	rc = measure_acl(&g, &sin, &sout, &ssize, &scount);
 	if (!rc)
-		rc = measure_acl(&g, &din, &dout, &dsize);
+		rc = measure_acl(&g, &din, &dout, &dsize, &dcount);
 	if (rc)
 		return rc;
 	total = ksmbd_sd_put_head(w, dout.control | sout.control, g.owner,
 				  g.group, ssize, dsize);
 	if (w->overflow)
 		return total;
-	write_acl(&g, w, &sin, &sout, ssize);
-	write_acl(&g, w, &din, &dout, dsize);
+	write_acl(&g, w, &sin, &sout, ssize, scount);
+	write_acl(&g, w, &din, &dout, dsize, dcount);
 	return total;
 }
 

@@ -31,7 +31,7 @@
  *
  * Returns the size the descriptor needs, as ksmbd_sd_build() (the writer
  * records overflow), or a negative errno: -EINVAL for a default ACL
- * that does not walk, -ERANGE when an ACL would pass 64 KiB (a
+ * ksmbd_acl_check() refuses, -ERANGE when an ACL would pass 64 KiB (a
  * directory can double a parent's ACEs), -ENODATA as above.
  */
 #ifndef KSMBD_PROTO_SD_INHERIT_H

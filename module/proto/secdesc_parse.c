@@ -118,11 +118,14 @@ static int ace_parse(const struct ksmbd_buf *acl, u32 *pos,
 
 	/*
 	 * No ACE type is smaller than KSMBD_ACE_MIN_SIZE; the AceCount bound
-	 * in acl_parse() assumes it, and an ACL re-encoded from its ACEs
-	 * (sd_build.c) must pass that bound again.
+	 * in ksmbd_acl_check() assumes it, and an ACL re-encoded from its ACEs
+	 * (sd_build.c) must pass that bound again. AceSize MUST be a
+	 * multiple of 4 (MS-DTYP 2.4.4.1), so every ACE, and every ACL and
+	 * descriptor part made of them, keeps 4-byte alignment.
 	 */
 	if (!ksmbd_buf_get_le16(acl, *pos + 2, &size) ||
-	    size < KSMBD_ACE_MIN_SIZE || !ksmbd_buf_sub(acl, *pos, size, &a))
+	    size < KSMBD_ACE_MIN_SIZE || (size & 3) ||
+	    !ksmbd_buf_sub(acl, *pos, size, &a))
 		return -EINVAL;
 	memset(ace, 0, sizeof(*ace));
 	ace->type = a.p[0];
@@ -158,8 +161,8 @@ int ksmbd_acl_next(const struct ksmbd_buf *acl, u32 *pos, u16 *left,
 	return 1;
 }
 
-static int acl_parse(const struct ksmbd_buf *sd, u32 off,
-		     struct ksmbd_buf *acl, u16 *ace_count)
+int ksmbd_acl_check(const struct ksmbd_buf *b, u32 off,
+		    struct ksmbd_buf *acl, u16 *ace_count)
 {
 	struct ksmbd_buf hdr;
 	struct ksmbd_ace ace;
@@ -167,7 +170,7 @@ static int acl_parse(const struct ksmbd_buf *sd, u32 off,
 	u32 pos;
 	int rc;
 
-	if (!ksmbd_buf_sub(sd, off, KSMBD_ACL_HDR_SIZE, &hdr))
+	if (!ksmbd_buf_sub(b, off, KSMBD_ACL_HDR_SIZE, &hdr))
 		return -EINVAL;
 	/*
 	 * AclRevision 2 (ACL_REVISION) to 4 (ACL_REVISION_DS), as Windows
@@ -178,7 +181,7 @@ static int acl_parse(const struct ksmbd_buf *sd, u32 off,
 	acl_size = get_unaligned_le16(hdr.p + 2);
 	count = get_unaligned_le16(hdr.p + 4);
 	if (acl_size < KSMBD_ACL_HDR_SIZE ||
-	    !ksmbd_buf_sub(sd, off, acl_size, acl))
+	    !ksmbd_buf_sub(b, off, acl_size, acl))
 		return -EINVAL;
 	/* Division, not multiplication: a huge count cannot wrap. */
 	if (count > (acl_size - KSMBD_ACL_HDR_SIZE) / KSMBD_ACE_MIN_SIZE)
@@ -188,7 +191,7 @@ static int acl_parse(const struct ksmbd_buf *sd, u32 off,
 	left = count;
 	while ((rc = ksmbd_acl_next(acl, &pos, &left, &ace)) > 0)
 		;
-	return rc;
+	return rc ? rc : (int)pos;
 }
 
 /* An offset of 0 means absent; anything else must point past the header. */
@@ -226,7 +229,8 @@ int ksmbd_sd_parse(const struct ksmbd_buf *sd, struct ksmbd_sd *out)
 		out->has_sacl = true;
 		if (!sacl)
 			out->null_sacl = true;
-		else if (acl_parse(sd, sacl, &out->sacl, &out->sacl_ace_count))
+		else if (ksmbd_acl_check(sd, sacl, &out->sacl,
+					 &out->sacl_ace_count) < 0)
 			return -EINVAL;
 	}
 	if (!(out->control & KSMBD_SE_DACL_PRESENT))
@@ -236,5 +240,7 @@ int ksmbd_sd_parse(const struct ksmbd_buf *sd, struct ksmbd_sd *out)
 		out->null_dacl = true;
 		return 0;
 	}
-	return acl_parse(sd, dacl, &out->dacl, &out->ace_count);
+	if (ksmbd_acl_check(sd, dacl, &out->dacl, &out->ace_count) < 0)
+		return -EINVAL;
+	return 0;
 }

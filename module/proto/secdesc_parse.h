@@ -177,6 +177,17 @@ u64 ksmbd_sid_authority(const struct ksmbd_sid *sid);
 int ksmbd_sd_parse(const struct ksmbd_buf *sd, struct ksmbd_sd *out);
 
 /*
+ * The one check of an ACL (2.4.5), used wherever one is read: its header
+ * at off of b, AclRevision 2 to 4, AclSize inside b, AceCount no more
+ * than AclSize can hold at KSMBD_ACE_MIN_SIZE each, and every ACE walked
+ * (ksmbd_acl_next()). On success *acl is the ACL (AclSize bytes, slack
+ * included), *ace_count its AceCount, and the return value the bytes
+ * its header and ACEs take (> 0); -EINVAL on any defect.
+ */
+int ksmbd_acl_check(const struct ksmbd_buf *b, u32 off,
+		    struct ksmbd_buf *acl, u16 *ace_count);
+
+/*
  * Iterate the ACEs of a DACL (or SACL) that ksmbd_sd_parse() accepted:
  * *pos starts at KSMBD_ACL_HDR_SIZE, *left at sd->ace_count (or
  * sacl_ace_count). 1 per ACE, 0 at the end, -EINVAL on a defect (not

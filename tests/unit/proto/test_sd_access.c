@@ -268,6 +268,38 @@ TEST(owner_rights_deny)
 	CHECK_EQ_INT(g, KSMBD_FILE_GENERIC_READ | KSMBD_FILE_WRITE_DATA);
 }
 
+/*
+ * An OWNER RIGHTS ACE the walk skips (a callback allow, which this check
+ * never applies) does not take away the owner's implicit READ_CONTROL
+ * and WRITE_DAC: only one that takes effect replaces them.
+ */
+TEST(owner_rights_skipped_ace_keeps_implicit)
+{
+	static const struct tace a[] = {
+		T_ALLOW(0, KSMBD_FILE_READ_DATA, S_OR),
+		T_ALLOW(0, KSMBD_FILE_EXECUTE, S_ALICE),
+	};
+	struct tsd t;
+	struct ttok k;
+	struct ksmbd_token *alice = t_tok(&k, 0, S_ALICE, NULL, NULL);
+	struct ksmbd_buf b;
+	u32 off, g;
+	int ace;
+
+	t_sd(&t, 0, S_ALICE, NULL, T_ACL, a, 2);
+	off = get_unaligned_le32(t.b + 16);
+	t.b[off + 8] = KSMBD_ACE_ACCESS_ALLOWED_CALLBACK;
+	b = ksmbd_buf_make(t.b, t.len);
+	CHECK_EQ_INT(ksmbd_sd_parse(&b, &t.sd), 0);
+	CHECK_EQ_INT(check(&t.sd, alice, KSMBD_MAXIMUM_ALLOWED, &g, &ace), 0);
+	CHECK_EQ_INT(g, KSMBD_FILE_EXECUTE | KSMBD_READ_CONTROL |
+		     KSMBD_WRITE_DAC);
+	/* the same ACE as a plain allow takes effect: its bits only */
+	t_sd(&t, 0, S_ALICE, NULL, T_ACL, a, 2);
+	CHECK_EQ_INT(check(&t.sd, alice, KSMBD_MAXIMUM_ALLOWED, &g, &ace), 0);
+	CHECK_EQ_INT(g, KSMBD_FILE_EXECUTE | KSMBD_FILE_READ_DATA);
+}
+
 /* smb2.maximum_allowed / MXAC-NOT-GRANTED: MAXIMUM_ALLOWED with a bit
  * not granted fails; generic bits in the ACE count mapped. */
 TEST(maximum_allowed_with_other_bits)
@@ -325,11 +357,24 @@ TEST(privileges)
 	CHECK_EQ_INT(check(sd, plain, KSMBD_WRITE_OWNER, &g, &ace), -EACCES);
 	CHECK_EQ_INT(ace, 0);
 	CHECK_EQ_INT(check(sd, take, KSMBD_WRITE_OWNER, &g, &ace), 0);
+	CHECK_EQ_INT(g, KSMBD_WRITE_OWNER);
+	CHECK_EQ_INT(check(sd, take, KSMBD_MAXIMUM_ALLOWED, &g, &ace), 0);
+	CHECK_EQ_INT(g, KSMBD_FILE_GENERIC_READ | KSMBD_WRITE_OWNER);
 	CHECK_EQ_INT(check(sd, take, KSMBD_WRITE_OWNER | KSMBD_FILE_WRITE_DATA,
 			   &g, &ace), -EACCES);
+	CHECK_EQ_INT(g, 0);
 	/* restore (a backup-intent open) writes */
 	CHECK_EQ_INT(check(sd, rest, KSMBD_FILE_WRITE_DATA | KSMBD_DELETE |
 			   KSMBD_WRITE_DAC, &g, &ace), 0);
+	CHECK_EQ_INT(g, KSMBD_FILE_WRITE_DATA | KSMBD_DELETE |
+		     KSMBD_WRITE_DAC);
+	CHECK_EQ_INT(check(sd, rest, KSMBD_MAXIMUM_ALLOWED, &g, &ace), 0);
+	CHECK_EQ_INT(g, (KSMBD_FILE_GENERIC_READ | KSMBD_PRIV_RESTORE_ACCESS) &
+		     ~KSMBD_ACCESS_SYSTEM_SECURITY);
+	/* without the privilege the DACL's deny stands */
+	CHECK_EQ_INT(check(sd, plain, KSMBD_FILE_WRITE_DATA, &g, &ace),
+		     -EACCES);
+	CHECK_EQ_INT(g, 0);
 	sd = t_sd(&t, 0, S_ALICE, NULL, T_NULL, NULL, 0);
 	CHECK_EQ_INT(check(sd, plain, KSMBD_ACCESS_SYSTEM_SECURITY, &g, &ace),
 		     -KSMBD_EPRIV_NOT_HELD);
@@ -521,6 +566,7 @@ int main(void)
 	RUN(inherit_only_and_unrelated_aces_skipped);
 	RUN(owner_rights_additive);
 	RUN(owner_rights_deny);
+	RUN(owner_rights_skipped_ace_keeps_implicit);
 	RUN(maximum_allowed_with_other_bits);
 	RUN(privileges);
 	RUN(object_and_callback_aces);

@@ -167,6 +167,44 @@ TEST(merge_dacl_maps_generic)
 		       KSMBD_FILE_GENERIC_WRITE, S_BOB));
 }
 
+/*
+ * Only the ACLs secinfo names come from the client and get their generic
+ * bits mapped; a stored DACL or SACL that stays is written as it was.
+ */
+TEST(merge_keeps_unnamed_acls)
+{
+	static const struct tace d[] = {
+		T_ALLOW(0, KSMBD_GENERIC_READ, S_ALICE),
+		T_ALLOW(0, KSMBD_GENERIC_ALL, S_SYSTEM),
+	};
+	static const struct tace s[] = {
+		T_AUDIT(KSMBD_ACE_FAILED_ACCESS, KSMBD_GENERIC_WRITE, S_WORLD),
+	};
+	struct tsd ts, tg;
+	struct ksmbd_sd *stored = t_sd_full(&ts, 0, S_ALICE, S_STAFF, T_ACL,
+					    d, 2, T_ACL, s, 1);
+	struct ksmbd_sd *given = t_sd(&tg, 0, S_BOB, NULL, T_ABSENT, NULL, 0);
+	struct ksmbd_wbuf w = ksmbd_wbuf_make(out, sizeof(out));
+	struct ksmbd_sd sd;
+	struct ksmbd_sid bob;
+
+	t_sid(S_BOB, &bob);
+	CHECK(reparse(ksmbd_sd_merge(&w, stored, given, KSMBD_OWNER_SECINFO),
+		      &w, &sd) > 0);
+	CHECK(ksmbd_sid_equal(&sd.owner, &bob));
+	CHECK_EQ_INT(sd.dacl.len, stored->dacl.len);
+	CHECK(!memcmp(sd.dacl.p, stored->dacl.p, stored->dacl.len));
+	CHECK_EQ_INT(sd.sacl.len, stored->sacl.len);
+	CHECK(!memcmp(sd.sacl.p, stored->sacl.p, stored->sacl.len));
+	/* the DACL named: it is mapped, the stored SACL still is not */
+	w = ksmbd_wbuf_make(out, sizeof(out));
+	CHECK(reparse(ksmbd_sd_merge(&w, stored, stored, KSMBD_DACL_SECINFO),
+		      &w, &sd) > 0);
+	CHECK_EQ_INT(get_unaligned_le32(sd.dacl.p + 8 + 4),
+		     KSMBD_FILE_GENERIC_READ);
+	CHECK(!memcmp(sd.sacl.p, stored->sacl.p, stored->sacl.len));
+}
+
 /* smb2.acls.INHERITFLAGS: DR never stored, DI only with DR, DP kept;
  * the ACEs' INHERITED flag as given. */
 TEST(merge_control_bits)
@@ -383,6 +421,7 @@ int main(void)
 	RUN(null_and_absent_parts);
 	RUN(too_small_reports_size);
 	RUN(merge_dacl_maps_generic);
+	RUN(merge_keeps_unnamed_acls);
 	RUN(merge_control_bits);
 	RUN(merge_null_and_missing_dacl);
 	RUN(merge_owner_group_sacl);

@@ -129,7 +129,8 @@ TEST(inheritance_table)
 /*
  * smb2.acls.INHERITFLAGS: the child's ACE is INHERITED and its DACL
  * AUTO_INHERITED only when the parent's DACL is AUTO_INHERITED; the
- * parent's PROTECTED and its ACE's INHERITED flag do not carry over.
+ * parent's PROTECTED and AUTO_INHERIT_REQ and its ACE's INHERITED flag
+ * do not carry over. Each of the 16 iterations is a distinct parent.
  */
 TEST(inherit_flags_follow_parent_auto_inherited)
 {
@@ -148,6 +149,8 @@ TEST(inherit_flags_follow_parent_auto_inherited)
 		pc = 0;
 		if (i & 1)
 			pc |= KSMBD_SE_DACL_AUTO_INHERITED;
+		if (i & 2)
+			pc |= KSMBD_SE_DACL_AUTO_INHERIT_REQ;
 		if (i & 4)
 			pc |= KSMBD_SE_DACL_PROTECTED;
 		p[0].flags = OI | CI | ((i & 8) ? ID : 0);
@@ -166,6 +169,11 @@ TEST(inherit_flags_follow_parent_auto_inherited)
 		CHECK(inherit(parent, NULL, true, &sd, &l) > 0);
 		CHECK(l.n == 1 && t_ace_is(&l.a[0], ALLOW, want_f | OI | CI,
 					   WD | KSMBD_WRITE_DAC, S_ALICE));
+		CHECK_EQ_INT(sd.control, want_c);
+		if (test_state_.failed_here) {
+			printf("# at iteration %d\n", i);
+			break;
+		}
 	}
 }
 
@@ -274,6 +282,45 @@ TEST(creator_dacl_with_auto_inherit)
 	CHECK_EQ_INT(l.n, 3);
 	CHECK(t_ace_is(&l.a[0], ALLOW, ID, KSMBD_FILE_ALL_ACCESS, S_DEVS));
 	CHECK(t_ace_is(&l.a[2], ALLOW, 0, KSMBD_FILE_GENERIC_WRITE, S_ALICE));
+}
+
+/*
+ * The creator's own ACEs on a directory (emit_from_creator()): one with
+ * CREATOR OWNER or generic bits and OI/CI becomes the effective ACE
+ * (replaced, mapped, no inherit flags) plus the original inherit-only
+ * for the children; one needing no change, or without OI/CI, stays one
+ * ACE. A file takes each as one ACE.
+ */
+TEST(creator_aces_split_on_directory)
+{
+	static const struct tace c[] = {
+		T_ALLOW(OI | CI, WD, S_CO),
+		T_ALLOW(CI | NP, KSMBD_GENERIC_READ, S_BOB),
+		T_ALLOW(OI | CI, KSMBD_FILE_EXECUTE, S_DEVS),
+		T_ALLOW(0, KSMBD_GENERIC_ALL, S_SYSTEM),
+	};
+	struct ksmbd_sd *parent, *creator, sd;
+	struct tsd tp, tc;
+	struct tlist l;
+
+	parent = t_sd(&tp, 0, S_BOB, NULL, T_ABSENT, NULL, 0);
+	creator = t_sd(&tc, 0, NULL, NULL, T_ACL, c, 4);
+	CHECK(inherit(parent, creator, true, &sd, &l) > 0);
+	CHECK_EQ_INT(l.n, 6);
+	CHECK(t_ace_is(&l.a[0], ALLOW, 0, WD, S_ALICE));
+	CHECK(t_ace_is(&l.a[1], ALLOW, OI | CI | IO, WD, S_CO));
+	CHECK(t_ace_is(&l.a[2], ALLOW, 0, KSMBD_FILE_GENERIC_READ, S_BOB));
+	CHECK(t_ace_is(&l.a[3], ALLOW, CI | NP | IO, KSMBD_GENERIC_READ,
+		       S_BOB));
+	CHECK(t_ace_is(&l.a[4], ALLOW, OI | CI, KSMBD_FILE_EXECUTE, S_DEVS));
+	CHECK(t_ace_is(&l.a[5], ALLOW, 0, KSMBD_FILE_ALL_ACCESS, S_SYSTEM));
+	/* a file: no inherit-only copies */
+	CHECK(inherit(parent, creator, false, &sd, &l) > 0);
+	CHECK_EQ_INT(l.n, 4);
+	CHECK(t_ace_is(&l.a[0], ALLOW, OI | CI, WD, S_ALICE));
+	CHECK(t_ace_is(&l.a[1], ALLOW, CI | NP, KSMBD_FILE_GENERIC_READ,
+		       S_BOB));
+	CHECK(t_ace_is(&l.a[3], ALLOW, 0, KSMBD_FILE_ALL_ACCESS, S_SYSTEM));
 }
 
 /* smb2.create.nulldacl: an SD without DACL_PRESENT gets the inherited
@@ -409,9 +456,11 @@ TEST(sizes)
 	struct ksmbd_sd *parent, big;
 	struct ksmbd_wbuf w;
 	struct ksmbd_buf b;
+	struct ksmbd_ace ace;
 	struct tsd tp;
 	u8 *sd;
-	u32 i, n = 1600, acl = 20;
+	u32 i, n = 1600, acl = 20, pos;
+	u16 left;
 	int need;
 
 	parent = t_sd(&tp, 0, S_BOB, NULL, T_ACL, p, 1);
@@ -444,11 +493,23 @@ TEST(sizes)
 	w = ksmbd_wbuf_make(out, sizeof(out));
 	CHECK_EQ_INT(ksmbd_sd_inherit(&w, &big, NULL, &alice, &staff, NULL,
 				      true), -ERANGE);
-	/* a file gets one ACE each: fits */
+	/* a file gets one ACE each, CREATOR OWNER replaced: fits */
 	w = ksmbd_wbuf_make(out, sizeof(out));
 	CHECK(ksmbd_sd_inherit(&w, &big, NULL, &alice, &staff, NULL,
 			       false) > 0);
 	free(sd);
+	CHECK(!w.overflow);
+	b = ksmbd_buf_make(out, w.len);
+	CHECK_EQ_INT(ksmbd_sd_parse(&b, &big), 0);
+	CHECK_EQ_INT(big.ace_count, n);
+	CHECK_EQ_INT(big.dacl.len, 8 + (8 + 28) * n);
+	pos = KSMBD_ACL_HDR_SIZE;
+	left = big.ace_count;
+	for (i = 0; ksmbd_acl_next(&big.dacl, &pos, &left, &ace) > 0; i++)
+		if (!t_ace_is(&ace, ALLOW, 0, WD, S_ALICE))
+			break;
+	CHECK_EQ_INT(i, n);
+	CHECK_EQ_INT(left, 0);
 }
 
 /* The built-in default DACL is the one the table above expects. */
@@ -474,6 +535,7 @@ int main(void)
 	RUN(generic_and_creator_group_split);
 	RUN(creator_dacl_as_given);
 	RUN(creator_dacl_with_auto_inherit);
+	RUN(creator_aces_split_on_directory);
 	RUN(creator_without_or_null_dacl);
 	RUN(nothing_to_inherit);
 	RUN(sacl_inherited);

@@ -201,6 +201,134 @@ TEST(ace_size)
 	CHECK_EQ_INT(parse(&s, &sd), -EINVAL);
 }
 
+/*
+ * MS-DTYP 2.4.4.1: AceSize MUST be a multiple of 4. Trailing bytes after
+ * the SID are allowed (24 for a 20-byte ACE), an odd size is not.
+ */
+TEST(ace_size_multiple_of_4)
+{
+	static const u16 sizes[] = { 21, 22, 23, 24 };
+	struct ksmbd_sd sd;
+	struct sdb s;
+	u32 dacl, i;
+
+	for (i = 0; i < 4; i++) {
+		good_sd(&s, &dacl);
+		s.len = dacl + 8 + sizes[i];
+		put_unaligned_le16(8 + sizes[i], s.b + dacl + 2);
+		put_unaligned_le16(sizes[i], s.b + dacl + 8 + 2);
+		CHECK_EQ_INT(parse(&s, &sd), sizes[i] == 24 ? 0 : -EINVAL);
+	}
+}
+
+/* ksmbd_acl_check(): the ACL with its slack, the bytes its ACEs take. */
+TEST(acl_check_reports_sizes)
+{
+	struct ksmbd_buf b, acl;
+	struct sdb s;
+	u32 dacl;
+	u16 count;
+
+	good_sd(&s, &dacl);
+	b = ksmbd_buf_make(s.b, s.len);
+	CHECK_EQ_INT(ksmbd_acl_check(&b, dacl, &acl, &count), 28);
+	CHECK_EQ_INT(acl.len, 28);
+	CHECK_EQ_INT(count, 1);
+	/* 4 bytes of slack: kept in the ACL, not counted as used */
+	s.len += 4;
+	put_unaligned_le16(32, s.b + dacl + 2);
+	b = ksmbd_buf_make(s.b, s.len);
+	CHECK_EQ_INT(ksmbd_acl_check(&b, dacl, &acl, &count), 28);
+	CHECK_EQ_INT(acl.len, 32);
+	/* an ACL alone, at 0 */
+	b = ksmbd_buf_make(s.b + dacl, 32);
+	CHECK_EQ_INT(ksmbd_acl_check(&b, 0, &acl, &count), 28);
+	s.b[dacl] = 5;
+	CHECK_EQ_INT(ksmbd_acl_check(&b, 0, &acl, &count), -EINVAL);
+	s.b[dacl] = 2;
+	put_unaligned_le16(2, s.b + dacl + 4);	/* 32 bytes hold one ACE */
+	CHECK_EQ_INT(ksmbd_acl_check(&b, 0, &acl, &count), -EINVAL);
+}
+
+/*
+ * good_sd() plus a SACL after the DACL: one audit ACE for Everyone,
+ * SACL_PRESENT set.
+ */
+static void good_sd_sacl(struct sdb *s, u32 *sacl_at)
+{
+	static const u32 e[] = { 0 };
+	u32 dacl, sacl;
+
+	good_sd(s, &dacl);
+	sacl = s->len;
+	s->b[s->len] = 2;
+	put_unaligned_le16(8 + 20, s->b + s->len + 2);
+	put_unaligned_le16(1, s->b + s->len + 4);
+	s->len += 8;
+	s->b[s->len] = KSMBD_ACE_SYSTEM_AUDIT;
+	s->b[s->len + 1] = KSMBD_ACE_FAILED_ACCESS;
+	put_unaligned_le16(20, s->b + s->len + 2);
+	put_unaligned_le32(KSMBD_DELETE, s->b + s->len + 4);
+	s->len += 8;
+	put_sid(s, 1, 1, e);
+	put_unaligned_le16(KSMBD_SE_SELF_RELATIVE | KSMBD_SE_DACL_PRESENT |
+			   KSMBD_SE_SACL_PRESENT, s->b + 2);
+	put_unaligned_le32(sacl, s->b + 12);
+	*sacl_at = sacl;
+}
+
+TEST(sacl)
+{
+	struct ksmbd_sd sd;
+	struct ksmbd_ace ace;
+	struct sdb s;
+	u32 sacl, pos = KSMBD_ACL_HDR_SIZE;
+	u16 left;
+
+	good_sd_sacl(&s, &sacl);
+	CHECK_EQ_INT(parse(&s, &sd), 0);
+	CHECK(sd.has_sacl && !sd.null_sacl);
+	CHECK_EQ_INT(sd.sacl_ace_count, 1);
+	CHECK_EQ_INT(sd.sacl.len, 28);
+	CHECK(sd.sacl.p == s.b + sacl);
+	left = sd.sacl_ace_count;
+	CHECK_EQ_INT(ksmbd_acl_next(&sd.sacl, &pos, &left, &ace), 1);
+	CHECK(ace.type == KSMBD_ACE_SYSTEM_AUDIT && ace.has_sid &&
+	      ace.mask == KSMBD_DELETE);
+	CHECK(sd.has_dacl && sd.ace_count == 1);
+	/* SACL_PRESENT with offset 0: the NULL SACL */
+	put_unaligned_le32(0, s.b + 12);
+	CHECK_EQ_INT(parse(&s, &sd), 0);
+	CHECK(sd.has_sacl && sd.null_sacl);
+	CHECK_EQ_INT(sd.sacl_ace_count, 0);
+	/* an offset without SACL_PRESENT: no SACL, not even looked at */
+	good_sd_sacl(&s, &sacl);
+	put_unaligned_le16(KSMBD_SE_SELF_RELATIVE | KSMBD_SE_DACL_PRESENT,
+			   s.b + 2);
+	put_unaligned_le16(0xffff, s.b + sacl + 2);
+	CHECK_EQ_INT(parse(&s, &sd), 0);
+	CHECK(!sd.has_sacl && !sd.null_sacl);
+	/* a present SACL is checked as the DACL is */
+	good_sd_sacl(&s, &sacl);
+	put_unaligned_le16(0xffff, s.b + sacl + 2);	/* AclSize past the end */
+	CHECK_EQ_INT(parse(&s, &sd), -EINVAL);
+	good_sd_sacl(&s, &sacl);
+	put_unaligned_le16(4, s.b + sacl + 2);		/* below its header */
+	CHECK_EQ_INT(parse(&s, &sd), -EINVAL);
+	good_sd_sacl(&s, &sacl);
+	put_unaligned_le16(2, s.b + sacl + 4);		/* one more than present */
+	CHECK_EQ_INT(parse(&s, &sd), -EINVAL);
+	good_sd_sacl(&s, &sacl);
+	put_unaligned_le16(0xffff, s.b + sacl + 4);	/* AceCount huge */
+	CHECK_EQ_INT(parse(&s, &sd), -EINVAL);
+	good_sd_sacl(&s, &sacl);
+	put_unaligned_le16(22, s.b + sacl + 8 + 2);	/* AceSize not 4n */
+	CHECK_EQ_INT(parse(&s, &sd), -EINVAL);
+	good_sd_sacl(&s, &sacl);
+	put_unaligned_le32(s.len, s.b + 12);		/* offset at the end */
+	CHECK_EQ_INT(parse(&s, &sd), -EINVAL);
+}
+
 TEST(null_and_absent_dacl)
 {
 	struct ksmbd_sd sd;
@@ -262,6 +390,9 @@ int main(void)
 	RUN(sub_authority_count);
 	RUN(acl_size_and_count);
 	RUN(ace_size);
+	RUN(ace_size_multiple_of_4);
+	RUN(acl_check_reports_sizes);
+	RUN(sacl);
 	RUN(null_and_absent_dacl);
 	RUN(unknown_ace_types_are_walked);
 	RUN(sid_put_round_trip);
