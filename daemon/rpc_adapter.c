@@ -144,9 +144,17 @@ static int find_account_by_rid(void *ctx, uint32_t rid,
 		return -ENOENT;
 	/* Only users of the SMB database are users of this server. */
 	u = ksmbd_userdb_find(st->db, pres->pw_name);
-	if (!u)
-		return -ENOENT;
-	return user_account(u, out);
+	if (u && !user_account(u, out))
+		return 0;
+	/* Named all the same, so idmap need not ask getpwuid again. */
+	memset(out, 0, sizeof(*out));
+	out->type = RPC_ACCOUNT_USER;
+	if (put(out->name, sizeof(out->name), pres->pw_name))
+		return -ENAMETOOLONG;
+	out->uid = pres->pw_uid;
+	out->gid = pres->pw_gid;
+	out->rid = rid;
+	return RPC_UNIX_ONLY;
 }
 
 static int get_user_groups(void *ctx, uint32_t user_rid, uint32_t *rids,

@@ -80,12 +80,13 @@ static unsigned int domain_view(enum idmap_domain d)
 
 int idmap_init(struct idmap_ctx *m, const struct rpc_backend *be)
 {
+	int rc;
+
 	memset(m, 0, sizeof(*m));
 	m->be = be;
-	if (!be || !be->get_server)
-		return -ENOSYS;
-	if (be->get_server(be->ctx, &m->si))
-		return -EIO;
+	rc = rpc_backend_server(be, &m->si);
+	if (rc)
+		return rc < 0 ? rc : -EIO;
 	rpc_domain_sid(&m->si, &m->account);
 	return 0;
 }
@@ -126,7 +127,7 @@ void idmap_domain_sid(const struct idmap_ctx *m, enum idmap_domain d,
 		*sid = m->account;
 		break;
 	case IDMAP_DOM_BUILTIN:
-		sid_set(sid, 5, 1, 32);
+		rpc_builtin_sid(sid);
 		break;
 	case IDMAP_DOM_NT_AUTHORITY:
 		sid_set(sid, 5, 0, 0);
@@ -248,11 +249,25 @@ static bool unix_name(const struct idmap_ctx *m, bool group, uint32_t id,
 	       !m->be->unix_name(m->be->ctx, group, id, name, size);
 }
 
-static bool unix_id(const struct idmap_ctx *m, bool group, const char *name,
-		    uint32_t *id)
+/*
+ * One name's Unix ids, each asked of the backend at most once while the
+ * name is translated: an isolated name goes through the account domain
+ * and then the Unix domains, which consult the same passwd/group entry.
+ */
+struct unix_ids {
+	signed char known[2];	/* [group]: 0 not asked, 1 found, -1 not */
+	uint32_t id[2];
+};
+
+static bool unix_id(const struct idmap_ctx *m, struct unix_ids *u,
+		    bool group, const char *name, uint32_t *id)
 {
-	return name[0] && m->be->unix_id &&
-	       !m->be->unix_id(m->be->ctx, group, name, id);
+	if (!u->known[group])
+		u->known[group] = name[0] && m->be->unix_id &&
+				  !m->be->unix_id(m->be->ctx, group, name,
+						  &u->id[group]) ? 1 : -1;
+	*id = u->id[group];
+	return u->known[group] > 0;
 }
 
 /* A RID of the account domain: fixed, a backend account, or the rule. */
@@ -263,15 +278,18 @@ static bool account_by_rid(const struct idmap_ctx *m, uint32_t rid,
 	struct rpc_account a;
 	bool group;
 	uint32_t id;
+	int rc = -ENOSYS;
 
-	if (m->be->find_account_by_rid &&
-	    !m->be->find_account_by_rid(m->be->ctx, rid, &a)) {
+	if (m->be->find_account_by_rid)
+		rc = m->be->find_account_by_rid(m->be->ctx, rid, &a);
+	/* The backend looked the Unix id up already: found or not there. */
+	if (!rc || rc == RPC_UNIX_ONLY) {
 		set_entry(m, out, IDMAP_DOM_ACCOUNT, rid,
 			  a.type == RPC_ACCOUNT_GROUP ? SID_TYPE_GROUP :
 							SID_TYPE_USER, a.name);
 		return true;
 	}
-	if (!idmap_rid_to_unix(rid, &group, &id) ||
+	if (rc == -ENOENT || !idmap_rid_to_unix(rid, &group, &id) ||
 	    !unix_name(m, group, id, name, sizeof(name)))
 		return false;
 	set_entry(m, out, IDMAP_DOM_ACCOUNT, rid,
@@ -279,8 +297,8 @@ static bool account_by_rid(const struct idmap_ctx *m, uint32_t rid,
 	return true;
 }
 
-static bool account_by_name(const struct idmap_ctx *m, const char *name,
-			    struct idmap_entry *out)
+static bool account_by_name(const struct idmap_ctx *m, struct unix_ids *u,
+			    const char *name, struct idmap_entry *out)
 {
 	struct rpc_account a;
 	uint32_t id, rid;
@@ -292,11 +310,11 @@ static bool account_by_name(const struct idmap_ctx *m, const char *name,
 							SID_TYPE_USER, a.name);
 		return true;
 	}
-	if (unix_id(m, false, name, &id) && idmap_user_rid(id, &rid)) {
+	if (unix_id(m, u, false, name, &id) && idmap_user_rid(id, &rid)) {
 		set_entry(m, out, IDMAP_DOM_ACCOUNT, rid, SID_TYPE_USER, name);
 		return true;
 	}
-	if (unix_id(m, true, name, &id) && idmap_group_rid(id, &rid)) {
+	if (unix_id(m, u, true, name, &id) && idmap_group_rid(id, &rid)) {
 		set_entry(m, out, IDMAP_DOM_ACCOUNT, rid, SID_TYPE_GROUP, name);
 		return true;
 	}
@@ -325,8 +343,9 @@ static bool rid_in_domain(const struct idmap_ctx *m, enum idmap_domain d,
 	return true;
 }
 
-static bool name_in_domain(const struct idmap_ctx *m, enum idmap_domain d,
-			   const char *name, struct idmap_entry *out)
+static bool name_in_domain(const struct idmap_ctx *m, struct unix_ids *u,
+			   enum idmap_domain d, const char *name,
+			   struct idmap_entry *out)
 {
 	const struct fixed *f = fixed_by_name(d, name);
 	bool group = d == IDMAP_DOM_UNIX_GROUP;
@@ -337,10 +356,10 @@ static bool name_in_domain(const struct idmap_ctx *m, enum idmap_domain d,
 		return true;
 	}
 	if (d == IDMAP_DOM_ACCOUNT)
-		return account_by_name(m, name, out);
+		return account_by_name(m, u, name, out);
 	if (d != IDMAP_DOM_UNIX_USER && d != IDMAP_DOM_UNIX_GROUP)
 		return false;
-	if (!unix_id(m, group, name, &id))
+	if (!unix_id(m, u, group, name, &id))
 		return false;
 	set_entry(m, out, d, id, group ? SID_TYPE_GROUP : SID_TYPE_USER,
 		  name);
@@ -396,6 +415,7 @@ static bool qualified(const struct idmap_ctx *m, unsigned int views,
 		      const char *dom, const char *name,
 		      struct idmap_entry *out)
 {
+	struct unix_ids u = { { 0 }, { 0 } };
 	int d;
 
 	for (d = 0; d < IDMAP_DOM_COUNT; d++) {
@@ -406,7 +426,7 @@ static bool qualified(const struct idmap_ctx *m, unsigned int views,
 				  idmap_domain_name(m, d));
 			return true;
 		}
-		if (name[0] && name_in_domain(m, d, name, out))
+		if (name[0] && name_in_domain(m, &u, d, name, out))
 			return true;
 	}
 	return false;
@@ -420,6 +440,7 @@ static bool qualified(const struct idmap_ctx *m, unsigned int views,
 static bool isolated(const struct idmap_ctx *m, unsigned int views,
 		     const char *name, struct idmap_entry *out)
 {
+	struct unix_ids u = { { 0 }, { 0 } };
 	int d;
 
 	if (!name[0])
@@ -436,15 +457,16 @@ static bool isolated(const struct idmap_ctx *m, unsigned int views,
 		if (d == IDMAP_DOM_ACCOUNT || !(views & domain_view(d)))
 			continue;
 		if (d != IDMAP_DOM_UNIX_USER && d != IDMAP_DOM_UNIX_GROUP &&
-		    name_in_domain(m, d, name, out))
+		    name_in_domain(m, &u, d, name, out))
 			return true;
 	}
 	if ((views & IDMAP_VIEW_ACCOUNT) &&
-	    name_in_domain(m, IDMAP_DOM_ACCOUNT, name, out))
+	    name_in_domain(m, &u, IDMAP_DOM_ACCOUNT, name, out))
 		return true;
+	/* @u remembers what the account domain asked: no second lookup. */
 	if (views & IDMAP_VIEW_UNIX)
-		return name_in_domain(m, IDMAP_DOM_UNIX_USER, name, out) ||
-		       name_in_domain(m, IDMAP_DOM_UNIX_GROUP, name, out);
+		return name_in_domain(m, &u, IDMAP_DOM_UNIX_USER, name, out) ||
+		       name_in_domain(m, &u, IDMAP_DOM_UNIX_GROUP, name, out);
 	return false;
 }
 

@@ -89,6 +89,10 @@ void idmap_domain_sid(const struct idmap_ctx *m, enum idmap_domain d,
 /* "S-1-5-21-1-2-3-1000"; always NUL-terminated, truncated if @size is short. */
 void idmap_sid_text(const struct ndr_sid *sid, char *buf, size_t size);
 
+/* samr's Builtin domain: Administrators, Users, Guests, from the table. */
+const char *rpc_builtin_alias_name(uint32_t rid);
+bool rpc_builtin_alias_rid(const char *name, uint32_t *rid);
+
 /* The RID rule; false when the id is too large for a RID. */
 bool idmap_user_rid(uint32_t uid, uint32_t *rid);
 bool idmap_group_rid(uint32_t gid, uint32_t *rid);

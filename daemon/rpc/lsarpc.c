@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "dcerpc.h"
+#include "idmap.h"
 #include "lsa_lookup.h"
 #include "rpc_internal.h"
 
@@ -17,20 +18,6 @@ enum {
 	POLICY_ACCOUNT_DOMAIN_INFO = 5,
 	POLICY_DNS_DOMAIN_INFO = 12,
 };
-
-struct lsa_ctx {
-	struct rpc_server_info si;
-	struct ndr_sid dom;
-};
-
-static int lsa_ctx_init(struct rpc_call *c, struct lsa_ctx *x)
-{
-	memset(x, 0, sizeof(*x));
-	if (rpc_server_info(c, &x->si))
-		return -1;
-	rpc_domain_sid(&x->si, &x->dom);
-	return 0;
-}
 
 /* LsarClose, opnum 0. */
 static bool lsa_kind(enum rpc_handle_kind k)
@@ -106,21 +93,21 @@ static uint32_t lsa_open_policy2(struct rpc_call *c)
 }
 
 static void put_policy_info(struct ndr_enc *e, uint16_t level,
-			    const struct lsa_ctx *x)
+			    const struct idmap_ctx *m)
 {
 	static const uint8_t zero_guid[16];
 
 	ndr_put_ptr(e, true);
 	ndr_put_u16(e, level);
 	if (level == POLICY_ACCOUNT_DOMAIN_INFO) {
-		ndr_put_ustr_hdr(e, x->si.netbios_name);
+		ndr_put_ustr_hdr(e, m->si.netbios_name);
 		ndr_put_ptr(e, true);
-		ndr_put_ustr_body(e, x->si.netbios_name);
-		ndr_put_sid(e, &x->dom);
+		ndr_put_ustr_body(e, m->si.netbios_name);
+		ndr_put_sid(e, &m->account);
 		return;
 	}
 	/* A standalone server's primary domain is its workgroup, no SID. */
-	ndr_put_ustr_hdr(e, x->si.workgroup);
+	ndr_put_ustr_hdr(e, m->si.workgroup);
 	if (level == POLICY_DNS_DOMAIN_INFO) {
 		ndr_put_ustr_hdr(e, NULL);	/* DnsDomainName */
 		ndr_put_ustr_hdr(e, NULL);	/* DnsForestName */
@@ -128,7 +115,7 @@ static void put_policy_info(struct ndr_enc *e, uint16_t level,
 		ndr_put_bytes(e, zero_guid, 16);
 	}
 	ndr_put_ptr(e, false);
-	ndr_put_ustr_body(e, x->si.workgroup);
+	ndr_put_ustr_body(e, m->si.workgroup);
 }
 
 /* LsarQueryInformationPolicy(2), opnums 7 and 46. */
@@ -136,7 +123,7 @@ static uint32_t lsa_query_info_policy(struct rpc_call *c)
 {
 	struct ndr_dec *d = &c->in;
 	uint8_t wire[NDR_HANDLE_SIZE];
-	struct lsa_ctx x;
+	struct idmap_ctx m;
 	uint16_t level;
 
 	ndr_get_handle(d, wire);
@@ -155,12 +142,12 @@ static uint32_t lsa_query_info_policy(struct rpc_call *c)
 		ndr_put_u32(c->out, NT_STATUS_INVALID_PARAMETER);
 		return 0;
 	}
-	if (lsa_ctx_init(c, &x)) {
+	if (idmap_init(&m, c->be)) {
 		ndr_put_ptr(c->out, false);
 		ndr_put_u32(c->out, NT_STATUS_INTERNAL_ERROR);
 		return 0;
 	}
-	put_policy_info(c->out, level, &x);
+	put_policy_info(c->out, level, &m);
 	ndr_put_u32(c->out, NT_STATUS_OK);
 	return 0;
 }

@@ -42,6 +42,12 @@ struct rpc_server_info {
 	uint32_t server_type;			/* RPC_SV_TYPE_* */
 	/* Machine domain SID is S-1-5-21-sid[0]-sid[1]-sid[2]. */
 	uint32_t domain_sid[3];
+	/*
+	 * samr's DomainPasswordInformation. ksmbd.adduser enforces neither,
+	 * so the daemon leaves both 0; the test backend sets them.
+	 */
+	uint16_t min_password_length;
+	uint16_t password_history_length;
 };
 
 struct rpc_share_info {
@@ -69,6 +75,8 @@ struct rpc_account {
 	uint32_t primary_group_rid;	/* users only, e.g. 513 */
 };
 
+#define RPC_UNIX_ONLY	1	/* find_account_by_rid: not an account */
+
 struct rpc_backend {
 	void *ctx;
 	int (*get_server)(void *ctx, struct rpc_server_info *out);
@@ -77,6 +85,12 @@ struct rpc_backend {
 	/* Case-insensitive lookup of users and groups of the machine domain. */
 	int (*find_account)(void *ctx, const char *name,
 			    struct rpc_account *out);
+	/*
+	 * By RID: 0 for an account. For a RID of the rule whose Unix user or
+	 * group exists but is no account, RPC_UNIX_ONLY with @out filled in
+	 * (type, name, ids), so the caller needs no unix_name() to name it;
+	 * -ENOENT when the RID names no account and no Unix id at all.
+	 */
 	int (*find_account_by_rid)(void *ctx, uint32_t rid,
 				   struct rpc_account *out);
 	/* Group rids the user (by rid) belongs to, primary group included. */

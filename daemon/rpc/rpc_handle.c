@@ -132,12 +132,18 @@ uint32_t rpc_put_new_handle(struct rpc_call *c, enum rpc_handle_kind kind,
 	return NT_STATUS_OK;
 }
 
-int rpc_server_info(const struct rpc_call *c, struct rpc_server_info *si)
+int rpc_backend_server(const struct rpc_backend *be,
+		       struct rpc_server_info *si)
 {
 	memset(si, 0, sizeof(*si));
-	if (!c->be || !c->be->get_server)
+	if (!be || !be->get_server)
 		return -ENOSYS;
-	return c->be->get_server(c->be->ctx, si);
+	return be->get_server(be->ctx, si);
+}
+
+int rpc_server_info(const struct rpc_call *c, struct rpc_server_info *si)
+{
+	return rpc_backend_server(c->be, si);
 }
 
 void rpc_domain_sid(const struct rpc_server_info *si, struct ndr_sid *sid)

@@ -104,12 +104,12 @@ struct rpc_handle *rpc_handle_find(struct rpc_handle_table *t,
 void rpc_handle_free(struct rpc_handle *h);
 
 /* Helpers shared by the services. */
+/* The backend's server description; -ENOSYS without a backend. */
+int rpc_backend_server(const struct rpc_backend *be,
+		       struct rpc_server_info *si);
 int rpc_server_info(const struct rpc_call *c, struct rpc_server_info *si);
 void rpc_domain_sid(const struct rpc_server_info *si, struct ndr_sid *sid);
 void rpc_builtin_sid(struct ndr_sid *sid);
-/* Builtin\Administrators, Users, Guests. */
-const char *rpc_builtin_alias_name(uint32_t rid);
-bool rpc_builtin_alias_rid(const char *name, uint32_t *rid);
 /* ASCII case-insensitive compare, enough for NetBIOS-style names. */
 bool rpc_name_eq(const char *a, const char *b);
 /*

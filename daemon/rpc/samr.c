@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "dcerpc.h"
+#include "idmap.h"
 #include "rpc_internal.h"
 
 #define USER_INFO_ALL		21
@@ -338,14 +339,14 @@ enum {
 struct domain_view {
 	const char *name;
 	const char *oem;
-	uint32_t users, groups, aliases;
+	uint16_t min_password_length, password_history_length;
+	uint32_t users, groups, aliases;	/* DOMAIN_GENERAL_INFO only */
 };
 
+/* Enumerates every account: only the level that reports counts calls it. */
 static void domain_counts(struct rpc_call *c, bool builtin,
 			  struct domain_view *v)
 {
-	v->users = 0;
-	v->groups = 0;
 	v->aliases = builtin ? BUILTIN_ALIASES : 0;
 	if (builtin || !c->be->count_accounts ||
 	    c->be->count_accounts(c->be->ctx, &v->users, &v->groups)) {
@@ -374,17 +375,21 @@ static void put_domain_general(struct ndr_enc *e, const struct domain_view *v)
 }
 
 /*
- * One arm of SAMPR_DOMAIN_INFO_BUFFER. The levels whose members are all
- * 4-byte aligned; the lockout and modified-count ones (8, 12, 13) hold
- * 8-byte integers and are refused as unsupported classes.
+ * One arm of SAMPR_DOMAIN_INFO_BUFFER, after its 2-byte discriminant. The
+ * levels served here (MS-SAMR 2.2.4.5 - 2.2.4.12) are structures of ULONGs,
+ * OLD_LARGE_INTEGERs (two ULONGs) and RPC_UNICODE_STRINGs, so every arm is
+ * 4-byte aligned: the arm starts at the next multiple of 4 whatever its
+ * first member is (a USHORT for level 1). The lockout and modified-count
+ * levels (8, 12, 13) hold 8-byte integers and are refused as unsupported.
  */
 static void put_domain_info(struct ndr_enc *e, uint16_t level,
 			    const struct domain_view *v)
 {
+	ndr_put_align(e, 4);
 	switch (level) {
 	case DOMAIN_PASSWORD_INFO:
-		ndr_put_u16(e, 0);	/* MinPasswordLength */
-		ndr_put_u16(e, 0);	/* PasswordHistoryLength */
+		ndr_put_u16(e, v->min_password_length);
+		ndr_put_u16(e, v->password_history_length);
 		ndr_put_u32(e, 0);	/* PasswordProperties */
 		ndr_put_u64(e, TIME_NEVER);	/* MaxPasswordAge: never */
 		ndr_put_u64(e, 0);	/* MinPasswordAge */
@@ -443,9 +448,13 @@ static uint32_t samr_query_domain(struct rpc_call *c)
 		status = NT_STATUS_INTERNAL_ERROR;
 	ndr_put_ptr(c->out, status == NT_STATUS_OK);
 	if (status == NT_STATUS_OK) {
+		memset(&v, 0, sizeof(v));
 		v.name = h->builtin ? "Builtin" : si.netbios_name;
 		v.oem = h->builtin ? "" : si.comment;
-		domain_counts(c, h->builtin, &v);
+		v.min_password_length = si.min_password_length;
+		v.password_history_length = si.password_history_length;
+		if (level == DOMAIN_GENERAL_INFO)
+			domain_counts(c, h->builtin, &v);
 		ndr_put_u16(c->out, level);
 		put_domain_info(c->out, level, &v);
 	}

@@ -5,6 +5,7 @@
 #include <strings.h>
 
 #include "fake_backend.h"
+#include "idmap.h"
 
 static int fake_server(void *ctx, struct rpc_server_info *si)
 {
@@ -23,6 +24,8 @@ static int fake_server(void *ctx, struct rpc_server_info *si)
 	si->domain_sid[0] = FAKE_SID_A;
 	si->domain_sid[1] = FAKE_SID_B;
 	si->domain_sid[2] = FAKE_SID_C;
+	si->min_password_length = FAKE_MIN_PASSWORD;
+	si->password_history_length = FAKE_PASSWORD_HISTORY;
 	return 0;
 }
 
@@ -66,14 +69,29 @@ static int fake_share(void *ctx, size_t i, struct rpc_share_info *s)
 	return 0;
 }
 
+/*
+ * Accounts by Unix id; their RIDs come from idmap's rule, as the daemon's
+ * do (users 1000 + 2 * uid, groups 1001 + 2 * gid), and none is 513
+ * (Domain Users, every user's primary group).
+ */
 static const struct rpc_account accounts[] = {
-	{ RPC_ACCOUNT_USER, "alice", "Alice Liddell", 1000, 1000, 1000, 513 },
-	{ RPC_ACCOUNT_USER, "bob", "", 1001, 1001, 1001, 513 },
-	{ RPC_ACCOUNT_GROUP, "None", "", 100, 0, 513, 0 },
-	{ RPC_ACCOUNT_GROUP, "staff", "", 50, 0, 1100, 0 },
+	{ RPC_ACCOUNT_USER, "alice", "Alice Liddell", 1000, 100, 0, 0 },
+	{ RPC_ACCOUNT_USER, "bob", "", 1001, 100, 0, 0 },
+	{ RPC_ACCOUNT_GROUP, "staff", "", 50, 50, 0, 0 },
 };
 
 #define N_ACCOUNTS (sizeof(accounts) / sizeof(accounts[0]))
+
+static void account_at(size_t i, struct rpc_account *out)
+{
+	*out = accounts[i];
+	if (out->type == RPC_ACCOUNT_USER) {
+		idmap_user_rid(out->uid, &out->rid);
+		out->primary_group_rid = IDMAP_RID_USERS;
+	} else {
+		idmap_group_rid(out->uid, &out->rid);
+	}
+}
 
 static int fake_find(void *ctx, const char *name, struct rpc_account *out)
 {
@@ -82,46 +100,14 @@ static int fake_find(void *ctx, const char *name, struct rpc_account *out)
 	(void)ctx;
 	for (i = 0; i < N_ACCOUNTS; i++) {
 		if (!strcasecmp(accounts[i].name, name)) {
-			*out = accounts[i];
+			account_at(i, out);
 			return 0;
 		}
 	}
 	return -ENOENT;
 }
 
-static int fake_find_rid(void *ctx, uint32_t rid, struct rpc_account *out)
-{
-	size_t i;
-
-	(void)ctx;
-	for (i = 0; i < N_ACCOUNTS; i++) {
-		if (accounts[i].rid == rid) {
-			*out = accounts[i];
-			return 0;
-		}
-	}
-	return -ENOENT;
-}
-
-static int fake_groups(void *ctx, uint32_t rid, uint32_t *rids, size_t max,
-		       size_t *count)
-{
-	(void)ctx;
-	*count = 0;
-	if (rid == 1000 && max >= 2) {
-		rids[0] = 513;
-		rids[1] = 1100;
-		*count = 2;
-	} else if (rid == 1001 && max >= 1) {
-		rids[0] = 513;
-		*count = 1;
-	} else if (rid != 1000 && rid != 1001) {
-		return -ENOENT;
-	}
-	return 0;
-}
-
-/* The Unix side: carol has no SMB account, group users no domain entry. */
+/* The Unix side: carol has no SMB account, groups root, users no entry. */
 static const struct {
 	bool group;
 	uint32_t id;
@@ -138,12 +124,58 @@ static const struct {
 
 #define N_UNIX (sizeof(unix_ids) / sizeof(unix_ids[0]))
 
-static int fake_unix_name(void *ctx, bool group, uint32_t id, char *name,
-			  size_t size)
+static int fake_find_rid(void *ctx, uint32_t rid, struct rpc_account *out)
 {
+	bool group;
+	uint32_t id;
 	size_t i;
 
 	(void)ctx;
+	for (i = 0; i < N_ACCOUNTS; i++) {
+		account_at(i, out);
+		if (out->rid == rid)
+			return 0;
+	}
+	/* As the daemon's backend: a Unix id by the rule, named. */
+	if (!idmap_rid_to_unix(rid, &group, &id))
+		return -ENOENT;
+	for (i = 0; i < N_UNIX; i++) {
+		if (unix_ids[i].group != group || unix_ids[i].id != id)
+			continue;
+		memset(out, 0, sizeof(*out));
+		out->type = group ? RPC_ACCOUNT_GROUP : RPC_ACCOUNT_USER;
+		snprintf(out->name, sizeof(out->name), "%s", unix_ids[i].name);
+		out->uid = id;
+		out->rid = rid;
+		return RPC_UNIX_ONLY;
+	}
+	return -ENOENT;
+}
+
+static int fake_groups(void *ctx, uint32_t rid, uint32_t *rids, size_t max,
+		       size_t *count)
+{
+	struct rpc_account a;
+
+	*count = 0;
+	if (fake_find_rid(ctx, rid, &a) || a.type != RPC_ACCOUNT_USER)
+		return -ENOENT;
+	if (max)
+		rids[(*count)++] = IDMAP_RID_USERS;
+	/* alice is in staff too. */
+	if (!strcmp(a.name, "alice") && *count < max &&
+	    !fake_find(ctx, "staff", &a))
+		rids[(*count)++] = a.rid;
+	return 0;
+}
+
+static int fake_unix_name(void *ctx, bool group, uint32_t id, char *name,
+			  size_t size)
+{
+	struct fake_ctx *f = ctx;
+	size_t i;
+
+	f->unix_calls++;
 	for (i = 0; i < N_UNIX; i++) {
 		if (unix_ids[i].group != group || unix_ids[i].id != id)
 			continue;
@@ -157,9 +189,10 @@ static int fake_unix_name(void *ctx, bool group, uint32_t id, char *name,
 
 static int fake_unix_id(void *ctx, bool group, const char *name, uint32_t *id)
 {
+	struct fake_ctx *f = ctx;
 	size_t i;
 
-	(void)ctx;
+	f->unix_calls++;
 	for (i = 0; i < N_UNIX; i++) {
 		if (unix_ids[i].group == group &&
 		    !strcmp(unix_ids[i].name, name)) {
@@ -172,9 +205,10 @@ static int fake_unix_id(void *ctx, bool group, const char *name, uint32_t *id)
 
 static int fake_count(void *ctx, uint32_t *users, uint32_t *groups)
 {
+	struct fake_ctx *f = ctx;
 	size_t i;
 
-	(void)ctx;
+	f->count_calls++;
 	*users = 0;
 	*groups = 0;
 	for (i = 0; i < N_ACCOUNTS; i++) {

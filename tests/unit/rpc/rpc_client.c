@@ -260,6 +260,8 @@ static void write_seed(const char *seed, const struct ndr_enc *req)
 	ndr_enc_free(&e);
 }
 
+#define CLI_FRAG_STUB	4096
+
 int cli_call(struct rpc_pipe *p, uint16_t opnum, const struct ndr_enc *stub,
 	     struct cli_result *r, const char *seed)
 {
@@ -269,17 +271,30 @@ int cli_call(struct rpc_pipe *p, uint16_t opnum, const struct ndr_enc *stub,
 	size_t len;
 	int rc;
 
+	size_t off = 0, n;
+	uint8_t flags;
+
 	memset(r, 0, sizeof(*r));
 	if (stub->err)
 		return stub->err;
-	ndr_enc_init(&e);
-	cli_put_request(&e, DCERPC_PFC_FIRST_FRAG | DCERPC_PFC_LAST_FRAG,
-			call_id++, 0, opnum, stub->data, stub->len);
-	write_seed(seed, &e);
-	rc = e.err ? e.err : rpc_pipe_write(p, e.data, e.len);
-	ndr_enc_free(&e);
-	if (rc)
-		return rc;
+	/* Fragments of CLI_FRAG_STUB bytes, as clients split large calls. */
+	do {
+		n = stub->len - off < CLI_FRAG_STUB ? stub->len - off :
+						      CLI_FRAG_STUB;
+		flags = (off ? 0 : DCERPC_PFC_FIRST_FRAG) |
+			(off + n == stub->len ? DCERPC_PFC_LAST_FRAG : 0);
+		ndr_enc_init(&e);
+		cli_put_request(&e, flags, call_id, 0, opnum,
+				stub->data + off, n);
+		if (flags == (DCERPC_PFC_FIRST_FRAG | DCERPC_PFC_LAST_FRAG))
+			write_seed(seed, &e);
+		rc = e.err ? e.err : rpc_pipe_write(p, e.data, e.len);
+		ndr_enc_free(&e);
+		if (rc)
+			return rc;
+		off += n;
+	} while (off < stub->len);
+	call_id++;
 	out = cli_read_all(p, 1024, &len);
 	if (!out)
 		return -ENOMEM;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "fake_backend.h"
+#include "idmap.h"
 #include "rpc_client.h"
 
 /*
@@ -69,6 +70,43 @@ static inline void svc_domain_sid(struct ndr_sid *sid)
 	*sid = (struct ndr_sid){ .revision = 1, .num_auths = 4,
 		.id_auth = { 0, 0, 0, 0, 0, 5 },
 		.sub_auths = { 21, FAKE_SID_A, FAKE_SID_B, FAKE_SID_C } };
+}
+
+/* Move within a reply; a failed call's empty one cannot be overrun. */
+static inline void svc_seek(struct ndr_dec *d, size_t off)
+{
+	if (off > d->len)
+		ndr_dec_fail(d);
+	else
+		d->off = off;
+}
+
+/* "S-1-5-21-1-2-3-1000" to a SID (48-bit authority); no error checks. */
+static inline struct ndr_sid svc_sid_of(const char *text)
+{
+	struct ndr_sid sid = { .revision = 1 };
+	unsigned long long auth;
+	char *end;
+	int i;
+
+	auth = strtoull(text + 4, &end, 10);	/* past "S-1-" */
+	for (i = 5; i >= 0; i--, auth >>= 8)
+		sid.id_auth[i] = auth & 0xff;
+	while (*end == '-' && sid.num_auths < NDR_SID_MAX_SUBAUTH)
+		sid.sub_auths[sid.num_auths++] =
+			(uint32_t)strtoul(end + 1, &end, 10);
+	return sid;
+}
+
+/* The SID's text in one of four rotating buffers (for several per line). */
+static inline const char *svc_sid_text(const struct ndr_sid *sid)
+{
+	static char buf[4][256];
+	static unsigned int k;
+	char *b = buf[k++ & 3];
+
+	idmap_sid_text(sid, b, sizeof(buf[0]));
+	return b;
 }
 
 /* A [string] pointer from the response; "" marks NULL. */

@@ -8,39 +8,11 @@
 #include "testlib.h"
 #include "idmap.h"
 #include "rpc_internal.h"
-#include "fake_backend.h"
+#include "svc_util.h"
 
 static struct fake_ctx fctx;
 static struct rpc_backend be;
 static struct idmap_ctx map;
-
-/* Parse "S-1-5-21-1-2-3-1000" (test input only, so no error paths). */
-static struct ndr_sid sid_of(const char *text)
-{
-	struct ndr_sid sid = { .revision = 1 };
-	unsigned long long auth;
-	const char *p = text + 4;	/* past "S-1-" */
-	char *end;
-	int i;
-
-	auth = strtoull(p, &end, 10);
-	for (i = 5; i >= 0; i--, auth >>= 8)
-		sid.id_auth[i] = auth & 0xff;
-	while (*end == '-' && sid.num_auths < NDR_SID_MAX_SUBAUTH) {
-		p = end + 1;
-		sid.sub_auths[sid.num_auths++] =
-			(uint32_t)strtoul(p, &end, 10);
-	}
-	return sid;
-}
-
-static const char *text_of(const struct ndr_sid *sid)
-{
-	static char buf[256];
-
-	idmap_sid_text(sid, buf, sizeof(buf));
-	return buf;
-}
 
 /* "DOMAIN\name" or "name" when the domain has no name, as smbcacls shows. */
 static const char *full_name(const struct idmap_entry *e)
@@ -83,9 +55,10 @@ static const struct {
 	{ "S-1-5-21-1-2-3-513", FAKE_NETBIOS "\\Domain Users",
 	  SID_TYPE_GROUP },
 	/* backend accounts */
-	{ "S-1-5-21-1-2-3-1000", FAKE_NETBIOS "\\alice", SID_TYPE_USER },
-	{ "S-1-5-21-1-2-3-1100", FAKE_NETBIOS "\\staff", SID_TYPE_GROUP },
-	/* Unix ids by the RID rule: carol 2000, group users 100 */
+	{ "S-1-5-21-1-2-3-3000", FAKE_NETBIOS "\\alice", SID_TYPE_USER },
+	{ "S-1-5-21-1-2-3-1101", FAKE_NETBIOS "\\staff", SID_TYPE_GROUP },
+	/* Unix ids by the RID rule: root 0, carol 2000, group users 100 */
+	{ "S-1-5-21-1-2-3-1000", FAKE_NETBIOS "\\root", SID_TYPE_USER },
 	{ "S-1-5-21-1-2-3-5000", FAKE_NETBIOS "\\carol", SID_TYPE_USER },
 	{ "S-1-5-21-1-2-3-1201", FAKE_NETBIOS "\\users", SID_TYPE_GROUP },
 	{ "S-1-22-1-0", "Unix User\\root", SID_TYPE_USER },
@@ -104,8 +77,8 @@ TEST(sid_to_name_table)
 	size_t i;
 
 	for (i = 0; i < N_KNOWN; i++) {
-		sid = sid_of(known[i].sid);
-		CHECK_EQ_STR(text_of(&sid), known[i].sid);
+		sid = svc_sid_of(known[i].sid);
+		CHECK_EQ_STR(svc_sid_text(&sid), known[i].sid);
 		if (!idmap_sid_to_name(&map, IDMAP_VIEW_ALL, &sid, &e)) {
 			printf("# %s did not resolve\n", known[i].sid);
 			CHECK(!"resolves");
@@ -139,7 +112,7 @@ TEST(name_to_sid_round_trip)
 			CHECK(!"resolves");
 			continue;
 		}
-		CHECK_EQ_STR(text_of(&e.sid), known[i].sid);
+		CHECK_EQ_STR(svc_sid_text(&e.sid), known[i].sid);
 		CHECK_EQ_INT(e.use, known[i].use);
 	}
 }
@@ -155,9 +128,9 @@ TEST(name_forms)
 		{ "Administrators", "S-1-5-32-544" },
 		{ "builtin\\users", "S-1-5-32-545" },
 		/* Isolated account names: the account domain first. */
-		{ "alice", "S-1-5-21-1-2-3-1000" },
+		{ "alice", "S-1-5-21-1-2-3-3000" },
 		{ "carol", "S-1-5-21-1-2-3-5000" },
-		{ FAKE_WORKGROUP "\\alice", "S-1-5-21-1-2-3-1000" },
+		{ FAKE_WORKGROUP "\\alice", "S-1-5-21-1-2-3-3000" },
 		{ FAKE_NETBIOS "\\", "S-1-5-21-1-2-3" },
 		{ "Builtin", "S-1-5-32" },
 		{ "\\Everyone", "S-1-1-0" },
@@ -170,7 +143,7 @@ TEST(name_forms)
 	for (i = 0; i < sizeof(forms) / sizeof(forms[0]); i++) {
 		CHECK(idmap_name_to_sid(&map, IDMAP_VIEW_ALL, forms[i].name,
 					&e));
-		CHECK_EQ_STR(text_of(&e.sid), forms[i].sid);
+		CHECK_EQ_STR(svc_sid_text(&e.sid), forms[i].sid);
 	}
 }
 
@@ -196,7 +169,7 @@ TEST(unknown)
 	size_t i;
 
 	for (i = 0; i < sizeof(sids) / sizeof(sids[0]); i++) {
-		sid = sid_of(sids[i]);
+		sid = svc_sid_of(sids[i]);
 		CHECK(!idmap_sid_to_name(&map, IDMAP_VIEW_ALL, &sid, &e));
 		CHECK_EQ_INT(e.use, SID_TYPE_UNKNOWN);
 		CHECK_EQ_INT(e.domain, IDMAP_DOM_NONE);
@@ -212,9 +185,9 @@ TEST(unknown)
 
 TEST(views)
 {
-	struct ndr_sid everyone = sid_of("S-1-1-0");
-	struct ndr_sid alice = sid_of("S-1-5-21-1-2-3-1000");
-	struct ndr_sid root = sid_of("S-1-22-1-0");
+	struct ndr_sid everyone = svc_sid_of("S-1-1-0");
+	struct ndr_sid alice = svc_sid_of("S-1-5-21-1-2-3-3000");
+	struct ndr_sid root = svc_sid_of("S-1-22-1-0");
 	struct idmap_entry e;
 
 	CHECK(!idmap_sid_to_name(&map, IDMAP_VIEW_ACCOUNT, &everyone, &e));
@@ -225,7 +198,7 @@ TEST(views)
 	CHECK(idmap_name_to_sid(&map, IDMAP_VIEW_ACCOUNT, "alice", &e));
 	/* Without the account domain an isolated Unix name is a Unix User. */
 	CHECK(idmap_name_to_sid(&map, IDMAP_VIEW_UNIX, "carol", &e));
-	CHECK_EQ_STR(text_of(&e.sid), "S-1-22-1-2000");
+	CHECK_EQ_STR(svc_sid_text(&e.sid), "S-1-22-1-2000");
 	CHECK(!idmap_name_to_sid(&map, 0, "alice", &e));
 }
 
@@ -287,6 +260,58 @@ TEST(builtin_aliases)
 	CHECK(!rpc_builtin_alias_rid("SYSTEM", &rid));
 }
 
+/*
+ * An SMB user has one SID in the account domain: the one its name maps
+ * to, which is its uid's RID by the rule, and no other RID names it.
+ */
+TEST(one_sid_per_smb_user)
+{
+	struct idmap_entry e, back;
+	struct ndr_sid dom, sid;
+	uint32_t rid, want, n = 0;
+
+	CHECK(idmap_name_to_sid(&map, IDMAP_VIEW_ALL, "alice", &e));
+	CHECK_EQ_INT(e.domain, IDMAP_DOM_ACCOUNT);
+	CHECK(idmap_user_rid(1000, &want));		/* alice's uid */
+	CHECK_EQ_INT(e.rid, want);
+	CHECK(idmap_sid_to_name(&map, IDMAP_VIEW_ALL, &e.sid, &back));
+	CHECK_EQ_STR(back.name, "alice");
+	CHECK_EQ_INT(back.use, SID_TYPE_USER);
+	idmap_domain_sid(&map, IDMAP_DOM_ACCOUNT, &dom);
+	for (rid = 0; rid <= 2 * 2000 + IDMAP_RID_BASE + 1; rid++) {
+		ndr_sid_compose(&sid, &dom, rid);
+		if (idmap_sid_to_name(&map, IDMAP_VIEW_ALL, &sid, &back) &&
+		    !strcmp(back.name, "alice")) {
+			CHECK_EQ_INT(rid, want);
+			n++;
+		}
+	}
+	CHECK_EQ_INT(n, 1);
+}
+
+/* Each Unix lookup is asked of the backend once per translation. */
+TEST(unix_lookups_once)
+{
+	struct ndr_sid sid = svc_sid_of("S-1-5-21-1-2-3-5000");
+	struct idmap_entry e;
+
+	/* Unknown: the account domain asks passwd and group; nothing more. */
+	fctx.unix_calls = 0;
+	CHECK(!idmap_name_to_sid(&map, IDMAP_VIEW_ALL, "nosuch", &e));
+	CHECK_EQ_INT(fctx.unix_calls, 2);
+	/* A Unix group (BUILTIN\\Users aside): passwd misses, group finds. */
+	fctx.unix_calls = 0;
+	CHECK(idmap_name_to_sid(&map, IDMAP_VIEW_ACCOUNT | IDMAP_VIEW_UNIX,
+				"users", &e));
+	CHECK_EQ_STR(svc_sid_text(&e.sid), "S-1-5-21-1-2-3-1201");
+	CHECK_EQ_INT(fctx.unix_calls, 2);
+	/* A Unix-only RID: find_account_by_rid named it already. */
+	fctx.unix_calls = 0;
+	CHECK(idmap_sid_to_name(&map, IDMAP_VIEW_ALL, &sid, &e));
+	CHECK_EQ_STR(e.name, "carol");
+	CHECK_EQ_INT(fctx.unix_calls, 0);
+}
+
 TEST(init_failure)
 {
 	struct fake_ctx bad = { .fail_server = -EIO };
@@ -313,6 +338,8 @@ int main(void)
 	RUN(rid_rule);
 	RUN(sid_text_bounds);
 	RUN(builtin_aliases);
+	RUN(one_sid_per_smb_user);
+	RUN(unix_lookups_once);
 	RUN(init_failure);
 	return test_report();
 }

@@ -13,42 +13,6 @@ static struct rpc_backend be;
 enum { OP_NAMES = 14, OP_SIDS = 15, OP_SIDS2 = 57, OP_NAMES2 = 58,
        OP_NAMES3 = 68, OP_SIDS3 = 76, OP_NAMES4 = 77 };
 
-/* Move within the reply; a failed call's empty one cannot be overrun. */
-static void seek(struct ndr_dec *d, size_t off)
-{
-	if (off > d->len)
-		ndr_dec_fail(d);
-	else
-		d->off = off;
-}
-
-static struct ndr_sid sid_of(const char *text)
-{
-	struct ndr_sid sid = { .revision = 1 };
-	const char *p = text + 4;
-	char *end;
-
-	sid.id_auth[5] = (uint8_t)strtoul(p, &end, 10);
-	while (*end == '-' && sid.num_auths < NDR_SID_MAX_SUBAUTH)
-		sid.sub_auths[sid.num_auths++] =
-			(uint32_t)strtoul(end + 1, &end, 10);
-	return sid;
-}
-
-static const char *text_of(const struct ndr_sid *sid)
-{
-	static char buf[4][128];
-	static int k;
-	char *b = buf[k++ & 3];
-	size_t n;
-	int i;
-
-	n = (size_t)snprintf(b, 128, "S-%u-%u", sid->revision, sid->id_auth[5]);
-	for (i = 0; i < sid->num_auths && n < 128; i++)
-		n += (size_t)snprintf(b + n, 128 - n, "-%u", sid->sub_auths[i]);
-	return b;
-}
-
 /* LsarOpenPolicy (6), as smbcacls and net open it. */
 static bool open_policy(struct rpc_pipe *p, uint8_t h[20])
 {
@@ -103,7 +67,7 @@ static void put_sids(struct ndr_enc *s, const char *const *v, uint32_t n)
 	for (i = 0; i < n; i++)
 		ndr_put_ptr(s, true);
 	for (i = 0; i < n; i++) {
-		sid = sid_of(v[i]);
+		sid = svc_sid_of(v[i]);
 		ndr_put_sid(s, &sid);
 	}
 }
@@ -260,7 +224,7 @@ static const char *dom_of(const struct reply *y, uint32_t i)
 TEST(lookup_sids_v1)
 {
 	static const char *const in[] = {
-		"S-1-1-0", "S-1-5-18", "S-1-22-1-0", "S-1-5-21-1-2-3-1000",
+		"S-1-1-0", "S-1-5-18", "S-1-22-1-0", "S-1-5-21-1-2-3-3000",
 		"S-1-5-32-544", "S-1-5-21-9-9-9-5", "S-1-3-0",
 	};
 	static const struct {
@@ -304,12 +268,12 @@ TEST(lookup_sids_v1)
 	}
 	/* One ReferencedDomains entry per domain, in first-use order. */
 	CHECK_EQ_INT(y.n_doms, 6);
-	CHECK_EQ_STR(text_of(&y.dom_sid[0]), "S-1-1");
-	CHECK_EQ_STR(text_of(&y.dom_sid[1]), "S-1-5");
-	CHECK_EQ_STR(text_of(&y.dom_sid[2]), "S-1-22-1");
-	CHECK_EQ_STR(text_of(&y.dom_sid[3]), "S-1-5-21-1-2-3");
-	CHECK_EQ_STR(text_of(&y.dom_sid[4]), "S-1-5-32");
-	CHECK_EQ_STR(text_of(&y.dom_sid[5]), "S-1-3");
+	CHECK_EQ_STR(svc_sid_text(&y.dom_sid[0]), "S-1-1");
+	CHECK_EQ_STR(svc_sid_text(&y.dom_sid[1]), "S-1-5");
+	CHECK_EQ_STR(svc_sid_text(&y.dom_sid[2]), "S-1-22-1");
+	CHECK_EQ_STR(svc_sid_text(&y.dom_sid[3]), "S-1-5-21-1-2-3");
+	CHECK_EQ_STR(svc_sid_text(&y.dom_sid[4]), "S-1-5-32");
+	CHECK_EQ_STR(svc_sid_text(&y.dom_sid[5]), "S-1-3");
 	CHECK_EQ_INT(y.idx[5], -1);
 	CHECK_EQ_INT(y.idx[6], 5);
 	CHECK_EQ_INT(y.mapped, 6);
@@ -388,7 +352,7 @@ TEST(lookup_names_v1)
 		uint16_t use;
 	} want[] = {
 		{ "S-1-1-0", 5 }, { "S-1-5-32-544", 4 },
-		{ "S-1-5-21-1-2-3-1000", 1 }, { "S-1-22-1-2000", 1 },
+		{ "S-1-5-21-1-2-3-3000", 1 }, { "S-1-22-1-2000", 1 },
 		{ "S-1-5-21-1-2-3", 3 }, { NULL, 8 }, { "S-1-3-0", 5 },
 	};
 	struct rpc_pipe *p = cli_open("lsarpc", &be, UUID_LSARPC, 0, 0);
@@ -416,7 +380,7 @@ TEST(lookup_names_v1)
 	for (i = 0; i < y.n && i < 7; i++) {
 		CHECK_EQ_INT(y.use[i], want[i].use);
 		if (want[i].sid)
-			CHECK_EQ_STR(text_of(&y.sid[i]), want[i].sid);
+			CHECK_EQ_STR(svc_sid_text(&y.sid[i]), want[i].sid);
 		else
 			CHECK_EQ_INT(y.idx[i], -1);
 	}
@@ -461,7 +425,7 @@ TEST(lookup_names2)
 	CHECK_EQ_STR(dom_of(&y, 0), "NT AUTHORITY");
 	CHECK_EQ_INT(y.rid[1], 513);
 	CHECK_EQ_INT(y.use[1], 2);
-	CHECK_EQ_STR(text_of(&y.sid[1]), "S-1-5-21-1-2-3-513");
+	CHECK_EQ_STR(svc_sid_text(&y.sid[1]), "S-1-5-21-1-2-3-513");
 	CHECK_EQ_INT(y.mapped, 2);
 	CHECK_EQ_INT(y.status, 0);
 	reply_free(&y);
@@ -494,8 +458,8 @@ TEST(lookup_names4)
 	get_sids_reply(&d, 3, &y);
 	CHECK(y.ok);
 	CHECK_EQ_INT(y.n, 3);
-	CHECK_EQ_STR(text_of(&y.sid[0]), "S-1-1-0");
-	CHECK_EQ_STR(text_of(&y.sid[1]), "S-1-5-21-1-2-3-5000");
+	CHECK_EQ_STR(svc_sid_text(&y.sid[0]), "S-1-1-0");
+	CHECK_EQ_STR(svc_sid_text(&y.sid[1]), "S-1-5-21-1-2-3-5000");
 	CHECK_EQ_STR(dom_of(&y, 1), FAKE_NETBIOS);
 	CHECK_EQ_INT(y.use[2], 8);
 	CHECK_EQ_INT(y.idx[2], -1);
@@ -647,7 +611,7 @@ TEST(bounds_and_malformed)
 	names_of_empty(&s, 1000);
 	put_tail(&s, &t);
 	CHECK(svc_call(p, OP_NAMES, &s, &r, &d, NULL));
-	seek(&d, r.len - 8);
+	svc_seek(&d, r.len - 8);
 	CHECK_EQ_INT(ndr_get_u32(&d), 0);
 	CHECK_EQ_INT(ndr_get_u32(&d), 0xc0000073);
 	cli_result_free(&r);
@@ -676,13 +640,19 @@ TEST(bounds_and_malformed)
 	CHECK_EQ_INT(r.fault, NCA_S_FAULT_NDR);
 	cli_result_free(&r);
 	ndr_enc_free(&s);
-	/* More SIDs than LSA_MAX_SIDS claimed, few present. */
+	/*
+	 * One SID more than LSA_MAX_SIDS (20480), every one present and
+	 * well-formed (about 400 KiB, under the 1 MiB stub limit): only the
+	 * cap can refuse it, not a short buffer.
+	 */
 	ndr_enc_init(&s);
 	ndr_put_u32(&s, 20481);
 	ndr_put_ptr(&s, true);
 	ndr_put_u32(&s, 20481);
-	for (i = 0; i < 8; i++)
+	for (i = 0; i < 20481; i++)
 		ndr_put_ptr(&s, true);
+	for (i = 0; i < 20481; i++)
+		ndr_put_sid(&s, &sid);
 	put_tail(&s, &t);
 	CHECK_EQ_INT(cli_call(p, OP_SIDS3, &s, &r, NULL), 0);
 	CHECK_EQ_INT(r.fault, NCA_S_FAULT_NDR);

@@ -262,7 +262,7 @@ TEST(lookup_sids2)
 	}
 	svc_domain_sid(&in[0]);
 	in[2] = in[0];
-	ndr_sid_compose(&in[0], &in[2], 1000);
+	ndr_sid_compose(&in[0], &in[2], FAKE_ALICE_RID);
 	in[1] = (struct ndr_sid){ .revision = 1, .num_auths = 2,
 		.id_auth = { 0, 0, 0, 0, 0, 5 }, .sub_auths = { 32, 544 } };
 	ndr_sid_compose(&in[2], &in[2], 4242);
@@ -375,10 +375,10 @@ TEST(lookup_names3)
 	CHECK_EQ_INT(ptr[2], 0);
 	svc_domain_sid(&want);
 	ndr_get_sid(&d, &sid);
-	ndr_sid_compose(&want, &want, 1000);
+	ndr_sid_compose(&want, &want, FAKE_ALICE_RID);
 	CHECK(ndr_sid_equal(&sid, &want));
 	ndr_get_sid(&d, &sid);
-	want.sub_auths[4] = 1100;
+	want.sub_auths[4] = FAKE_STAFF_RID;
 	CHECK(ndr_sid_equal(&sid, &want));
 	ndr_get_sid(&d, &sid);
 	CHECK_EQ_INT(sid.num_auths, 2);

@@ -233,8 +233,8 @@ TEST(lookup_names_and_users)
 	CHECK_EQ_INT(ndr_get_u32(&d), 3);
 	ndr_get_ptr(&d);
 	CHECK_EQ_INT(ndr_get_u32(&d), 3);
-	CHECK_EQ_INT(ndr_get_u32(&d), 1000);
-	CHECK_EQ_INT(ndr_get_u32(&d), 1100);
+	CHECK_EQ_INT(ndr_get_u32(&d), FAKE_ALICE_RID);
+	CHECK_EQ_INT(ndr_get_u32(&d), FAKE_STAFF_RID);
 	CHECK_EQ_INT(ndr_get_u32(&d), 0);
 	CHECK_EQ_INT(ndr_get_u32(&d), 3);
 	ndr_get_ptr(&d);
@@ -248,10 +248,12 @@ TEST(lookup_names_and_users)
 	CHECK_EQ_INT(svc_truncations(p, 17, &good), 0);
 	ndr_enc_free(&good);
 
-	CHECK_EQ_INT(open_user(p, dh, 1000, uh, &good), 0);
+	CHECK_EQ_INT(open_user(p, dh, FAKE_ALICE_RID, uh, &good), 0);
 	CHECK_EQ_INT(svc_truncations(p, 34, &good), 0);
 	ndr_enc_free(&good);
 	CHECK_EQ_INT(open_user(p, dh, 513, h, NULL), 0xc0000064);
+	/* RID 1000 is uid 0 by the rule: a Unix user, not an SMB one. */
+	CHECK_EQ_INT(open_user(p, dh, 1000, h, NULL), 0xc0000064);
 	CHECK_EQ_INT(open_user(p, dh, 77, h, NULL), 0xc0000064);
 
 	/* rpcclient queryuser: level 21 */
@@ -266,7 +268,7 @@ TEST(lookup_names_and_users)
 	ndr_get_ustr_hdr(&d, &u[0]);
 	ndr_get_ustr_hdr(&d, &u[1]);
 	d.off += 11 * 8 + 8;
-	CHECK_EQ_INT(ndr_get_u32(&d), 1000);		/* UserId */
+	CHECK_EQ_INT(ndr_get_u32(&d), FAKE_ALICE_RID);	/* UserId */
 	CHECK_EQ_INT(ndr_get_u32(&d), 513);		/* PrimaryGroupId */
 	CHECK_EQ_INT(ndr_get_u32(&d), 0x210);
 	ndr_get_u32(&d);
@@ -312,7 +314,7 @@ TEST(lookup_names_and_users)
 	CHECK_EQ_INT(ndr_get_u32(&d), 2);
 	CHECK_EQ_INT(ndr_get_u32(&d), 513);
 	CHECK_EQ_INT(ndr_get_u32(&d), 7);
-	CHECK_EQ_INT(ndr_get_u32(&d), 1100);
+	CHECK_EQ_INT(ndr_get_u32(&d), FAKE_STAFF_RID);
 	CHECK_EQ_INT(ndr_get_u32(&d), 7);
 	CHECK_EQ_INT(ndr_get_u32(&d), 0);
 	cli_result_free(&r);
@@ -389,7 +391,7 @@ TEST(alias_membership)
 		CHECK(!"setup");
 		return;
 	}
-	ndr_sid_compose(&alice, &dom, 1000);
+	ndr_sid_compose(&alice, &dom, FAKE_ALICE_RID);
 	alias_stub(&s, bh, &alice);
 	svc_copy(&good, &s);
 	CHECK(svc_call(p, 16, &s, &r, &d, "samr_alias_membership"));
@@ -409,7 +411,7 @@ TEST(alias_membership)
 	CHECK_EQ_INT(ndr_get_u32(&d), 0);
 	cli_result_free(&r);
 	/* Builtin: no user accounts to open. */
-	CHECK_EQ_INT(open_user(p, bh, 1000, h, NULL), 0xc0000064);
+	CHECK_EQ_INT(open_user(p, bh, FAKE_ALICE_RID, h, NULL), 0xc0000064);
 	ndr_enc_free(&s);
 	rpc_pipe_close(p);
 }
@@ -440,15 +442,6 @@ TEST(handle_table_bounded)
 	rpc_pipe_close(p);
 }
 
-/* Move within the reply; a failed call's empty one cannot be overrun. */
-static void seek(struct ndr_dec *d, size_t off)
-{
-	if (off > d->len)
-		ndr_dec_fail(d);
-	else
-		d->off = off;
-}
-
 /* One QueryInformationDomain(2) call: status, the level echoed in @lvl. */
 static uint32_t query_domain(struct rpc_pipe *p, uint16_t op,
 			     const uint8_t dh[20], uint16_t level,
@@ -465,7 +458,7 @@ static uint32_t query_domain(struct rpc_pipe *p, uint16_t op,
 	if (svc_call(p, op, &s, r, d, seed)) {
 		struct ndr_dec t = *d;
 
-		seek(&t, r->len - 4);
+		svc_seek(&t, r->len - 4);
 		st = ndr_get_u32(&t);
 	}
 	ndr_enc_free(&s);
@@ -493,8 +486,10 @@ TEST(query_domain_info)
 		CHECK(!"setup");
 		return;
 	}
+	fctx.count_calls = 0;
 	CHECK_EQ_INT(query_domain(p, 8, dh, 2, &r, &d, "samr_query_domain_2"),
 		     0);
+	CHECK_EQ_INT(fctx.count_calls, 1);
 	CHECK(ndr_get_ptr(&d) != 0);
 	CHECK_EQ_INT(ndr_get_u16(&d), 2);
 	ndr_get_u32(&d);			/* ForceLogoff */
@@ -507,7 +502,7 @@ TEST(query_domain_info)
 	CHECK_EQ_INT(ndr_get_u32(&d), 3);	/* DomainServerRolePrimary */
 	ndr_get_u32(&d);			/* UidOnlyAccepted */
 	CHECK_EQ_INT(ndr_get_u32(&d), 2);	/* users: alice, bob */
-	CHECK_EQ_INT(ndr_get_u32(&d), 2);	/* groups: None, staff */
+	CHECK_EQ_INT(ndr_get_u32(&d), 1);	/* groups: staff */
 	CHECK_EQ_INT(ndr_get_u32(&d), 0);	/* aliases */
 	for (i = 0; i < 3; i++)
 		str[i] = ndr_get_ustr_body(&d, &u[i]);
@@ -539,21 +534,41 @@ TEST(query_domain_info)
 	CHECK_EQ_INT(ndr_dec_remaining(&d), 0);
 	cli_result_free(&r);
 	CHECK_EQ_INT(query_domain(p, 8, bh, 2, &r, &d, NULL), 0);
-	seek(&d, 4 + 4 + 8 + 24 + 8 + 12);	/* up to UserCount */
+	svc_seek(&d, 4 + 4 + 8 + 24 + 8 + 12);	/* up to UserCount */
 	CHECK_EQ_INT(ndr_get_u32(&d), 0);	/* users */
 	CHECK_EQ_INT(ndr_get_u32(&d), 0);	/* groups */
 	CHECK_EQ_INT(ndr_get_u32(&d), 3);	/* Administrators, Users, Guests */
 	cli_result_free(&r);
 
-	/* Fixed-size levels decode to their exact sizes. */
+	/*
+	 * Fixed-size levels decode to their exact sizes. Level 1's arm is
+	 * 4-aligned: after the pointer and the 2-byte level, 2 bytes of pad,
+	 * then MinPasswordLength at 8 (the fake's policy is non-zero so a
+	 * misplaced field shows).
+	 */
+	fctx.count_calls = 0;
 	CHECK_EQ_INT(query_domain(p, 8, dh, 1, &r, &d, NULL), 0);
 	CHECK_EQ_INT(r.len, 4 + 4 + 24 + 4);
+	CHECK_EQ_INT(ndr_get_ptr(&d) != 0, 1);
+	CHECK_EQ_INT(ndr_get_u16(&d), 1);
+	CHECK_EQ_INT(ndr_get_u16(&d), 0);		/* pad */
+	CHECK_EQ_INT(d.off, 8);
+	CHECK_EQ_INT(ndr_get_u16(&d), FAKE_MIN_PASSWORD);
+	CHECK_EQ_INT(ndr_get_u16(&d), FAKE_PASSWORD_HISTORY);
+	CHECK_EQ_INT(ndr_get_u32(&d), 0);	/* PasswordProperties */
+	CHECK_EQ_INT(ndr_get_u32(&d), 0);		/* MaxPasswordAge: */
+	CHECK_EQ_INT(ndr_get_u32(&d), 0x80000000u);	/* never */
+	CHECK_EQ_INT(ndr_get_u32(&d), 0);		/* MinPasswordAge */
+	CHECK_EQ_INT(ndr_get_u32(&d), 0);
+	CHECK_EQ_INT(d.err, 0);
 	cli_result_free(&r);
+	/* Only level 2 reports counts, so only it enumerates accounts. */
+	CHECK_EQ_INT(fctx.count_calls, 0);
 	CHECK_EQ_INT(query_domain(p, 8, dh, 3, &r, &d, NULL), 0);
 	CHECK_EQ_INT(r.len, 4 + 4 + 8 + 4);
 	cli_result_free(&r);
 	CHECK_EQ_INT(query_domain(p, 8, dh, 7, &r, &d, NULL), 0);
-	seek(&d, 8);
+	svc_seek(&d, 8);
 	CHECK_EQ_INT(ndr_get_u32(&d), 3);
 	CHECK_EQ_INT(r.len, 4 + 4 + 4 + 4);
 	cli_result_free(&r);

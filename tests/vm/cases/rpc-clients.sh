@@ -78,12 +78,29 @@ check smbcacls-owner-name grep -qE '^OWNER:(Unix User|KSMBD-VM)\\tester$' <<<"$o
 check smbcacls-group-name grep -qE '^GROUP:(Unix Group|KSMBD-VM)\\tester$' <<<"$out"
 check smbcacls-everyone grep -qE '^ACL:Everyone:ALLOWED/' <<<"$out"
 check_not smbcacls-no-bare-sid grep -q 'S-1-' <<<"$out"
-out=$(timeout 60 smbcacls //127.0.0.1/share acl.txt $auth -a 'ACL:Everyone:ALLOWED/0/READ' 2>&1)
+before=$out
+# -a by an account name: smbcacls turns "tester" into a SID through
+# lsarpc LookupNames before it sends the descriptor, and exits non-zero
+# when that fails, as it must for an unknown name.
+out=$(timeout 60 smbcacls //127.0.0.1/share acl.txt $auth -a 'ACL:tester:ALLOWED/0/READ' 2>&1)
 rc=$?
-echo "$out" | sed 's/^/  smbcacls -a: /'
-echo "  smbcacls -a: exit $rc"
-check_not smbcacls-add-resolves grep -q 'failed to convert' <<<"$out"
-# The module stores no ACL yet: SET_INFO(security) maps onto the mode
-# and answers STATUS_SUCCESS, which smbcacls reports as exit 0.
+echo "$out" | sed 's/^/  smbcacls -a tester: /'
+echo "  smbcacls -a tester: exit $rc"
+check_not smbcacls-add-resolves grep -qi 'fail' <<<"$out"
 check smbcacls-add-server-ok test "$rc" -eq 0
+out=$(timeout 60 smbcacls //127.0.0.1/share acl.txt $auth -a 'ACL:nosuchname:ALLOWED/0/READ' 2>&1)
+rc=$?
+echo "$out" | sed 's/^/  smbcacls -a nosuchname: /'
+echo "  smbcacls -a nosuchname: exit $rc"
+check smbcacls-add-unknown-fails test "$rc" -ne 0
+# Read it back. This plain share keeps no descriptor: the module maps a
+# DACL onto the mode bits, and READ for tester adds nothing to 0644, so
+# the ACL reads back as before (the added ACE is not kept) and the mode
+# is unchanged. What is tested here is the lookup and the server's
+# STATUS_SUCCESS; a share storing descriptors would show the ACE.
+out=$(timeout 60 smbcacls //127.0.0.1/share acl.txt $auth 2>&1)
+echo "$out" | sed 's/^/  smbcacls re-read: /'
+check smbcacls-reread-owner-ace grep -qE '^ACL:(Unix User|KSMBD-VM)\\tester:ALLOWED/' <<<"$out"
+check smbcacls-reread-as-mode test "$out" = "$before"
+check smbcacls-mode-kept test "$(stat -c %a $f)" = 644
 finish
