@@ -214,6 +214,9 @@ int ksmbd_sd_merge(struct ksmbd_wbuf *w, const struct ksmbd_sd *stored,
 				       KSMBD_SE_DACL_PROTECTED);
 		dacl = sd_dacl(given);
 		dacl_how = ACL_MAP_GENERIC;
+		/* none sent is the NULL DACL, and reads back as one */
+		if (!given->has_dacl)
+			control |= KSMBD_SE_DACL_PRESENT;
 	}
 	if (secinfo & KSMBD_SACL_SECINFO) {
 		control &= ~KSMBD_SE_SACL_BITS;

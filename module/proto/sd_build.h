@@ -92,7 +92,8 @@ int ksmbd_sd_write_parts(struct ksmbd_wbuf *w, const struct ksmbd_sd *sd,
  * lacks is left as it was (Samba and W2K3); the caller's access rule
  * (WRITE_OWNER) should look at what was sent, as ksmbd_sd_sent() says.
  * A named DACL it lacks (no DACL_PRESENT) is stored as
- * no DACL (the NULL DACL's meaning), as Windows does. GENERIC_* bits in
+ * the NULL DACL (DACL_PRESENT, no ACL: what it means), as Windows does
+ * (smb2.create.nulldacl reads DACL_PRESENT back). GENERIC_* bits in
  * the given ACEs that apply to the object (not inherit-only) are mapped
  * (what Windows and Samba store). PROTECTED_/UNPROTECTED_DACL_SECINFO
  * set or clear SE_DACL_PROTECTED (the same for the SACL). LABEL_SECINFO

@@ -257,7 +257,7 @@ TEST(merge_control_bits)
 }
 
 /* smb2.create.nulldacl: "set NULL DACL" stores DACL_PRESENT without an
- * ACL; a DACL_SECINFO without DACL_PRESENT leaves no DACL. */
+ * ACL; so does a DACL_SECINFO without DACL_PRESENT ("set empty sd"). */
 TEST(merge_null_and_missing_dacl)
 {
 	static const struct tace d[] = {
@@ -277,7 +277,7 @@ TEST(merge_null_and_missing_dacl)
 	w = ksmbd_wbuf_make(out, sizeof(out));
 	CHECK(reparse(ksmbd_sd_merge(&w, stored, given, KSMBD_DACL_SECINFO),
 		      &w, &sd) > 0);
-	CHECK(!sd.has_dacl);
+	CHECK(sd.has_dacl && sd.null_dacl);
 	/* and an empty one stays empty, not NULL */
 	given = t_sd(&tg, 0, NULL, NULL, T_ACL, NULL, 0);
 	w = ksmbd_wbuf_make(out, sizeof(out));
