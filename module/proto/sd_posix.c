@@ -186,6 +186,7 @@ struct pbuild {
 	struct ksmbd_pacl_entry *e;
 	u32 cap, n;
 	bool is_default;	/* CREATOR OWNER/GROUP are the owner entries */
+	bool traverse;		/* a directory's access ACL: x with any right */
 	u32 uid, gid;		/* the file's; access ACL only */
 	ksmbd_sid_map_fn map;
 	void *map_ctx;
@@ -388,6 +389,7 @@ static int finish(struct pbuild *b)
 
 static int build(struct pbuild *b, const struct ksmbd_sd *sd, bool *any)
 {
+	u32 i;
 	int rc;
 
 	b->n = 0;
@@ -398,6 +400,16 @@ static int build(struct pbuild *b, const struct ksmbd_sd *sd, bool *any)
 	if (rc)
 		return rc;
 	apply_all(b, sd);
+	/*
+	 * Windows never checks traverse (every token holds the bypass
+	 * privilege), the kernel does on every path walk: whoever has a
+	 * right in a directory may search it, or a file its DACL lets the
+	 * caller create or open there could not be reached.
+	 */
+	if (b->traverse)
+		for (i = 0; i < b->n; i++)
+			if (b->e[i].perm & RWX)
+				b->e[i].perm |= KSMBD_PACL_EXECUTE;
 	return finish(b);
 }
 
@@ -434,6 +446,7 @@ int ksmbd_sd_to_posix(const struct ksmbd_sd *sd, u32 uid, u32 gid,
 		return open_to_all(out);
 	b.e = out->acc;
 	b.cap = out->acc_cap;
+	b.traverse = is_directory;
 	rc = build(&b, sd, &any);
 	if (rc)
 		return rc;
@@ -443,6 +456,7 @@ int ksmbd_sd_to_posix(const struct ksmbd_sd *sd, u32 uid, u32 gid,
 	b.e = out->def;
 	b.cap = out->def_cap;
 	b.is_default = true;
+	b.traverse = false;
 	rc = build(&b, sd, &any);
 	if (rc) {
 		out->acc_count = 0;

@@ -17,7 +17,8 @@
  *    its rwx not already granted (the access check's first-match rule);
  *  - rwx of a mask (generic bits mapped): r = READ_DATA (list); w =
  *    WRITE_DATA, APPEND_DATA, or DELETE_CHILD (add and remove entries);
- *    x = EXECUTE (traverse);
+ *    x = EXECUTE (traverse); in a directory's access ACL every entry
+ *    with a right also gets x (Windows never checks traverse);
  *  - MASK is the union of the named entries and GROUP_OBJ, written when
  *    there is a named entry.
  * What POSIX cannot say: a user with an entry of its own gets no more

@@ -270,6 +270,32 @@ TEST(directory_default_acl)
 	CHECK_EQ_INT(p.def_count, 0);
 }
 
+/* smb2.acls.DYNAMIC: a directory whose DACL gives its owner only
+ * WRITE_DATA (ADD_FILE) must let the owner create files there, which the
+ * kernel allows only with search (x) on it; a file gets no x from that. */
+TEST(directory_traverse)
+{
+	static const struct tace d[] = {
+		T_ALLOW(OI, KSMBD_FILE_WRITE_DATA | KSMBD_DELETE |
+			KSMBD_FILE_READ_ATTRIBUTES, "S-1-22-1-1000"),
+		T_DENY(0, KSMBD_FILE_READ_DATA, S_WORLD),
+	};
+	struct ksmbd_pacl p;
+	struct tsd t;
+
+	CHECK_EQ_INT(to_posix(t_sd(&t, 0, S_ALICE, S_STAFF, T_ACL, d, 2),
+			      true, &p), 0);
+	CHECK_ACL(acc, p.acc_count, { U_OBJ, 0, W | X }, { G_OBJ, 0, 0 },
+		  { OTH, 0, 0 });
+	/* the default ACL is the children's: no x for files from it (the
+	 * dir's owner is a named user there) */
+	CHECK_ACL(def, p.def_count, { U_OBJ, 0, 0 }, { U, 1000, W },
+		  { G_OBJ, 0, 0 }, { MASK, 0, W }, { OTH, 0, 0 });
+	CHECK_EQ_INT(to_posix(&t.sd, false, &p), 0);
+	CHECK_ACL(acc, p.acc_count, { U_OBJ, 0, W }, { G_OBJ, 0, 0 },
+		  { OTH, 0, 0 });
+}
+
 TEST(no_room)
 {
 	static const struct tace d[] = {
@@ -395,6 +421,7 @@ int main(void)
 	RUN(deny_order);
 	RUN(owner_rights_inherit_only_null);
 	RUN(directory_default_acl);
+	RUN(directory_traverse);
 	RUN(no_room);
 	RUN(token_sids);
 	return test_report();
