@@ -21,6 +21,7 @@
 #include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/falloc.h>
+#include <linux/fsnotify.h>
 #include <linux/mount.h>
 #include <linux/namei.h>
 #include <linux/pipe_fs_i.h>
@@ -930,6 +931,11 @@ int ksmbd_vfs_setxattr(struct ksmbd_file *fp, const char *name,
 	}
 	revert_creds(old);
 	return ret;
+}
+
+void ksmbd_vfs_notify_attrib(struct ksmbd_file *fp)
+{
+	fsnotify_xattr(fp->filp->f_path.dentry);
 }
 
 int ksmbd_vfs_removexattr(struct ksmbd_file *fp, const char *name)

@@ -165,6 +165,11 @@ ssize_t ksmbd_vfs_getxattr(struct ksmbd_file *fp, const char *name,
 int ksmbd_vfs_setxattr(struct ksmbd_file *fp, const char *name,
 		       const void *value, size_t size, int flags);
 int ksmbd_vfs_removexattr(struct ksmbd_file *fp, const char *name);
+/*
+ * Tell change-notify watchers the file's attributes changed when nothing
+ * on the inode did (attributes a file system could not keep).
+ */
+void ksmbd_vfs_notify_attrib(struct ksmbd_file *fp);
 ssize_t ksmbd_vfs_listxattr(struct ksmbd_file *fp, char *buf, size_t size);
 
 /* Unlink or rmdir the handle's dentry (delete-on-close at the last close). */

@@ -136,9 +136,13 @@ static int set_basic(struct ksmbd_file *fp, const struct ksmbd_buf *b)
 	 * need write permission (gone on a read-only file) and some file
 	 * systems (tmpfs before 6.6) have none.
 	 */
+	ret = -EOPNOTSUPP;
 	if (ksmbd_fattr_stores_dos(fp) && (attrs || time_given(ctime_)))
-		ksmbd_fattr_store_dosattr(fp, &st, attrs, attrs != 0,
-					  time_given(ctime_) ? ctime_ : 0);
+		ret = ksmbd_fattr_store_dosattr(fp, &st, attrs, attrs != 0,
+						time_given(ctime_) ? ctime_ : 0);
+	/* A change the client was told of: its watchers hear of it too. */
+	if (ret && attrs && !(ia.ia_valid & ATTR_MODE))
+		ksmbd_vfs_notify_attrib(fp);
 	/* what the file system may not keep (file.h) */
 	ksmbd_file_set_times(fp, time_given(ctime_) ? ctime_ : 0,
 			     time_given(chtime) ? chtime : 0);

@@ -9,7 +9,8 @@ changes buffered between requests, rename and modify actions, the
 completion filter, WATCH_TREE against a plain watch, OutputBufferLength
 overflow (STATUS_NOTIFY_ENUM_DIR), CANCEL, close and disconnect of a
 watching handle, notify on a file and on a closed handle, the directory
-of a WATCH_TREE handle removed locally (STATUS_DELETE_PENDING).
+of a WATCH_TREE handle removed locally (STATUS_DELETE_PENDING), attributes
+the file system could not keep still notified.
 
 CLI: smb2notify.py [--host H] [--port P] [--prefix NAME] [--user U]
                    [--password PW] [--share-dir DIR] [--list] [CASE ...]
@@ -151,6 +152,28 @@ def case_watch_tree(env):
     want(t.final(mt, itr, "cancel"), "CANCELLED", "cancel tree notify")
     t.close(flat)
     t.close(tree)
+    t.bye()
+
+
+@case
+def case_attributes_not_kept(env):
+    # HIDDEN set where the file system cannot keep it (the guest's tmpfs
+    # share: no user.* xattrs before 6.6): the server answers success,
+    # so the watcher hears of the change too; before, nothing on the
+    # inode changed and the notify (smb2.notify.mask-change) never came.
+    fresh_dir(env)
+    touch(local(env, "attr.txt"))
+    t = NotifyTree(env)
+    d = t.open_dir()
+    mid, interim = t.pending(d, F_ATTRIBUTES)
+    f = t.must_create(DIR + "\\attr.txt", access=0x100).fid  # WRITE_ATTRIBUTES
+    basic = struct.pack("<QQQQI4x", 0, 0, 0, 0, 0x2)        # HIDDEN
+    want(t.set_info(f, 1, 4, basic), "SUCCESS", "set HIDDEN")
+    r = t.final(mid, interim, "attributes notify")
+    want(r, "SUCCESS", "attributes notify")
+    expect_eq(entries(r), [(MODIFIED, "attr.txt")], "attributes changed")
+    t.close(f)
+    t.close(d)
     t.bye()
 
 
