@@ -266,7 +266,11 @@ static void trace_denied(const struct ksmbd_conn *conn, const char *name,
 				  desired, most, ace, sid, h->stored);
 }
 
-/* Every check is counted; a refusal is counted and traced too. */
+/*
+ * Every check is counted; a refusal is counted and traced too. The check
+ * has run before the call: ace is what it set (an argument's order of
+ * evaluation is unspecified, so never counted(check(&ace), ..., ace)).
+ */
 static int counted(int ret, const struct ksmbd_conn *conn, const char *name,
 		   const struct ksmbd_sd_held *h, const struct ksmbd_token *tok,
 		   u32 desired, int ace)
@@ -284,10 +288,9 @@ int ksmbd_sd_check(const struct ksmbd_conn *conn, const char *name,
 		   u32 desired, u32 *granted)
 {
 	int ace = -1;
+	int ret = ksmbd_sd_access_check(&h->sd, tok, desired, granted, &ace);
 
-	return counted(ksmbd_sd_access_check(&h->sd, tok, desired, granted,
-					     &ace),
-		       conn, name, h, tok, desired, ace);
+	return counted(ret, conn, name, h, tok, desired, ace);
 }
 
 /* ---- CREATE ---- */
@@ -325,10 +328,10 @@ static int open_check(const struct ksmbd_conn *conn, const char *name,
 		      const struct ksmbd_token *tok, u32 desired, u32 *granted)
 {
 	int ace = -1;
+	int ret = ksmbd_sd_access_check_open(&h->sd, psd, tok, desired,
+					     granted, &ace);
 
-	return counted(ksmbd_sd_access_check_open(&h->sd, psd, tok, desired,
-						  granted, &ace),
-		       conn, name, h, tok, desired, ace);
+	return counted(ret, conn, name, h, tok, desired, ace);
 }
 
 int ksmbd_sd_open_check(const struct ksmbd_conn *conn, const char *name,
