@@ -9,6 +9,7 @@
 #define pr_fmt(fmt) "ksmbd: " fmt
 
 #include <linux/fs.h>
+#include "create_rules.h"
 #include "dosattr.h"
 #include "fattr.h"
 #include "file.h"
@@ -39,9 +40,12 @@ static u32 attrs_of(struct ksmbd_file *fp, const struct kstat *st,
 {
 	u32 attrs = ksmbd_file_dos_attrs(fp, st) &
 		    (FILE_ATTRIBUTE_HIDDEN | FILE_ATTRIBUTE_READONLY);
+	bool ro_xattr = fp->tree_flags & KSMBD_FILE_TREE_RO_XATTR;
 
 	attrs |= ksmbd_dos_attrs(S_ISDIR(st->mode),
-				 !(attrs & FILE_ATTRIBUTE_READONLY), false, da);
+				 ro_xattr ? ksmbd_attrs_writable(true, 0, da) :
+					    !(attrs & FILE_ATTRIBUTE_READONLY),
+				 false, da);
 	if (attrs & ~FILE_ATTRIBUTE_NORMAL)
 		attrs &= ~FILE_ATTRIBUTE_NORMAL;
 	return attrs;
@@ -97,6 +101,34 @@ int ksmbd_fattr_of_file(struct ksmbd_file *fp, struct kstat *st,
 	/* the link a pending delete removes no longer counts (as Windows) */
 	if (a->delete_pending && a->nlink)
 		a->nlink--;
+	return 0;
+}
+
+bool ksmbd_fattr_readonly(struct ksmbd_file *fp)
+{
+	struct ksmbd_dosattr da = { };
+
+	if (!fp->filp || fp->kind == KSMBD_FILE_DIRECTORY)
+		return false;
+	if (!(fp->tree_flags & KSMBD_FILE_TREE_RO_XATTR))
+		return ksmbd_mode_readonly(file_inode(fp->filp)->i_mode);
+	return ksmbd_file_dosattr(fp, &da) &&
+	       !ksmbd_attrs_writable(true, 0, &da);
+}
+
+int ksmbd_fattr_readonly_open(struct ksmbd_file *fp, u32 desired,
+			      bool delete_on_close, bool overwrite)
+{
+	const u32 writes = FILE_WRITE_DATA | FILE_APPEND_DATA;
+
+	if (!(fp->tree_flags & KSMBD_FILE_TREE_RO_XATTR) ||
+	    !ksmbd_fattr_readonly(fp))
+		return 0;
+	if (delete_on_close)
+		return -KSMBD_ECANNOT_DELETE;
+	if (overwrite || (ksmbd_access_map_generic(desired) & writes))
+		return -EACCES;
+	fp->daccess &= ~writes;		/* MAXIMUM_ALLOWED's grant */
 	return 0;
 }
 
@@ -171,12 +203,12 @@ int ksmbd_fattr_set_sparse(struct ksmbd_file *fp, bool sparse)
 	return ksmbd_vfs_setxattr(fp, KSMBD_DOSATTR_XATTR, blob, n, 0);
 }
 
-bool ksmbd_fattr_readonly_mode(const struct kstat *st, u32 attrs,
-			       umode_t *mode)
+bool ksmbd_fattr_readonly_mode(const struct ksmbd_file *fp,
+			       const struct kstat *st, u32 attrs, umode_t *mode)
 {
 	bool ro = attrs & FILE_ATTRIBUTE_READONLY;
 
-	if (S_ISDIR(st->mode))
+	if (S_ISDIR(st->mode) || (fp->tree_flags & KSMBD_FILE_TREE_RO_XATTR))
 		return false;
 	if (ro && (st->mode & 0222)) {
 		*mode = st->mode & ~0222;
@@ -202,7 +234,7 @@ void ksmbd_create_set_attrs(struct ksmbd_file *fp, u32 attrs)
 	/* the xattr first: a read-only mode may forbid writing it after */
 	if (ksmbd_fattr_stores_dos(fp))
 		ksmbd_fattr_store_dosattr(fp, &st, attrs, true, 0);
-	if (ksmbd_fattr_readonly_mode(&st, attrs, &ia.ia_mode)) {
+	if (ksmbd_fattr_readonly_mode(fp, &st, attrs, &ia.ia_mode)) {
 		ia.ia_valid = ATTR_MODE | ATTR_CTIME;
 		ksmbd_vfs_setattr(fp, &ia);
 	}

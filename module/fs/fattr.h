@@ -50,10 +50,21 @@ int ksmbd_fattr_store_dosattr(struct ksmbd_file *fp, const struct kstat *st,
 			      u32 attrs, bool set_attrs, u64 btime);
 /*
  * READONLY is the mode's write bits, so the kernel enforces it: the mode
- * attrs asks for in *mode, false when st's mode already matches.
+ * attrs asks for in *mode, false when st's mode already matches or the
+ * share keeps READONLY in user.DOSATTRIB (KSMBD_FILE_TREE_RO_XATTR).
  */
-bool ksmbd_fattr_readonly_mode(const struct kstat *st, u32 attrs,
-			       umode_t *mode);
+bool ksmbd_fattr_readonly_mode(const struct ksmbd_file *fp,
+			       const struct kstat *st, u32 attrs, umode_t *mode);
+/* Is fp's file READONLY (its mode, or its stored attribute)? */
+bool ksmbd_fattr_readonly(struct ksmbd_file *fp);
+/*
+ * CREATE's READONLY rules (MS-FSA 2.1.5.1.2.1) for an existing file where
+ * the attribute is stored rather than the mode (the kernel enforces the
+ * mode): delete-on-close -KSMBD_ECANNOT_DELETE, an overwrite or a write
+ * asked for -EACCES, MAXIMUM_ALLOWED loses the write rights.
+ */
+int ksmbd_fattr_readonly_open(struct ksmbd_file *fp, u32 desired,
+			      bool delete_on_close, bool overwrite);
 /*
  * CREATE made a file or directory with FileAttributes beyond NORMAL and
  * ARCHIVE (MS-FSA 2.1.5.1.2.1): store them as SET_INFO would (READONLY

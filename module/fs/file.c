@@ -60,6 +60,12 @@ static void durable_changed(void)
 		wake_up_all(&durable_wq);
 }
 
+bool ksmbd_tree_ro_in_xattr(const struct ksmbd_tree *tree)
+{
+	return ksmbd_share_has(tree->share, KSMBD_SHARE_FLAG_ACL_XATTR) &&
+	       ksmbd_share_has(tree->share, KSMBD_SHARE_FLAG_STORE_DOS_ATTRS);
+}
+
 static u32 tree_flags_of(struct ksmbd_tree *tree)
 {
 	u32 flags = 0;
@@ -68,6 +74,8 @@ static u32 tree_flags_of(struct ksmbd_tree *tree)
 		flags |= KSMBD_FILE_TREE_WRITABLE;
 	if (ksmbd_share_has(tree->share, KSMBD_SHARE_FLAG_HIDE_DOT_FILES))
 		flags |= KSMBD_FILE_TREE_HIDE_DOT;
+	if (ksmbd_tree_ro_in_xattr(tree))
+		flags |= KSMBD_FILE_TREE_RO_XATTR;
 	return flags;
 }
 
@@ -482,7 +490,8 @@ u32 ksmbd_file_dos_attrs(struct ksmbd_file *fp, const struct kstat *st)
 
 	if (S_ISDIR(st->mode))
 		attrs |= FILE_ATTRIBUTE_DIRECTORY;
-	else if (!(st->mode & 0222))
+	else if (!(st->mode & 0222) &&
+		 !(fp->tree_flags & KSMBD_FILE_TREE_RO_XATTR))
 		attrs |= FILE_ATTRIBUTE_READONLY;
 	if (fp->tree_flags & KSMBD_FILE_TREE_HIDE_DOT) {
 		spin_lock(&fp->name_lock);

@@ -186,6 +186,15 @@ struct ksmbd_file {
 /* ksmbd_file.tree_flags */
 #define KSMBD_FILE_TREE_WRITABLE	0x1	/* tree and share allow writes */
 #define KSMBD_FILE_TREE_HIDE_DOT	0x2	/* "hide dot files" */
+/* READONLY lives in user.DOSATTRIB, not the mode ("acl xattr" shares) */
+#define KSMBD_FILE_TREE_RO_XATTR	0x4
+
+/*
+ * Where the descriptor decides the mode (and DOS attributes are stored),
+ * a mode without write bits is the descriptor's, not READONLY: that is
+ * kept in user.DOSATTRIB and enforced by CREATE and SET_INFO.
+ */
+bool ksmbd_tree_ro_in_xattr(const struct ksmbd_tree *tree);
 
 /*
  * Look up a handle of the request's session and tree, with a reference.

@@ -46,6 +46,15 @@ void ksmbd_filetime_to_unix(u64 ft, s64 *sec, u32 *nsec)
 	*nsec = (u32)t * 100;
 }
 
+bool ksmbd_attrs_writable(bool ro_in_xattr, umode_t mode,
+			  const struct ksmbd_dosattr *da)
+{
+	if (!ro_in_xattr)
+		return mode & 0222;
+	return !(da && (da->valid & KSMBD_DOSINFO_ATTRIB) &&
+		 (da->attrib & FILE_ATTRIBUTE_READONLY));
+}
+
 u32 ksmbd_dos_attrs(bool directory, bool mode_writable, bool hide,
 		    const struct ksmbd_dosattr *da)
 {

@@ -151,6 +151,12 @@ struct ksmbd_dosattr;
  * change-notify event the client did not cause); once a client sets the
  * attributes, what it set is stored, NORMAL included.
  */
+/*
+ * Not READONLY: the mode has a write bit, or where READONLY is stored
+ * (ro_in_xattr, KSMBD_FILE_TREE_RO_XATTR) da does not hold it.
+ */
+bool ksmbd_attrs_writable(bool ro_in_xattr, umode_t mode,
+			  const struct ksmbd_dosattr *da);
 u32 ksmbd_dos_attrs(bool directory, bool mode_writable, bool hide,
 		    const struct ksmbd_dosattr *da);
 

@@ -357,7 +357,7 @@ int ksmbd_vfs_may_delete(const struct ksmbd_vfs_scope *s,
  * append-only ones (writers append only, nobody truncates). Without it
  * a handle granted write access could overwrite an append-only log.
  */
-static int may_open_like(const struct path *p, int flags)
+static int may_open_like(const struct path *p, int flags, bool created)
 {
 	struct inode *inode = d_inode(p->dentry);
 	int acc = flags & O_ACCMODE, mask = MAY_OPEN;
@@ -373,11 +373,15 @@ static int may_open_like(const struct path *p, int flags)
 	if (IS_APPEND(inode) &&
 	    (((mask & MAY_WRITE) && !(flags & O_APPEND)) || (flags & O_TRUNC)))
 		return -EPERM;
+	/* open(2) does not check the mode of the file it has just made */
+	if (created)
+		mask = MAY_OPEN;
 	return inode_permission(path_userns(p), inode, mask);
 }
 
 struct file *ksmbd_vfs_open(const struct ksmbd_vfs_scope *s,
-			    const struct ksmbd_vfs_lookup *res, int flags)
+			    const struct ksmbd_vfs_lookup *res, int flags,
+			    bool created)
 {
 	struct path p = { .mnt = res->mnt, .dentry = res->dentry };
 	const struct cred *old;
@@ -389,7 +393,7 @@ struct file *ksmbd_vfs_open(const struct ksmbd_vfs_scope *s,
 	    IS_APPEND(d_inode(res->dentry)))
 		flags |= O_APPEND;
 	old = override_creds(s->cred);
-	ret = may_open_like(&p, flags);
+	ret = may_open_like(&p, flags, created);
 	f = ret ? ERR_PTR(ret) : dentry_open(&p, flags | O_LARGEFILE, s->cred);
 	revert_creds(old);
 	return f;

@@ -79,10 +79,13 @@ bool ksmbd_vfs_is_owner(const struct ksmbd_vfs_scope *s,
  * Open what the lookup found as the user; flags O_RDONLY / O_WRONLY /
  * O_RDWR / O_PATH. open(2)'s rules hold: the permission for the mode,
  * no writer of an immutable file, an append-only one opened for writing
- * appends (O_APPEND is added) and is never truncated (-EPERM).
+ * appends (O_APPEND is added) and is never truncated (-EPERM). A file
+ * the caller has just created opens whatever its mode, as with open(2)'s
+ * O_CREAT: its creator was granted the access it asked for.
  */
 struct file *ksmbd_vfs_open(const struct ksmbd_vfs_scope *s,
-			    const struct ksmbd_vfs_lookup *res, int flags);
+			    const struct ksmbd_vfs_lookup *res, int flags,
+			    bool created);
 
 /* ---- Operations on an open handle, as the handle's user ---- */
 

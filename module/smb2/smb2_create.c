@@ -86,10 +86,8 @@ static void decode_app_instance(const struct ksmbd_buf *list,
 	rq->has_app_instance = true;
 }
 
-/*
- * An ExtA list naming an xattr the server keeps itself: refused whole,
- * before anything is created, as SET_INFO refuses it.
- */
+/* An ExtA list naming an xattr the server keeps itself: refused whole,
+ * before anything is created, as SET_INFO refuses it. */
 static bool ea_list_reserved(const struct ksmbd_buf *list)
 {
 	struct ksmbd_ea_entry e;
@@ -195,11 +193,9 @@ static u32 maximal_existing(const struct ksmbd_vfs_scope *s,
 	return access;
 }
 
-/*
- * Granted access: what was asked (generic rights mapped), or everything
+/* Granted access: what was asked (generic rights mapped), or everything
  * allowed for MAXIMUM_ALLOWED. Data and delete rights must be backed by
- * the kernel's permissions; on a read-only tree no modifying right is.
- */
+ * the kernel's permissions; on a read-only tree no modifying right is. */
 static int grant(u32 desired, u32 maximal, u32 *granted)
 {
 	u32 want = ksmbd_access_map_generic(desired) &
@@ -405,6 +401,7 @@ static int decide(struct create_state *cs, struct create_result *out)
 		if (ret)
 			return ret;
 		if ((rq->args.options & FILE_DELETE_ON_CLOSE) &&
+		    !ksmbd_tree_ro_in_xattr(tree) &&
 		    ksmbd_mode_readonly(d_inode(cs->res.dentry)->i_mode))
 			return -KSMBD_ECANNOT_DELETE;
 		cs->dir = d_is_dir(cs->res.dentry);
@@ -462,22 +459,22 @@ static int open_filp(struct create_state *cs, struct ksmbd_file *fp)
 {
 	/* A stream's data is in the base's attributes: no data open. */
 	int flags = cs->sn ? O_PATH : open_flags(cs->granted, cs->dir);
-	struct file *filp = ksmbd_vfs_open(&cs->scope, &cs->res, flags);
+	bool created = cs->step == KSMBD_STEP_CREATE;
+	struct file *filp = ksmbd_vfs_open(&cs->scope, &cs->res, flags,
+					   created);
 
 	/* Execute without read (mode --x): the handle keeps it, reads nothing */
 	if (PTR_ERR_OR_ZERO(filp) == -EACCES && !(flags & O_PATH) &&
 	    (flags & O_ACCMODE) == O_RDONLY && !(cs->granted & FILE_READ_DATA))
-		filp = ksmbd_vfs_open(&cs->scope, &cs->res, O_PATH);
+		filp = ksmbd_vfs_open(&cs->scope, &cs->res, O_PATH, false);
 	if (IS_ERR(filp))
 		return PTR_ERR(filp);
 	fp->filp = filp;
 	return 0;
 }
 
-/*
- * FILE_DELETE_ON_CLOSE on a non-empty directory: the open succeeds, nothing
- * is armed (as Samba); SET_INFO's disposition answers DIRECTORY_NOT_EMPTY.
- */
+/* FILE_DELETE_ON_CLOSE on a non-empty directory: opens, arms nothing
+ * (as Samba); SET_INFO's disposition answers DIRECTORY_NOT_EMPTY. */
 static bool doc_allowed(struct ksmbd_file *fp)
 {
 	return fp->kind != KSMBD_FILE_DIRECTORY || !ksmbd_vfs_dir_empty(fp);
@@ -491,11 +488,8 @@ static bool app_instance_applies(const struct ksmbd_smb2_ctx *ctx,
 	       ctx->conn->neg.dialect >= SMB30_DIALECT;
 }
 
-/*
- * A handle kept durable by a connection drop the purge in act() came too
- * early for (its teardown ran meanwhile) is closed now, as the purge
- * would have closed it; -ESTALE when that deleted the file.
- */
+/* A durable handle act()'s purge came too early for is closed now
+ * (-ESTALE when that deleted the file). */
 static int purge_late(struct create_state *cs, struct ksmbd_file *fp)
 {
 	if (ksmbd_file_durable_purge(fp, cs->step == KSMBD_STEP_TRUNCATE) &&
@@ -579,8 +573,15 @@ static int act(struct create_state *cs, const char *name,
 			goto err_put;
 	}
 	ret = open_filp(cs, fp);
+	if (!ret && cs->step != KSMBD_STEP_CREATE && !cs->sn)
+		ret = ksmbd_fattr_readonly_open(fp, rq->args.desired_access,
+				rq->args.options & FILE_DELETE_ON_CLOSE,
+				cs->step == KSMBD_STEP_TRUNCATE);
 	if (ret)
 		goto err_put;
+	/* Attributes and EAs first: the descriptor may deny these writes */
+	if (cs->step == KSMBD_STEP_CREATE && !cs->sn)
+		apply_new_file_hints(fp, rq, cs->ctx->conn);
 	if (cs->tok &&
 	    (cs->sn ? cs->base_create : cs->step == KSMBD_STEP_CREATE)) {
 		ret = ksmbd_sd_store_new(fp, cs->res.parent.dentry, &rq->secd,
@@ -619,7 +620,7 @@ static int act(struct create_state *cs, const char *name,
 		ret = ksmbd_vfs_overwrite(fp);
 	if (ret)
 		goto err_put;
-	if (cs->step != KSMBD_STEP_OPEN && !cs->sn)
+	if (cs->step == KSMBD_STEP_TRUNCATE && !cs->sn)
 		apply_new_file_hints(fp, rq, cs->ctx->conn);
 	fp->delete_on_close = (rq->args.options & FILE_DELETE_ON_CLOSE) &&
 			      doc_allowed(fp);

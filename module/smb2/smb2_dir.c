@@ -193,7 +193,7 @@ static int entry_attrs(struct ksmbd_file *fp, struct dir_state *ds,
 		    name[0] == '.';
 	size_t xlen = sizeof(ds->xattr);
 	struct ksmbd_dosattr da;
-	bool has_da = false;
+	bool has_da = false, writable;
 	struct kstat st;
 	int ret;
 
@@ -207,9 +207,10 @@ static int entry_attrs(struct ksmbd_file *fp, struct dir_state *ds,
 		return -ENOENT;
 	if (dos && xlen)
 		has_da = !ksmbd_dosattr_decode(ds->xattr, xlen, &da);
-	ksmbd_fattr_from_kstat(&st, ksmbd_dos_attrs(S_ISDIR(st.mode),
-						    st.mode & 0222, hide,
-						    has_da ? &da : NULL),
+	writable = ksmbd_attrs_writable(fp->tree_flags & KSMBD_FILE_TREE_RO_XATTR,
+					st.mode, has_da ? &da : NULL);
+	ksmbd_fattr_from_kstat(&st, ksmbd_dos_attrs(S_ISDIR(st.mode), writable,
+						    hide, has_da ? &da : NULL),
 			       has_da ? &da : NULL, a);
 	ksmbd_inode_apply_times(&st, a);
 	return 0;

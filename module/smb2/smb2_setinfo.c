@@ -121,7 +121,7 @@ static int set_basic(struct ksmbd_file *fp, const struct ksmbd_buf *b)
 		ia.ia_valid |= ATTR_MTIME | ATTR_MTIME_SET;
 		ia.ia_mtime = to_ts(mtime);
 	}
-	if (attrs && ksmbd_fattr_readonly_mode(&st, attrs, &mode)) {
+	if (attrs && ksmbd_fattr_readonly_mode(fp, &st, attrs, &mode)) {
 		ia.ia_valid |= ATTR_MODE;
 		ia.ia_mode = mode;
 	}
@@ -317,7 +317,7 @@ static int set_disposition(struct ksmbd_file *fp, const struct ksmbd_buf *b,
 	} else if (ksmbd_setinfo_disposition_decode(b, &on)) {
 		return -KSMBD_EINFO_LENGTH;
 	}
-	if (on && fp->filp && ksmbd_mode_readonly(file_inode(fp->filp)->i_mode))
+	if (on && ksmbd_fattr_readonly(fp))
 		return -KSMBD_ECANNOT_DELETE;
 	return ksmbd_file_set_delete_on_close(fp, on != 0);
 }
