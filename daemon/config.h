@@ -203,6 +203,7 @@ struct ksmbd_share {
 	bool store_dos_attributes;
 	bool hide_dot_files;
 	bool acl_xattr;			/* "acl xattr" or vfs objects = acl_xattr */
+	bool hide_unreadable;		/* listings leave out what the user cannot read */
 	/* User lists: names (case-insensitive) or @group / +group (Unix group). */
 	struct ksmbd_strlist valid_users;	/* empty = everyone */
 	struct ksmbd_strlist invalid_users;

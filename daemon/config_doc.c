@@ -112,6 +112,8 @@ const struct cfg_key_doc cfg_key_docs[] = {
 	{ "hide dot files", 'S', "Names starting with a dot are reported hidden.", NULL, NULL, NULL },
 	{ "acl xattr", 'S', "Store Windows security descriptors (owner, group, access control list) in the security.NTACL extended attribute, in the format Samba's acl_xattr module writes, so a share moved between Samba and this server keeps its permissions. The stored descriptor decides which SMB opens, deletes and renames are allowed; new files and folders inherit from their folder's; what it grants is also written into the file's POSIX ACL (or mode) so the kernel allows it, and the kernel's own check stays in force. A file without a stored descriptor (made locally, or before the option was set) answers one derived from its owner, group and mode. No: descriptors are always derived from the mode, and changes to them change only the owner, group and mode.",
 	  NULL, NULL, NULL },
+	{ "hide unreadable", 'S', "Access-based enumeration: a directory listing leaves out the files and folders the user may not read (read data, attributes and extended attributes, as the access check on the file's security descriptor decides), and the share is announced to clients as enumerating by access. Off by default; each entry listed costs a look at its descriptor.",
+	  NULL, NULL, NULL },
 	{ "vfs objects", 'S', "Samba's module list: acl_xattr sets acl xattr = yes (a list without it, no); streams_xattr is what this server always does (named streams live in user.* extended attributes); any other module is warned about and ignored.",
 	  NULL, NULL, NULL },
 	{ "max connections", 'S', "Tree connects the share accepts at once; 0 is no limit. In [global] this is the server's limit, not a share default.",

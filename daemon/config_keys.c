@@ -251,6 +251,7 @@ static const struct key_def key_table[] = {
 	{ "storedosattributes", S(store_dos_attributes), .type = T_BOOL },
 	{ "hidedotfiles", S(hide_dot_files), .type = T_BOOL },
 	{ "aclxattr", S(acl_xattr), .type = T_BOOL },
+	{ "hideunreadable", S(hide_unreadable), .type = T_BOOL },
 	{ "vfsobjects", S(acl_xattr), .type = T_VFS },
 	{ "maxconnections", S(max_connections), .type = T_UINT, .max = 0xffffffffUL,
 	  .suffix = true, .not_in_global = true },

@@ -380,6 +380,8 @@ static uint32_t share_flags(const struct ksmbd_share *s)
 		f |= KSMBD_SHARE_FLAG_HIDE_DOT_FILES;
 	if (s->acl_xattr)
 		f |= KSMBD_SHARE_FLAG_ACL_XATTR;
+	if (s->hide_unreadable)
+		f |= KSMBD_SHARE_FLAG_HIDE_UNREADABLE;
 	if (s->smb3_encryption == KSMBD_ENCRYPTION_REQUIRED)
 		f |= KSMBD_SHARE_FLAG_ENCRYPT;
 	else if (s->smb3_encryption == KSMBD_ENCRYPTION_DESIRED)

@@ -293,6 +293,33 @@ int ksmbd_sd_check(const struct ksmbd_conn *conn, const char *name,
 	return counted(ret, conn, name, h, tok, desired, ace);
 }
 
+/* ---- Access-based enumeration ---- */
+
+/* What a listing needs to show an entry: FILE_GENERIC_READ's file rights */
+#define KSMBD_LISTED_RIGHTS	(FILE_READ_DATA | FILE_READ_ATTRIBUTES | \
+				 FILE_READ_EA)
+
+bool ksmbd_sd_child_listed(struct ksmbd_file *dir, const char *name, u32 len,
+			   const struct ksmbd_token *tok)
+{
+	struct ksmbd_sd_held h;
+	struct path child;
+	u32 granted = 0;
+	bool listed;
+
+	/* gone since readdir, or not a name: the stat that follows decides */
+	if (ksmbd_vfs_child_get(dir, name, len, &child))
+		return true;
+	listed = !ksmbd_sd_load(child.dentry, &h);
+	if (listed) {
+		listed = !ksmbd_sd_access_check(&h.sd, tok, KSMBD_LISTED_RIGHTS,
+						&granted, NULL);
+		ksmbd_sd_held_free(&h);
+	}
+	path_put(&child);
+	return listed;
+}
+
 /* ---- CREATE ---- */
 
 /*

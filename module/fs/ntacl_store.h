@@ -55,6 +55,16 @@ int ksmbd_token_build(const struct cred *cred, const struct ksmbd_tree *tree,
 void ksmbd_token_free(struct ksmbd_token *tok);
 
 /*
+ * Access-based enumeration ("hide unreadable"): may tok see the entry
+ * name of directory handle dir in a listing, i.e. does its descriptor
+ * (stored, or the mode's) grant read data, attributes and EAs? Not
+ * counted as access checks; an entry whose descriptor cannot be read is
+ * not listed.
+ */
+bool ksmbd_sd_child_listed(struct ksmbd_file *dir, const char *name, u32 len,
+			   const struct ksmbd_token *tok);
+
+/*
  * The access check, counted in stats and traced when it refuses: 0 and
  * *granted, or -EACCES.
  */

@@ -192,6 +192,9 @@ int ksmbd_vfs_dir_empty(struct ksmbd_file *fp);
 int ksmbd_vfs_child_stat(struct ksmbd_file *fp, const char *name, u32 len,
 			 struct kstat *st, const char *xname, void *xbuf,
 			 size_t *xlen);
+/* The same entry as a referenced path (path_put() it), mounts crossed. */
+int ksmbd_vfs_child_get(struct ksmbd_file *fp, const char *name, u32 len,
+			struct path *child);
 /* Stat the handle's parent directory; the handle itself at the share root. */
 int ksmbd_vfs_parent_stat(struct ksmbd_file *fp, struct kstat *st);
 

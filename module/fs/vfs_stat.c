@@ -32,41 +32,56 @@ static void read_xattr(const struct path *p, const char *xname, void *xbuf,
 	*xlen = n > 0 ? (size_t)n : 0;
 }
 
-int ksmbd_vfs_child_stat(struct ksmbd_file *fp, const char *name, u32 len,
-			 struct kstat *st, const char *xname, void *xbuf,
-			 size_t *xlen)
+/* Under the handle's credentials: the caller has overridden them. */
+static int child_get(struct ksmbd_file *fp, const char *name, u32 len,
+		     struct path *child)
 {
 	struct path dir = fp->filp->f_path;
-	const struct cred *old;
-	struct path child;
 	struct dentry *d;
-	int ret;
 
 	if (!len || len > NAME_MAX || memchr(name, '/', len) ||
 	    (name[0] == '.' && (len == 1 || (len == 2 && name[1] == '.'))))
 		return -EINVAL;
-	old = override_creds(fp->cred);
 	d = lookup_one_len_unlocked(name, dir.dentry, len);
-	if (IS_ERR(d)) {
-		ret = PTR_ERR(d);
-		goto out_revert;
-	}
+	if (IS_ERR(d))
+		return PTR_ERR(d);
 	if (d_is_negative(d)) {
-		ret = -ENOENT;
-		goto out_dput;
+		dput(d);
+		return -ENOENT;
 	}
 	/* A mountpoint lists as the mounted root, as a lookup finds it. */
-	child.mnt = mntget(dir.mnt);
-	child.dentry = d;
-	ksmbd_vfs_cross_mounts(&child);
+	child->mnt = mntget(dir.mnt);
+	child->dentry = d;
+	ksmbd_vfs_cross_mounts(child);
+	return 0;
+}
+
+int ksmbd_vfs_child_get(struct ksmbd_file *fp, const char *name, u32 len,
+			struct path *child)
+{
+	const struct cred *old = override_creds(fp->cred);
+	int ret = child_get(fp, name, len, child);
+
+	revert_creds(old);
+	return ret;
+}
+
+int ksmbd_vfs_child_stat(struct ksmbd_file *fp, const char *name, u32 len,
+			 struct kstat *st, const char *xname, void *xbuf,
+			 size_t *xlen)
+{
+	const struct cred *old = override_creds(fp->cred);
+	struct path child;
+	int ret;
+
+	ret = child_get(fp, name, len, &child);
+	if (ret)
+		goto out_revert;
 	/* vfs_getattr() on a symlink's own dentry: lstat, nothing followed */
 	ret = stat_path(&child, st);
 	if (!ret && xname)
 		read_xattr(&child, xname, xbuf, xlen);
 	path_put(&child);
-	goto out_revert;
-out_dput:
-	dput(d);
 out_revert:
 	revert_creds(old);
 	return ret;

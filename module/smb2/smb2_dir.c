@@ -25,6 +25,7 @@
 #include "file.h"
 #include "fileinfo.h"
 #include "ksmbd_trace.h"
+#include "ntacl_store.h"
 #include "proto/decode.h"
 #include "proto/encode.h"
 #include "proto/pattern.h"
@@ -68,6 +69,8 @@ struct qdir_out {
 	u32 last;		/* offset of the previous entry */
 	u32 count;
 	bool full;		/* the next entry did not fit */
+	/* the caller, where the share hides what it may not read */
+	struct ksmbd_token *tok;
 };
 
 static void dir_state_free(void *p)
@@ -291,6 +294,8 @@ static int offer(struct ksmbd_file *fp, struct dir_state *ds,
 		return 0;
 	if (dot < 0 && vetoed(fp, name))
 		return 0;
+	if (dot < 0 && o->tok && !ksmbd_sd_child_listed(fp, name, len, o->tok))
+		return 0;
 	n16 = ksmbd_utf8_to_utf16(name, len, ds->name16, sizeof(ds->name16));
 	if (n16 <= 0)
 		return 0;	/* not UTF-8: no name a client could use */
@@ -409,6 +414,7 @@ enum ksmbd_smb2_verdict ksmbd_smb2_query_dir(struct ksmbd_smb2_ctx *ctx)
 	struct ksmbd_file *fp;
 	struct qdir_out o = { .ctx = ctx };
 	struct ksmbd_query_dir_req q;
+	struct ksmbd_token tok;
 	u32 hdr_at;
 
 	if (ksmbd_query_dir_decode(ctx->req, &q)) {
@@ -431,9 +437,18 @@ enum ksmbd_smb2_verdict ksmbd_smb2_query_dir(struct ksmbd_smb2_ctx *ctx)
 	o.base = body->len;
 	o.limit = q.output_len;
 	o.w = ksmbd_wbuf_make(body->p + o.base, min(o.limit, body->cap - o.base));
+	if (ksmbd_share_has(fp->tree->share, KSMBD_SHARE_FLAG_HIDE_UNREADABLE)) {
+		if (ksmbd_token_build(fp->cred, fp->tree, &tok)) {
+			ctx->status = STATUS_NO_MEMORY;
+			goto out_put;
+		}
+		o.tok = &tok;
+	}
 	mutex_lock(&fp->dir_lock);
 	ctx->status = query_dir(ctx, fp, &q, &o);
 	mutex_unlock(&fp->dir_lock);
+	if (o.tok)
+		ksmbd_token_free(o.tok);
 	trace_ksmbd_vfs_readdir(ctx->conn, fp, o.count, o.w.len, ctx->status);
 	if (ctx->status != STATUS_SUCCESS) {
 		body->len = 0;

@@ -33,6 +33,7 @@
 /* MS-SMB2 2.2.10 ShareFlags (caching policy, bits 4-5). */
 #define SHAREFLAG_MANUAL_CACHING	0x00000000
 #define SHAREFLAG_NO_CACHING		0x00000030
+#define SHAREFLAG_ACCESS_BASED_DIRECTORY_ENUM	0x00000800
 #define SHAREFLAG_ENCRYPT_DATA		0x00008000
 
 /* "\\server\share", at most this much as UTF-8 (server names included). */
@@ -136,6 +137,8 @@ static void encode_tcon(struct ksmbd_wbuf *w, struct ksmbd_session *sess,
 		/* Its oplock breaks go out encrypted from now on. */
 		WRITE_ONCE(sess->crypto.tree_encrypts, true);
 	}
+	if (ksmbd_share_has(tree->share, KSMBD_SHARE_FLAG_HIDE_UNREADABLE))
+		flags |= SHAREFLAG_ACCESS_BASED_DIRECTORY_ENUM;
 	ksmbd_wbuf_put_le32(w, flags);
 	ksmbd_wbuf_put_le32(w, 0);	/* Capabilities: none of DFS, CA, ... */
 	ksmbd_wbuf_put_le32(w, tree->maximal_access);

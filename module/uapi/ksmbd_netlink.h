@@ -254,6 +254,7 @@ struct ksmbd_login_response {
 #define KSMBD_SHARE_FLAG_ACL_XATTR		0x2000
 #define KSMBD_SHARE_FLAG_ENCRYPT		0x4000	/* smb3 encryption required */
 #define KSMBD_SHARE_FLAG_ENCRYPT_DESIRED	0x8000	/* smb3 encryption = yes */
+#define KSMBD_SHARE_FLAG_HIDE_UNREADABLE	0x10000	/* access-based enumeration */
 
 /* force_uid / force_gid when nothing is forced */
 #define KSMBD_SHARE_INVALID_ID			0xFFFFFFFFu

@@ -386,6 +386,7 @@ class Tree:
         r = self.c.tree_connect(self.sess, share)
         expect_eq(r.status, 0, "tree connect to " + share)
         self.tid = r.tree
+        self.share_flags = struct.unpack_from("<I", r.body, 4)[0]
 
     def build(self, cmd, body, charge=1, flags=0, next_cmd=0):
         msg = bytearray(self.c.build(cmd, body, session=self.sess.id,

@@ -972,6 +972,22 @@ TEST(acl_xattr_keys)
 	ksmbd_config_free(c);
 }
 
+/* "hide unreadable" (access-based enumeration): off unless asked */
+TEST(hide_unreadable_key)
+{
+	struct ksmbd_config *c;
+
+	MUST_PARSE(c, "[global]\nhide unreadable = yes\n[a]\npath = /a\n"
+		   "[b]\npath = /b\nhide unreadable = no\n");
+	CHECK_EQ_INT(ksmbd_diag_count(diag), 0);
+	CHECK(share(c, "a")->hide_unreadable);
+	CHECK(!share(c, "b")->hide_unreadable);
+	ksmbd_config_free(c);
+	MUST_PARSE(c, "[a]\npath = /a\n");
+	CHECK(!share(c, "a")->hide_unreadable);
+	ksmbd_config_free(c);
+}
+
 TEST(root_directory)
 {
 	struct ksmbd_config *c;
@@ -1120,6 +1136,7 @@ int main(void)
 	RUN(map_to_guest_words);
 	RUN(unhonoured_keys);
 	RUN(acl_xattr_keys);
+	RUN(hide_unreadable_key);
 	RUN(root_directory);
 	RUN(interfaces);
 	RUN(kerberos_keys);

@@ -112,6 +112,42 @@ check a-reads-despite-deny bash -c "rm -f /tmp/acl-out; as_a 'get denied /tmp/ac
 check trace-access-denied grep -q "ksmbd_access_denied: .*path='[^']*denied'.*sid='$sidb' stored=1" /sys/kernel/tracing/trace
 echo 0 > $tp/enable
 
+# ---- READONLY is the stored attribute, not a descriptor's missing write ----
+attrs_of() {	# FILE: the attribute letters smbclient's allinfo shows
+	as_a "allinfo $1" | sed -n 's/^attributes: \([A-Z]*\) .*/\1/p'
+}
+export -f attrs_of
+check put-ro1 bash -c "as_a 'put /tmp/acl-src ro1' >/dev/null; test -f $dir/ro1"
+check read-only-dacl cacls ro1 --set "ACL:S-1-1-0:ALLOWED/0x0/0x00120089"
+check mode-without-write bash -c "[ \$(( \$(stat -c %#a $dir/ro1) & 0222 )) = 0 ]"
+check not-readonly bash -c "a=\$(attrs_of ro1); [ -n "\$a" ] && [[ \$a != *R* ]]"
+check deletable bash -c "as_a 'del ro1' >/dev/null; ! test -e $dir/ro1"
+check put-ro2 bash -c "as_a 'put /tmp/acl-src ro2' >/dev/null; test -f $dir/ro2"
+check setmode-readonly bash -c "as_a 'setmode ro2 +r' >/dev/null; [[ \$(attrs_of ro2) == *R* ]]"
+check readonly-keeps-mode bash -c "[ \$(( \$(stat -c %#a $dir/ro2) & 0200 )) != 0 ]"
+check readonly-no-write bash -c "as_a 'put /tmp/acl-srcb ro2' | grep -q NT_STATUS_ACCESS_DENIED"
+check readonly-unchanged cmp $dir/ro2 /tmp/acl-src
+check readonly-no-delete bash -c "as_a 'del ro2' | grep -q NT_STATUS_CANNOT_DELETE"
+check readonly-cleared bash -c "as_a 'setmode ro2 -r' >/dev/null; as_a 'del ro2' >/dev/null; ! test -e $dir/ro2"
+
+# ---- access-based enumeration ("hide unreadable") ----
+if hurl=$("$t/ext4-share" hideunread "acl xattr = yes" "hide unreadable = yes"); then
+	hcacls() { smbcacls "$hurl" "$1" -U tester%tester --numeric "${@:2}"; }
+	hls() {	# USER%PASS: the names listed in abe/
+		smbclient "$hurl" -U "$1" -c 'ls abe/*' 2>&1 | awk 'NF > 4 {print $1}'
+	}
+	export hurl
+	export -f hcacls hls
+	check abe-setup bash -c "smbclient $hurl -U tester%tester -c 'mkdir abe; put /tmp/acl-src abe/open; put /tmp/acl-src abe/mine' >/dev/null; test -f /srv/hideunread/abe/mine"
+	check abe-owner-only hcacls abe/mine --set "ACL:$sida:ALLOWED/0x0/0x001f01ff"
+	check abe-owner-sees bash -c "hls tester%tester | grep -qx mine"
+	check abe-other-sees-open bash -c "hls $userb%$passb | grep -qx open"
+	check_not abe-other-misses-mine bash -c "hls $userb%$passb | grep -qx mine"
+	check abe-shareflag bash -c "[ \$(( \$(python3 $VM_TOP/tests/vm/clients/smb2acl.py hideunread tester tester shareflags) & 0x800 )) != 0 ]"
+else
+	skip abe "no ext4 share for hide unreadable"
+fi
+
 # ---- smbtorture's ACL tests on a share of their own ----
 if command -v smbtorture >/dev/null && turl=$("$t/ext4-share" acltorture "acl xattr = yes"); then
 	TORTURE_OUT=$VM_OUT/torture-acl "$t/run" -t 600 -e "$t/expected-acl" \

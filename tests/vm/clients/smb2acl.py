@@ -8,6 +8,7 @@ a share that stores security descriptors (tests/vm/cases/smb2-acl.sh).
   maxaccess N   opens N with MAXIMUM_ALLOWED and prints the access the
                 handle was granted (FileAccessInformation), in hex, or the
                 NT status of a refused open
+  shareflags    the ShareFlags of the TREE_CONNECT response, in hex
   autoinherit D sets SE_DACL_AUTO_INHERITED in directory D's DACL (what
                 Windows' own ACL editors send; smbcacls does not)
 """
@@ -48,6 +49,8 @@ def main():
         r, data = t.query_info(fid, INFO_FS, FS_ATTRIBUTE_INFORMATION, 512)
         assert r.status == 0, "query 0x%x" % r.status
         print("0x%08x" % struct.unpack_from("<I", data, 0)[0])
+    elif what == "shareflags":
+        print("0x%08x" % t.share_flags)
     elif what == "maxaccess":
         st, fid = opened(t, sys.argv[5], MAXIMUM_ALLOWED)
         if st:
