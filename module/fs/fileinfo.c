@@ -46,7 +46,7 @@ void ksmbd_filetime_to_unix(u64 ft, s64 *sec, u32 *nsec)
 	*nsec = (u32)t * 100;
 }
 
-bool ksmbd_attrs_writable(bool ro_in_xattr, umode_t mode,
+bool ksmbd_attrs_writable(bool ro_in_xattr, u32 mode,
 			  const struct ksmbd_dosattr *da)
 {
 	if (!ro_in_xattr)

@@ -155,7 +155,7 @@ struct ksmbd_dosattr;
  * Not READONLY: the mode has a write bit, or where READONLY is stored
  * (ro_in_xattr, KSMBD_FILE_TREE_RO_XATTR) da does not hold it.
  */
-bool ksmbd_attrs_writable(bool ro_in_xattr, umode_t mode,
+bool ksmbd_attrs_writable(bool ro_in_xattr, u32 mode,
 			  const struct ksmbd_dosattr *da);
 u32 ksmbd_dos_attrs(bool directory, bool mode_writable, bool hide,
 		    const struct ksmbd_dosattr *da);
