@@ -7,8 +7,8 @@
 # default ACL a local file; FILE_PERSISTENT_ACLS; a second user's opens
 # the mode refuses stay refused; smbtorture's ACL tests
 # (tests/torture/acl.list, judged by expected-acl) on a share of their
-# own. (The -S, grant/deny and Samba-interchange checks of the full
-# version are not in yet: see the sd-store report.)
+# own; the cifs client's getcifsacl, setcifsacl and smbinfo secdesc;
+# READONLY kept apart from the mode; access-based enumeration.
 . "$VM_TOP/tests/vm/lib/check.sh"
 t=$VM_TOP/tests/torture
 userb=aclb passb=Acl-b-pw7
@@ -111,6 +111,23 @@ check b-refused-by-deny bash -c "as_b 'get denied /tmp/acl-out' | grep -q NT_STA
 check a-reads-despite-deny bash -c "rm -f /tmp/acl-out; as_a 'get denied /tmp/acl-out' >/dev/null; cmp /tmp/acl-out /tmp/acl-src"
 check trace-access-denied grep -q "ksmbd_access_denied: .*path='[^']*denied'.*sid='$sidb' stored=1" /sys/kernel/tracing/trace
 echo 0 > $tp/enable
+
+# ---- the cifs client: getcifsacl, setcifsacl, smbinfo ----
+cmnt=/mnt/acl-cifs
+mkdir -p $cmnt
+if mount -t cifs //127.0.0.1/acl $cmnt -o username=tester,password=tester,vers=3.1.1,cifsacl; then
+	pass cifs-mount
+	check getcifsacl-owner bash -c "getcifsacl -r $cmnt/f1 2>/dev/null | grep -q '^OWNER:$sida\$'"
+	check setcifsacl-add setcifsacl -a "ACL:$sidb:ALLOWED/0x0/0x00120089" $cmnt/f1
+	check setcifsacl-reads-back bash -c "has_line f1 'ACL:$sidb:0/0x0/0x00120089'"
+	check getcifsacl-shows-it bash -c "getcifsacl -r $cmnt/f1 2>/dev/null | grep -q '^ACL:$sidb:'"
+	check smbinfo-secdesc bash -c "smbinfo secdesc $cmnt/f1 | grep -q '$sidb'"
+	check setcifsacl-delete setcifsacl -D "ACL:$sidb:ALLOWED/0x0/0x00120089" $cmnt/f1
+	check setcifsacl-deleted bash -c "lacks f1 '$sidb'"
+	umount $cmnt
+else
+	fail cifs-mount "mount -t cifs -o cifsacl failed"
+fi
 
 # ---- READONLY is the stored attribute, not a descriptor's missing write ----
 attrs_of() {	# FILE: the attribute letters smbclient's allinfo shows
