@@ -98,6 +98,7 @@ static int reply_ok(struct mountd_reply *reply, uint32_t handle,
 	r->login_response = *lr;
 	r->session_key_len = res->key_len;
 	r->spnego_blob_len = res->reply_len;
+	r->valid_secs = res->valid_secs;
 	memcpy(r->payload, res->key, res->key_len);
 	if (res->reply_len)
 		memcpy(r->payload + res->key_len, res->reply, res->reply_len);

@@ -240,7 +240,7 @@ int mountd_krb5_accept(const char *keytab, const char *service,
 	gss_cred_id_t cred = GSS_C_NO_CREDENTIAL;
 	gss_ctx_id_t ctx = GSS_C_NO_CONTEXT;
 	gss_name_t client = GSS_C_NO_NAME;
-	OM_uint32 major, minor;
+	OM_uint32 major, minor, life = 0;
 	int ret = -1;
 
 	memset(out, 0, sizeof(*out));
@@ -248,7 +248,7 @@ int mountd_krb5_accept(const char *keytab, const char *service,
 		return -1;
 	major = gss_accept_sec_context(&minor, &ctx, cred, &in,
 				       GSS_C_NO_CHANNEL_BINDINGS, &client,
-				       NULL, &tok, NULL, NULL, NULL);
+				       NULL, &tok, NULL, &life, NULL);
 	if (GSS_ERROR(major)) {
 		gss_reason(major, minor, "AP-REQ refused", why, why_len);
 		out->refusal = mountd_krb5_refusal_of(why);
@@ -269,6 +269,8 @@ int mountd_krb5_accept(const char *keytab, const char *service,
 	if (session_key(ctx, out, why, why_len) ||
 	    take_reply(&tok, out, why, why_len))
 		goto out;
+	/* The context lives as long as the ticket (its end time) */
+	out->valid_secs = life == GSS_C_INDEFINITE ? 0 : (life ? life : 1);
 	ret = 0;
 out:
 	if (ret) {

@@ -39,6 +39,7 @@ struct mountd_krb5_result {
 	uint8_t *reply;				/* malloc'd SPNEGO answer */
 	size_t reply_len;
 	enum mountd_krb5_refusal refusal;	/* set when refused */
+	uint32_t valid_secs;			/* ticket's life left; 0: none */
 };
 
 /*

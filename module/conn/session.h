@@ -25,6 +25,7 @@
 #define KSMBD_SESSION_H
 
 #include <linux/cred.h>
+#include <linux/jiffies.h>
 #include <linux/mutex.h>
 #include <linux/list.h>
 #include <linux/refcount.h>
@@ -82,6 +83,23 @@ void ksmbd_session_put(struct ksmbd_session *sess);
 static inline bool ksmbd_session_valid(const struct ksmbd_session *sess)
 {
 	return smp_load_acquire(&sess->state) == KSMBD_SESS_VALID;
+}
+
+/*
+ * Session.ExpirationTime (MS-SMB2 3.3.5.5.3): a Kerberos logon lasts as
+ * long as its ticket, secs from now; 0 (NTLM, or no end known): for ever.
+ */
+static inline void ksmbd_session_set_expiry(struct ksmbd_session *sess,
+					    u32 secs)
+{
+	WRITE_ONCE(sess->expires, secs ? get_jiffies_64() + (u64)secs * HZ : 0);
+}
+
+static inline bool ksmbd_session_expired(const struct ksmbd_session *sess)
+{
+	u64 end = READ_ONCE(sess->expires);
+
+	return end && time_after64(get_jiffies_64(), end);
 }
 
 /*

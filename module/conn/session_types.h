@@ -83,6 +83,12 @@ struct ksmbd_session {
 	/* Changed under the table lock (session.c); read with acquire. */
 	enum ksmbd_session_state state;
 	unsigned long created;		/* jiffies, for expiring setups */
+	/*
+	 * When a Kerberos logon's ticket ends (get_jiffies_64()); 0: never.
+	 * Set by each successful SESSION_SETUP, read locklessly
+	 * (Session.ExpirationTime, MS-SMB2 3.3.5.5.3).
+	 */
+	u64 expires;
 	/* On the age-ordered list of half-done setups while IN_PROGRESS. */
 	struct list_head pending_node;
 

@@ -23,6 +23,31 @@ static bool needs_session(u16 cmd)
 	       cmd != SMB2_ECHO && cmd != SMB2_CANCEL;
 }
 
+/*
+ * MS-SMB2 3.3.5.2.9: what an expired session may still do: re-authenticate,
+ * log off, close, unlock (a LOCK whose first element unlocks: a lock
+ * request mixes no unlocks, 3.3.5.14), echo and cancel.
+ */
+static bool allowed_expired(const struct ksmbd_req *req)
+{
+	const u8 *body = req->elem.p + SMB2_HEADER_SIZE;
+
+	switch (req->hdr.command) {
+	case SMB2_SESSION_SETUP:
+	case SMB2_LOGOFF:
+	case SMB2_CLOSE:
+	case SMB2_ECHO:
+	case SMB2_CANCEL:
+		return true;
+	case SMB2_LOCK:
+		/* the fixed part and one element: the decoder checks more */
+		return req->elem.len >= SMB2_HEADER_SIZE + 48 &&
+		       (get_unaligned_le32(body + 40) & SMB2_LOCKFLAG_UNLOCK);
+	default:
+		return false;
+	}
+}
+
 static bool needs_tree(u16 cmd)
 {
 	return needs_session(cmd) && cmd != SMB2_LOGOFF &&
@@ -123,6 +148,9 @@ u32 ksmbd_smb2_attach(struct ksmbd_smb2_ctx *ctx)
 		return STATUS_ACCESS_DENIED;
 	}
 	ctx->sess = sess;
+	/* answered signed, as the session's requests are */
+	if (ksmbd_session_expired(sess) && !allowed_expired(req))
+		return STATUS_NETWORK_SESSION_EXPIRED;
 	if (cmd == SMB2_TREE_CONNECT &&
 	    tree_connect_unprotected(ctx, sess, signer, is_signed || encrypted))
 		return STATUS_ACCESS_DENIED;

@@ -698,6 +698,8 @@ static int authenticate_leg(struct ksmbd_smb2_ctx *ctx, struct setup_req *sq,
 					       exported, mic, mic_len);
 	if (!ret && sess->auth->reauth) {
 		ret = ksmbd_sess_reauth(sess, lr, flags);
+		if (!ret)	/* NTLM: no ticket, no end */
+			ksmbd_session_set_expiry(sess, 0);
 	} else if (!ret) {
 		sess->signing_required = !flags && wants_signing(ctx, sq);
 		ret = make_valid(sess, lr, flags ? NULL : exported,

@@ -113,6 +113,8 @@ static int krb5_validate(struct ksmbd_smb2_ctx *ctx,
 		ret = ksmbd_sess_reauth_check(sess, &rsp->login_response);
 		if (ret)
 			*why = "krb5: another user on re-authentication";
+		else	/* the new ticket's end (3.3.5.5.3) */
+			ksmbd_session_set_expiry(sess, rsp->valid_secs);
 		return ret;
 	}
 	ret = ksmbd_sess_preauth_absorb(sess, ctx->req->elem.p,
@@ -124,6 +126,8 @@ static int krb5_validate(struct ksmbd_smb2_ctx *ctx,
 	/* The validator bounded klen by KSMBD_SESSION_KEY_MAX. */
 	memcpy(key, rsp->payload, klen);
 	sess->signing_required = ksmbd_sess_wants_signing(ctx, sr);
+	/* before it is valid: no request runs without its end */
+	ksmbd_session_set_expiry(sess, rsp->valid_secs);
 	ret = ksmbd_sess_make_valid(sess, &rsp->login_response, key,
 				    cipher_key_len(sess, klen));
 	memzero_explicit(key, sizeof(key));

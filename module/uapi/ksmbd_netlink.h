@@ -38,7 +38,7 @@
 /* 'KSMB': tells our daemon apart from one speaking the historical layout. */
 #define KSMBD_ABI_MAGIC		0x4b534d42
 /* Bump on any change to this file that alters a layout or a meaning. */
-#define KSMBD_ABI_VERSION	5
+#define KSMBD_ABI_VERSION	6
 
 /* Sizes include the terminating NUL. */
 #define KSMBD_REQ_MAX_ACCOUNT_NAME_SZ	48
@@ -427,6 +427,8 @@ struct ksmbd_spnego_authen_response {
 	struct ksmbd_login_response login_response;
 	__u32 session_key_len;		/* <= KSMBD_SESSION_KEY_MAX */
 	__u32 spnego_blob_len;		/* <= KSMBD_SPNEGO_MAX_BLOB */
+	/* Seconds the ticket is still valid for; 0: no end known */
+	__u32 valid_secs;
 	__u8 payload[];
 };
 

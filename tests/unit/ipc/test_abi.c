@@ -63,9 +63,10 @@ LAYOUT(ksmbd_logout_request, 56);
 LAYOUT(ksmbd_rpc_command, 24);
 AT(ksmbd_rpc_command, payload, 24);
 LAYOUT(ksmbd_spnego_authen_request, 8);
-LAYOUT(ksmbd_spnego_authen_response, 356);
+LAYOUT(ksmbd_spnego_authen_response, 360);
 AT(ksmbd_spnego_authen_response, login_response, 8);
-AT(ksmbd_spnego_authen_response, payload, 356);
+AT(ksmbd_spnego_authen_response, valid_secs, 356);
+AT(ksmbd_spnego_authen_response, payload, 360);
 
 /* A netlink attribute holds less than 64 KiB: every maximum must fit. */
 static_assert(KSMBD_IPC_RPC_MAX < 65536 - 4, "rpc max");

@@ -262,6 +262,8 @@ TEST(real_keytab)
 	CHECK_EQ_INT(a.session_key_len, 32);
 	CHECK(a.spnego_blob_len > 16);
 	CHECK_EQ_STR(a.login_response.account, "root");
+	/* the seed's ticket ends 2045-01-01: the session may last that long */
+	CHECK(a.valid_secs > 10u * 365 * 24 * 3600);
 	CHECK_EQ_INT(spnego_seed("negtokeninit-ap-req-truncated", NULL),
 		     KSMBD_SPNEGO_DENIED);
 	CHECK_EQ_INT(spnego_seed("negtokenresp", NULL), KSMBD_SPNEGO_DENIED);

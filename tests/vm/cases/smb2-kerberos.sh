@@ -1,5 +1,5 @@
 #!/bin/bash
-# vm: --server --timeout 300
+# vm: --server --timeout 700
 # Kerberos through the daemon: an MIT KDC with a throwaway realm in the
 # guest's tmpfs (KSMBD.TEST on 127.0.0.1, host name ksmbd-vm resolving to
 # loopback only), the service key cifs/ksmbd-vm in /etc/krb5.keytab, then
@@ -10,7 +10,9 @@
 # ticket, an authenticator outside the clock skew, a ticket for another
 # service, one under a wrong key): LOGON_FAILURE, the reason named on the
 # auth_failure trace and in the daemon's log line. NTLMv2 keeps working
-# next to Kerberos.
+# next to Kerberos. Sessions end with their tickets: smbtorture's
+# session.expire* (4-second tickets) see NETWORK_SESSION_EXPIRED on all
+# but the commands allowed then, and re-authenticate.
 . "$VM_TOP/tests/vm/lib/check.sh"
 tr=/sys/kernel/tracing
 mnt=/mnt/ksmbd-krb5
@@ -175,6 +177,17 @@ raw_refused wrong-principal "wrong principal" "cifs/other.host@$realm not found 
 raw_refused wrong-key "wrong key" "cannot decrypt ticket" "ticket not sealed with our service key"
 check raw-five-logon-failures sh -c "[ \$(grep -c 'ksmbd_session_setup: .*mech=spnego-krb5 .*status=STATUS_LOGON_FAILURE' $tr/trace) = 5 ]"
 check raw-live-zero wait_for 10 live_is_zero
+
+# ---- the session ends with its ticket (MS-SMB2 3.3.5.2.9) ----
+if command -v smbtorture >/dev/null; then
+	for t in expire1n expire1s expire1e expire2s expire2e expire_disconnect; do
+		check "torture-$t" sh -c "timeout 150 smbtorture //$host/share -k yes \
+			-U tester%tester-krb smb2.session.$t </dev/null >$tmp/$t.log 2>&1 ||
+			{ grep -vE '^(time|WARNING: no network)' $tmp/$t.log | tail -6; exit 1; }"
+	done
+else
+	skip torture-expire "smbtorture not installed"
+fi
 
 grep -E "Kerberos" $log | sed 's/^/mountd: /' | tail -8
 kdestroy
