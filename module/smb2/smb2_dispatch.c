@@ -634,6 +634,21 @@ static u32 lone_read_size(const struct ksmbd_work *work, u32 want)
 }
 
 
+/*
+ * The last answer of a compound ends on 8 bytes too, as Windows and Samba
+ * send it (smb2.compound.compound-padding: a 3-byte READ's body is 24).
+ * Data in pages is only ever a lone READ's; no room, no padding.
+ */
+static void pad_last(struct frame_rsp *fr)
+{
+	u32 pad = ALIGN(fr->len, 8) - fr->len;
+
+	if (!fr->any || fr->pages.nr || !pad || fr->len + pad > fr->size)
+		return;
+	memset(fr->buf + fr->len, 0, pad);
+	fr->len += pad;
+}
+
 /* A frame of one READ: its Length in *length. */
 static bool is_lone_read(const struct ksmbd_work *work,
 			 const struct ksmbd_elem *elems, u32 n, u32 *length)
@@ -824,6 +839,8 @@ static void process_smb2(struct ksmbd_work *work)
 		ksmbd_conn_drop(conn, "out of memory");
 		goto out_free;
 	}
+	if (n > 1)
+		pad_last(&fr);
 	if (fr.sign_sess) {
 		ksmbd_session_sign_rsp(fr.sign_sess, fr.sign_main ? NULL : conn,
 				    fr.buf + fr.prev,
