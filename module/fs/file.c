@@ -310,22 +310,39 @@ static bool owned_by(const struct ksmbd_file *fp, struct ksmbd_caller *caller,
 	       fp->tree_id == caller->tree->id;
 }
 
-struct ksmbd_file *ksmbd_file_lookup(struct ksmbd_caller *caller,
-				     u64 persistent_id, u64 volatile_id)
+/* Counted; any_tree: the caller's session's, whichever tree it is in. */
+static struct ksmbd_file *lookup_ids(struct ksmbd_caller *caller, u64 pid,
+				     u64 vid, bool any_tree)
 {
 	struct ksmbd_file *fp;
 
-	if (!resolve_ids(caller, &persistent_id, &volatile_id) ||
-	    !volatile_id || volatile_id >= U32_MAX)
+	if (!vid || vid >= U32_MAX)
 		return NULL;
 	xa_lock(&files);
-	fp = xa_load(&files, (unsigned long)volatile_id);
-	if (fp && owned_by(fp, caller, persistent_id))
+	fp = xa_load(&files, (unsigned long)vid);
+	if (fp && (any_tree ? fp->persistent_id == pid &&
+			      fp->session_id == caller->sess->id :
+			      owned_by(fp, caller, pid)))
 		ksmbd_file_get(fp);
 	else
 		fp = NULL;
 	xa_unlock(&files);
 	return fp;
+}
+
+struct ksmbd_file *ksmbd_file_lookup(struct ksmbd_caller *caller,
+				     u64 persistent_id, u64 volatile_id)
+{
+	if (!resolve_ids(caller, &persistent_id, &volatile_id))
+		return NULL;
+	return lookup_ids(caller, persistent_id, volatile_id, false);
+}
+
+struct ksmbd_file *ksmbd_file_lookup_session(struct ksmbd_caller *caller,
+					     u64 persistent_id,
+					     u64 volatile_id)
+{
+	return lookup_ids(caller, persistent_id, volatile_id, true);
 }
 
 struct ksmbd_file *ksmbd_file_unpublish(struct ksmbd_caller *caller,

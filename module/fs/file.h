@@ -205,6 +205,14 @@ bool ksmbd_tree_ro_in_xattr(const struct ksmbd_tree *tree);
  */
 struct ksmbd_file *ksmbd_file_lookup(struct ksmbd_caller *caller,
 				     u64 persistent_id, u64 volatile_id);
+/*
+ * A handle of the caller's session in any of its trees (a copychunk's
+ * resume key, MS-SMB2 3.3.5.15.6: the source may be on another share the
+ * session has connected); no compound FileId. NULL when there is none.
+ */
+struct ksmbd_file *ksmbd_file_lookup_session(struct ksmbd_caller *caller,
+					     u64 persistent_id,
+					     u64 volatile_id);
 void ksmbd_file_get(struct ksmbd_file *fp);
 void ksmbd_file_put(struct ksmbd_file *fp);
 

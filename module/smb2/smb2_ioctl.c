@@ -292,7 +292,7 @@ static u32 copychunk(struct ioctl_op *op)
 	    !(op->fp->tree_flags & KSMBD_FILE_TREE_WRITABLE))
 		return STATUS_ACCESS_DENIED;
 	ksmbd_resume_key_ids(cc.source_key, &pid, &vid);
-	src = ksmbd_file_lookup(ksmbd_smb2_caller(op->ctx), pid, vid);
+	src = ksmbd_file_lookup_session(ksmbd_smb2_caller(op->ctx), pid, vid);
 	if (!src)
 		return STATUS_OBJECT_NAME_NOT_FOUND;
 	if (src->kind != KSMBD_FILE_REGULAR || !(src->daccess & FILE_READ_DATA))
