@@ -148,8 +148,12 @@ int mountd_handle_spnego(struct mountd_state *st, const void *data,
 	} else if (!map_principal(st, res.client, &lr)) {
 		ret = reply_status(reply, req.handle, KSMBD_SPNEGO_NO_USER);
 	} else {
-		mountd_log(LOG_INFO, "Kerberos logon: %s as %s", res.client,
-			   lr.account);
+		if (res.valid_secs)
+			mountd_log(LOG_INFO, "Kerberos logon: %s as %s (ticket valid %u s)",
+				   res.client, lr.account, res.valid_secs);
+		else
+			mountd_log(LOG_INFO, "Kerberos logon: %s as %s", res.client,
+				   lr.account);
 		ret = reply_ok(reply, req.handle, &lr, &res);
 	}
 	explicit_bzero(res.key, sizeof(res.key));

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <gssapi/gssapi.h>
 #include <gssapi/gssapi_ext.h>
@@ -213,6 +214,28 @@ static int session_key(gss_ctx_id_t ctx, struct mountd_krb5_result *out,
 	return 0;
 }
 
+/*
+ * Seconds the ticket has left: the lucid context's endtime is the
+ * ticket's own (time_rec from the acceptor adds the clock skew, 5
+ * minutes by default). The export ends the context; 0 when it fails.
+ */
+static uint32_t ticket_life(gss_ctx_id_t *ctx)
+{
+	gss_krb5_lucid_context_v1_t *lucid;
+	void *exported = NULL;
+	OM_uint32 minor;
+	time_t now = time(NULL);
+	uint32_t left;
+
+	if (gss_krb5_export_lucid_sec_context(&minor, ctx, 1, &exported) !=
+	    GSS_S_COMPLETE || !exported)
+		return 0;
+	lucid = exported;
+	left = (time_t)lucid->endtime > now ? (uint32_t)(lucid->endtime - now) : 1;
+	gss_krb5_free_lucid_sec_context(&minor, exported);
+	return left;
+}
+
 static int take_reply(gss_buffer_t tok, struct mountd_krb5_result *out,
 		      char *why, size_t cap)
 {
@@ -269,8 +292,10 @@ int mountd_krb5_accept(const char *keytab, const char *service,
 	if (session_key(ctx, out, why, why_len) ||
 	    take_reply(&tok, out, why, why_len))
 		goto out;
-	/* The context lives as long as the ticket (its end time) */
-	out->valid_secs = life == GSS_C_INDEFINITE ? 0 : (life ? life : 1);
+	/* The session lives as long as the ticket */
+	out->valid_secs = ticket_life(&ctx);
+	if (!out->valid_secs && life != GSS_C_INDEFINITE)
+		out->valid_secs = life ? life : 1;
 	ret = 0;
 out:
 	if (ret) {
