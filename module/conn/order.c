@@ -13,6 +13,7 @@ void ksmbd_order_init(struct ksmbd_order *o)
 	init_waitqueue_head(&o->wait);
 	o->data = 0;
 	o->undecided = 0;
+	o->cancels = 0;
 	o->barrier = false;
 	o->flushed = false;
 }
@@ -22,7 +23,7 @@ static bool may_start(const struct ksmbd_order *o, u8 kind)
 {
 	if (o->flushed || kind == KSMBD_ORDER_FREE)
 		return true;
-	if (o->barrier || o->undecided)
+	if (o->barrier || o->undecided || o->cancels)
 		return false;
 	return kind != KSMBD_ORDER_BARRIER || !o->data;
 }
@@ -31,10 +32,12 @@ static bool may_start(const struct ksmbd_order *o, u8 kind)
 static void hold(struct ksmbd_order *o, struct ksmbd_order_item *it)
 {
 	/* A gone connection's items run only to be freed: nothing to keep. */
-	if (o->flushed || it->kind == KSMBD_ORDER_FREE)
+	if (o->flushed)
 		return;
 	it->held = true;
-	if (it->kind == KSMBD_ORDER_DATA)
+	if (it->kind == KSMBD_ORDER_FREE)
+		o->cancels++;
+	else if (it->kind == KSMBD_ORDER_DATA)
 		o->data++;
 	else if (it->kind == KSMBD_ORDER_UNDECIDED)
 		o->undecided++;
@@ -46,7 +49,9 @@ static void hold(struct ksmbd_order *o, struct ksmbd_order_item *it)
 static void unhold(struct ksmbd_order *o, struct ksmbd_order_item *it)
 {
 	it->held = false;
-	if (it->kind == KSMBD_ORDER_DATA)
+	if (it->kind == KSMBD_ORDER_FREE)
+		o->cancels--;
+	else if (it->kind == KSMBD_ORDER_DATA)
 		o->data--;
 	else if (it->kind == KSMBD_ORDER_UNDECIDED)
 		o->undecided--;
@@ -140,8 +145,7 @@ void ksmbd_order_decide(struct ksmbd_order *o, struct ksmbd_order_item *it,
 	unhold(o, it);
 	it->kind = kind;
 	/* Nothing after it has started: a barrier is alone once data ends. */
-	if (kind != KSMBD_ORDER_FREE)
-		hold(o, it);
+	hold(o, it);
 	pump(o, ready);
 	spin_unlock(&o->lock);
 	wake_waiters(o);

@@ -14,7 +14,10 @@
  * WRITE ("data") run beside each other, so a client's pipelined I/O keeps
  * its parallelism, but never beside a barrier. CANCEL stands outside
  * the order: it must reach the request it ends, which may be what holds
- * the order (a CANCEL that comes first is remembered, async.c).
+ * the order (a CANCEL that comes first is remembered, async.c); but what
+ * comes after it waits until it is done, so the cancelled request's
+ * answer is out before any later request's (smb2.session.expire2s: a
+ * notify cancelled, then one refused, must end in that order).
  *
  * An encrypted frame cannot be told until it is decrypted, which is done
  * by its work, not before: it starts "undecided", beside data as data
@@ -61,6 +64,7 @@ struct ksmbd_order {
 	struct list_head waiting;	/* items not started, arrival order */
 	u32 data;			/* data items held */
 	u32 undecided;			/* undecided items held (0 or 1) */
+	u32 cancels;			/* CANCELs running ("free" items) */
 	bool barrier;			/* a barrier item held */
 	bool flushed;			/* the connection goes: none waits */
 	/*
