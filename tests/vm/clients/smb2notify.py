@@ -163,10 +163,11 @@ def case_attributes_not_kept(env):
     # inode changed and the notify (smb2.notify.mask-change) never came.
     fresh_dir(env)
     touch(local(env, "attr.txt"))
+    os.chmod(local(env, "attr.txt"), 0o666)       # the client may write it
     t = NotifyTree(env)
+    f = t.must_create(DIR + "\\attr.txt", access=0x180).fid  # attributes
     d = t.open_dir()
     mid, interim = t.pending(d, F_ATTRIBUTES)
-    f = t.must_create(DIR + "\\attr.txt", access=0x100).fid  # WRITE_ATTRIBUTES
     basic = struct.pack("<QQQQI4x", 0, 0, 0, 0, 0x2)        # HIDDEN
     want(t.set_info(f, 1, 4, basic), "SUCCESS", "set HIDDEN")
     r = t.final(mid, interim, "attributes notify")
