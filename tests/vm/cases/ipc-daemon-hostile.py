@@ -7,6 +7,7 @@ answers of the wrong type, late answers. Every one must be dropped (and
 logged) while the right answer still gets through. Prints PASS:/FAIL:
 lines; exits 1 when any check failed."""
 import os
+import re
 import socket
 import struct
 import subprocess
@@ -20,7 +21,13 @@ NLMSG_ERROR = 2
 NLM_F_REQUEST, NLM_F_ACK = 1, 4
 GENL_ID_CTRL, CTRL_CMD_GETFAMILY = 0x10, 3
 CTRL_ATTR_FAMILY_ID, CTRL_ATTR_FAMILY_NAME = 1, 2
-ABI_MAGIC, ABI_VERSION = 0x4B534D42, 5
+HEADER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                      "..", "module", "uapi", "ksmbd_netlink.h")
+ABI_MAGIC = 0x4B534D42
+# The version the module speaks, from the one header both sides build from
+with open(HEADER) as f:
+    ABI_VERSION = int(re.search(r"#define KSMBD_ABI_VERSION\s+(\d+)",
+                                f.read()).group(1))
 EV_HEARTBEAT, EV_STARTING_UP, EV_LOGIN_REQ, EV_LOGIN_RESP = 1, 2, 4, 5
 EV_SHARE_REQ, EV_SHARE_RESP, EV_STARTUP_RESP = 6, 7, 17
 PROBE = "/sys/kernel/debug/ksmbd/ipc_probe"
@@ -125,7 +132,7 @@ def startup(magic=ABI_MAGIC, version=ABI_VERSION, port=4451, ipc_timeout=0):
     # ... max_connections, ifc_list_sz, max_sessions_per_conn and
     # oplock_break_timeout (0: defaults), then the (empty) preference lists
     # and max_ip_connections (0: the default), then the per-client
-    # bounds of ABI 5 (0: defaults; no allocation reservations).
+    # bounds (0: defaults; no allocation reservations), unchanged since ABI 5.
     return s + struct.pack("=IIIIIIIIIII", 0, 1000, 0, 0, 0, 0, 1, 2, 3, 0, 0) + \
         struct.pack("=II", 0, 0) + b"\0" * 12 + b"\0" * 24
 
