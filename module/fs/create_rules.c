@@ -37,12 +37,12 @@ u32 ksmbd_create_args_check(const struct ksmbd_create_args *a)
 	/*
 	 * Access before attributes: reserved access bits with an invalid
 	 * attribute answer ACCESS_DENIED (smbtorture smb2.create.gentest).
-	 * ACCESS_SYSTEM_SECURITY needs SeSecurityPrivilege, which no session
-	 * holds here (MS-SMB2 3.3.5.9).
+	 * ACCESS_SYSTEM_SECURITY needs SeSecurityPrivilege (MS-SMB2 3.3.5.9),
+	 * which only administrators of a share storing descriptors hold.
 	 */
 	if (a->desired_access & ~FILE_ACCESS_VALID)
 		return STATUS_ACCESS_DENIED;
-	if (a->desired_access & FILE_ACCESS_SYSTEM_SECURITY)
+	if ((a->desired_access & FILE_ACCESS_SYSTEM_SECURITY) && !a->may_audit)
 		return STATUS_PRIVILEGE_NOT_HELD;
 	if (a->file_attributes & ~FILE_ATTRIBUTE_VALID_FLAGS)
 		return STATUS_INVALID_PARAMETER;

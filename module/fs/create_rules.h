@@ -119,6 +119,8 @@ struct ksmbd_create_args {
 	u32 share_access;
 	u32 disposition;
 	u32 options;
+	/* the caller holds SeSecurityPrivilege (ksmbd_sd_may_audit()) */
+	bool may_audit;
 };
 
 /* 0, or the NT status a malformed CREATE is refused with. */

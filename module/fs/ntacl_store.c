@@ -170,6 +170,20 @@ int ksmbd_sd_load(struct dentry *d, struct ksmbd_sd_held *h)
 
 /* ---- The caller ---- */
 
+/* An administrator: root, or in the share's "admin users"; never a guest */
+static bool is_admin(const struct ksmbd_tree *tree, u32 uid)
+{
+	return !(tree->flags & KSMBD_TREE_F_GUEST) &&
+	       (!uid || (tree->flags & KSMBD_TREE_F_ADMIN));
+}
+
+bool ksmbd_sd_may_audit(const struct ksmbd_tree *tree, const struct cred *cred)
+{
+	cred = tree->cred ?: cred;	/* a forced user's, as the open's */
+	return cred && ksmbd_sd_stored_share(tree) &&
+	       is_admin(tree, from_kuid_munged(&init_user_ns, cred->fsuid));
+}
+
 /* sids[0] the user, sids[1] its primary group (ksmbd_sd_store_new). */
 int ksmbd_token_build(const struct cred *cred, const struct ksmbd_tree *tree,
 		      struct ksmbd_token *tok)
@@ -188,8 +202,7 @@ int ksmbd_token_build(const struct cred *cred, const struct ksmbd_tree *tree,
 	u32 *gids;
 	int n;
 
-	who.admin = !who.guest &&
-		    (!who.uid || (tree->flags & KSMBD_TREE_F_ADMIN));
+	who.admin = is_admin(tree, who.uid);
 	memcpy(m.domain, ksmbd_server_conf.sub_auth, sizeof(m.domain));
 	sids = kcalloc(cap, sizeof(*sids), GFP_KERNEL);
 	gids = kcalloc(who.ngids ?: 1, sizeof(*gids), GFP_KERNEL);

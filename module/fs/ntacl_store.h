@@ -38,6 +38,12 @@ struct ksmbd_sd_held {
 
 /* Does the tree's share store descriptors? */
 bool ksmbd_sd_stored_share(const struct ksmbd_tree *tree);
+/*
+ * Does the caller (cred, or tree's forced one) hold SeSecurityPrivilege,
+ * which ACCESS_SYSTEM_SECURITY and a SACL need? An administrator (root or
+ * "admin users") of a share storing descriptors; its token has it too.
+ */
+bool ksmbd_sd_may_audit(const struct ksmbd_tree *tree, const struct cred *cred);
 
 /* d's descriptor (positive dentry). 0, or -ENOMEM / -EIO. */
 int ksmbd_sd_load(struct dentry *d, struct ksmbd_sd_held *h);

@@ -193,13 +193,13 @@ static u32 maximal_existing(const struct ksmbd_vfs_scope *s,
 	return access;
 }
 
-/* Granted access: what was asked (generic rights mapped), or everything
- * allowed for MAXIMUM_ALLOWED. Data and delete rights must be backed by
- * the kernel's permissions; on a read-only tree no modifying right is. */
+/* Granted access: what was asked (generic rights mapped; ACCESS_SYSTEM_
+ * SECURITY only gets here with its privilege), or everything allowed for
+ * MAXIMUM_ALLOWED. Data and delete rights must be backed by the kernel's
+ * permissions; on a read-only tree no modifying right is. */
 static int grant(u32 desired, u32 maximal, u32 *granted)
 {
-	u32 want = ksmbd_access_map_generic(desired) &
-		   ~FILE_ACCESS_SYSTEM_SECURITY;
+	u32 want = ksmbd_access_map_generic(desired);
 	u32 enforced = FILE_READ_RIGHTS | FILE_WRITE_RIGHTS | FILE_DELETE |
 		       (maximal & FILE_WRITE_DATA ? 0 : FILE_MODIFY_RIGHTS);
 
@@ -419,10 +419,8 @@ static int decide(struct create_state *cs, struct create_result *out)
 	return grant_checked(rq, out->maximal, &cs->granted);
 }
 
-/*
- * The handle, before anything is created: it takes its slots under the
- * open-file bounds, so a refused open leaves no file behind.
- */
+/* The handle, before anything is created: it takes its slots under the
+ * open-file bounds, so a refused open leaves no file behind. */
 static struct ksmbd_file *new_handle(struct create_state *cs,
 				     const char *name)
 {
@@ -943,6 +941,7 @@ enum ksmbd_smb2_verdict ksmbd_smb2_create(struct ksmbd_smb2_ctx *ctx)
 		ctx->status = reopen(ctx, &rq);
 		return KSMBD_SMB2_REPLY;
 	}
+	rq.args.may_audit = ksmbd_sd_may_audit(ctx->tree, ctx->sess->cred);
 	if (status == STATUS_SUCCESS)
 		status = ksmbd_create_args_check(&rq.args);
 	if (status == STATUS_SUCCESS) {

@@ -67,6 +67,10 @@ TEST(args_bad)
 	a = good_args();
 	a.desired_access = FILE_ACCESS_SYSTEM_SECURITY;
 	CHECK_EQ_INT(ksmbd_create_args_check(&a), STATUS_PRIVILEGE_NOT_HELD);
+	/* with SeSecurityPrivilege it is an access like another */
+	a.may_audit = true;
+	CHECK_EQ_INT(ksmbd_create_args_check(&a), STATUS_SUCCESS);
+	a.may_audit = false;
 	a = good_args();
 	a.options |= FILE_OPEN_BY_FILE_ID;
 	CHECK_EQ_INT(ksmbd_create_args_check(&a), STATUS_NOT_SUPPORTED);

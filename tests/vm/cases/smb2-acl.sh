@@ -165,6 +165,20 @@ else
 	skip abe "no ext4 share for hide unreadable"
 fi
 
+# ---- SACLs: only with SeSecurityPrivilege (a share's administrator) ----
+if aurl=$("$t/ext4-share" audit "acl xattr = yes" "admin users = tester"); then
+	sacl_of() {	# USER PASSWORD: smb2acl.py's sacl probe of /srv/audit/f
+		python3 "$VM_TOP/tests/vm/clients/smb2acl.py" audit "$1" "$2" sacl f 2>&1
+	}
+	export -f sacl_of
+	check audit-setup bash -c "smbclient $aurl -U tester%tester -c 'put /tmp/acl-src f' >/dev/null; test -f /srv/audit/f"
+	check sacl-admin-sets-and-reads bash -c "out=\$(sacl_of tester tester); [ \"\$out\" = 'sacl 1 2 0xc0 0x00120089 S-1-1-0' ] || { echo \"\$out\"; false; }"
+	check sacl-stored bash -c "getfattr -n security.NTACL -e hex /srv/audit/f | grep -q '^security.NTACL=0x0400'"
+	check sacl-user-refused bash -c "out=\$(sacl_of $userb $passb); [ \"\$out\" = PRIVILEGE_NOT_HELD ] || { echo \"\$out\"; false; }"
+else
+	skip sacl "no ext4 share for the SACL checks"
+fi
+
 # ---- smbtorture's ACL tests on a share of their own ----
 if command -v smbtorture >/dev/null && turl=$("$t/ext4-share" acltorture "acl xattr = yes"); then
 	TORTURE_OUT=$VM_OUT/torture-acl "$t/run" -t 600 -e "$t/expected-acl" \

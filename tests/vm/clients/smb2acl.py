@@ -9,6 +9,10 @@ a share that stores security descriptors (tests/vm/cases/smb2-acl.sh).
                 handle was granted (FileAccessInformation), in hex, or the
                 NT status of a refused open
   shareflags    the ShareFlags of the TREE_CONNECT response, in hex
+  sacl N        opens N with ACCESS_SYSTEM_SECURITY, sets a SACL of one
+                audit ACE (Everyone, read, success and failure) and reads
+                it back: prints "sacl TYPE FLAGS MASK SID", or the NT status
+                the open was refused with
   autoinherit D sets SE_DACL_AUTO_INHERITED in directory D's DACL (what
                 Windows' own ACL editors send; smbcacls does not)
 """
@@ -26,7 +30,27 @@ from smb2 import wire  # noqa: E402
 
 INFO_FILE, INFO_FS, INFO_SECURITY = 1, 2, 3
 READ_CONTROL, WRITE_DAC = 0x20000, 0x40000
-DACL_SECINFO, ALL_SECINFO = 0x4, 0x7
+DACL_SECINFO, ALL_SECINFO, SACL_SECINFO = 0x4, 0x7, 0x8
+ACCESS_SYSTEM_SECURITY = 0x01000000
+SE_SACL_PRESENT, SE_SELF_RELATIVE = 0x0010, 0x8000
+EVERYONE = bytes([1, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0])
+
+
+def audit_sd():
+    """A self-relative descriptor with only a SACL: one SYSTEM_AUDIT ACE,
+    Everyone, FILE_GENERIC_READ, successful and failed access."""
+    ace = struct.pack("<BBHI", 2, 0x40 | 0x80, 8 + len(EVERYONE),
+                      0x00120089) + EVERYONE
+    acl = struct.pack("<BBHHH", 2, 0, 8 + len(ace), 1, 0) + ace
+    return struct.pack("<BBHIIII", 1, 0, SE_SELF_RELATIVE | SE_SACL_PRESENT,
+                       0, 0, 20, 0) + acl
+
+
+def sid_text(b):
+    n = b[1]
+    auth = int.from_bytes(b[2:8], "big")
+    subs = struct.unpack_from("<%dI" % n, b, 8)
+    return "S-%d-%d" % (b[0], auth) + "".join("-%d" % s for s in subs)
 SE_DACL_AUTO_INHERITED = 0x0400
 FILE_ACCESS_INFORMATION = 8
 FS_ATTRIBUTE_INFORMATION = 5
@@ -59,6 +83,22 @@ def main():
         r, data = t.query_info(fid, INFO_FILE, FILE_ACCESS_INFORMATION, 4)
         assert r.status == 0, "query 0x%x" % r.status
         print("0x%08x" % struct.unpack_from("<I", data, 0)[0])
+    elif what == "sacl":
+        st, fid = opened(t, sys.argv[5], ACCESS_SYSTEM_SECURITY | READ_CONTROL)
+        if st:
+            print(wire.status_name(st))
+            return
+        r = t.set_info(fid, INFO_SECURITY, 0, audit_sd(), SACL_SECINFO)
+        assert r.status == 0, "set 0x%x" % r.status
+        r, sd = t.query_info(fid, INFO_SECURITY, 0, 4096, SACL_SECINFO)
+        assert r.status == 0, "query 0x%x" % r.status
+        control, sacl = struct.unpack_from("<H", sd, 2)[0], \
+            struct.unpack_from("<I", sd, 12)[0]
+        assert control & SE_SACL_PRESENT and sacl, "no SACL: 0x%x" % control
+        count = struct.unpack_from("<H", sd, sacl + 4)[0]
+        atype, aflags, _, mask = struct.unpack_from("<BBHI", sd, sacl + 8)
+        print("sacl %d %d 0x%02x 0x%08x %s" % (count, atype, aflags, mask,
+                                              sid_text(sd[sacl + 16:])))
     elif what == "autoinherit":
         st, fid = opened(t, sys.argv[5], READ_CONTROL | WRITE_DAC,
                          DIRECTORY_FILE)
