@@ -426,6 +426,28 @@ int ksmbd_sd_add_check(const struct ksmbd_conn *conn, const char *name,
 			     dir ? FILE_APPEND_DATA : FILE_WRITE_DATA);
 }
 
+int ksmbd_sd_target_check(const struct ksmbd_conn *conn, struct ksmbd_file *fp,
+			  const char *new_name)
+{
+	struct ksmbd_token tok;
+	struct path parent;
+	int ret;
+
+	if (!ksmbd_sd_stored_share(fp->tree))
+		return 0;
+	/* no such folder: the rename itself answers that */
+	if (ksmbd_vfs_target_parent(fp, new_name, &parent))
+		return 0;
+	ret = ksmbd_token_build(fp->cred, fp->tree, &tok);
+	if (!ret) {
+		ret = ksmbd_sd_add_check(conn, new_name, &tok, parent.dentry,
+					 S_ISDIR(file_inode(fp->filp)->i_mode));
+		ksmbd_token_free(&tok);
+	}
+	path_put(&parent);
+	return ret;
+}
+
 /* ---- Storing ---- */
 
 /* Owner and group as the descriptor names them, where they are Unix ids. */

@@ -99,6 +99,14 @@ int ksmbd_sd_open_check(const struct ksmbd_conn *conn, const char *name,
 int ksmbd_sd_add_check(const struct ksmbd_conn *conn, const char *name,
 		       const struct ksmbd_token *tok, struct dentry *parent,
 		       bool dir);
+/*
+ * A rename or hard link of fp to new_name (MS-FSA 2.1.5.14.11): the
+ * folder it goes into must grant the caller ADD_FILE (ADD_SUBDIRECTORY
+ * for a directory), as for a new file there. 0 where the share stores no
+ * descriptors or the folder does not exist (the rename answers that).
+ */
+int ksmbd_sd_target_check(const struct ksmbd_conn *conn, struct ksmbd_file *fp,
+			  const char *new_name);
 
 /*
  * Store sd (self-relative, parsed) on fp's file: chown to its owner and

@@ -787,6 +787,20 @@ static int target_lookup(struct ksmbd_file *fp, const char *new_name,
 	return 0;
 }
 
+int ksmbd_vfs_target_parent(struct ksmbd_file *fp, const char *new_name,
+			    struct path *parent)
+{
+	struct ksmbd_vfs_lookup res;
+	int ret = target_lookup(fp, new_name, &res);
+
+	if (ret)
+		return ret;
+	*parent = res.parent;
+	path_get(parent);
+	ksmbd_vfs_lookup_done(&res);
+	return 0;
+}
+
 static int rename_locked(struct ksmbd_file *fp, struct ksmbd_vfs_lookup *res,
 			 struct dentry *old_parent, struct dentry *trap,
 			 bool replace)

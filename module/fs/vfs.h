@@ -159,6 +159,12 @@ int ksmbd_vfs_rewind(struct ksmbd_file *fp);
  */
 int ksmbd_vfs_rename(struct ksmbd_file *fp, const char *new_name,
 		     bool replace);
+/*
+ * The directory a rename or link to new_name would go into (counted:
+ * path_put() it), looked up as the rename does, under the handle's root.
+ */
+int ksmbd_vfs_target_parent(struct ksmbd_file *fp, const char *new_name,
+			    struct path *parent);
 /* Hard link to new_name beneath the handle's share root. */
 int ksmbd_vfs_link(struct ksmbd_file *fp, const char *new_name, bool replace);
 

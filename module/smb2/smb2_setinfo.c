@@ -287,9 +287,13 @@ static int set_rename_or_link(struct ksmbd_file *fp, const struct sinfo_req *s,
 	if (!name)
 		return ret;
 	if (fp->tree && ksmbd_name_vetoed(fp->tree->share->veto_list,
-					  fp->tree->share->veto_list_sz, name)) {
+					  fp->tree->share->veto_list_sz, name))
+		ret = -EACCES;
+	else
+		ret = ksmbd_sd_target_check(s->conn, fp, name);
+	if (ret) {
 		ksmbd_scratch_free(name);
-		return -EACCES;
+		return ret;
 	}
 	old = trace_old_name(fp);
 	if (link)

@@ -129,6 +129,17 @@ else
 	fail cifs-mount "mount -t cifs -o cifsacl failed"
 fi
 
+# ---- a rename needs ADD_FILE on the folder it goes into ----
+# The folder's DACL gives its owner list, traverse and DELETE_CHILD but
+# not ADD_FILE: the POSIX ACL says rwx (w from DELETE_CHILD), so only the
+# descriptor's check can refuse the rename into it.
+check mkdir-locked bash -c "as_a 'mkdir locked; put /tmp/acl-src mv1' >/dev/null; test -d $dir/locked && test -f $dir/mv1"
+check locked-dacl cacls locked --set "ACL:$sida:ALLOWED/0x0/0x001200e9"
+check locked-posix-writable bash -c "getfacl -n $dir/locked | grep -q '^user::rwx'"
+check rename-into-refused bash -c "as_a 'rename mv1 locked\\mv1' | grep -q NT_STATUS_ACCESS_DENIED"
+check rename-source-stays bash -c "test -f $dir/mv1 && ! test -e $dir/locked/mv1"
+check rename-elsewhere-ok bash -c "as_a 'rename mv1 mv2' >/dev/null; test -f $dir/mv2"
+
 # ---- READONLY is the stored attribute, not a descriptor's missing write ----
 attrs_of() {	# FILE: the attribute letters smbclient's allinfo shows
 	as_a "allinfo $1" | sed -n 's/^attributes: \([A-Z]*\) .*/\1/p'
