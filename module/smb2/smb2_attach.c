@@ -9,6 +9,7 @@
 #include "connection.h"
 #include "debug.h"
 #include "ksmbd_trace.h"
+#include "proto/decode.h"
 #include "proto/smb2.h"
 #include "session.h"
 #include "share.h"
@@ -28,10 +29,19 @@ static bool needs_session(u16 cmd)
  * log off, close, unlock (a LOCK whose first element unlocks: a lock
  * request mixes no unlocks, 3.3.5.14), echo and cancel.
  */
+static bool lock_is_unlock(const struct ksmbd_req *req)
+{
+	struct ksmbd_lock_req lk;
+	struct ksmbd_lock_elem e;
+
+	/* A malformed LOCK is refused as expired; its own decode says more. */
+	if (ksmbd_lock_decode(req, &lk) || !ksmbd_lock_elem(&lk, 0, &e))
+		return false;
+	return e.flags & SMB2_LOCKFLAG_UNLOCK;
+}
+
 static bool allowed_expired(const struct ksmbd_req *req)
 {
-	const u8 *body = req->elem.p + SMB2_HEADER_SIZE;
-
 	switch (req->hdr.command) {
 	case SMB2_SESSION_SETUP:
 	case SMB2_LOGOFF:
@@ -40,9 +50,7 @@ static bool allowed_expired(const struct ksmbd_req *req)
 	case SMB2_CANCEL:
 		return true;
 	case SMB2_LOCK:
-		/* the fixed part and one element: the decoder checks more */
-		return req->elem.len >= SMB2_HEADER_SIZE + 48 &&
-		       (get_unaligned_le32(body + 40) & SMB2_LOCKFLAG_UNLOCK);
+		return lock_is_unlock(req);
 	default:
 		return false;
 	}
