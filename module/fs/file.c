@@ -487,6 +487,39 @@ char *ksmbd_file_name_dup(struct ksmbd_file *fp, gfp_t gfp)
 	}
 }
 
+/*
+ * The share-relative path as the file system spells it now: the open's
+ * path less its share root's. A case-insensitive open may have spelled
+ * it otherwise, and a local rename may have moved it since.
+ */
+static char *stored_path(struct ksmbd_file *fp, char *buf)
+{
+	char *root, *path;
+	size_t rlen;
+
+	if (!fp->filp || d_unlinked(fp->filp->f_path.dentry))
+		return NULL;
+	root = d_path(&fp->root, buf, PATH_MAX);
+	path = d_path(&fp->filp->f_path, buf + PATH_MAX, PATH_MAX);
+	if (IS_ERR(root) || IS_ERR(path))
+		return NULL;
+	rlen = strcmp(root, "/") ? strlen(root) : 0;
+	if (strncmp(path, root, rlen) || (path[rlen] && path[rlen] != '/'))
+		return NULL;
+	return kstrdup(path[rlen] ? path + rlen + 1 : "", GFP_KERNEL);
+}
+
+char *ksmbd_file_stored_name(struct ksmbd_file *fp)
+{
+	char *buf = kmalloc(2 * PATH_MAX, GFP_KERNEL);
+	char *name = NULL;
+
+	if (buf)
+		name = stored_path(fp, buf);
+	kfree(buf);
+	return name ?: ksmbd_file_name_dup(fp, GFP_KERNEL);
+}
+
 int ksmbd_file_name_set(struct ksmbd_file *fp, const char *name)
 {
 	char *fresh = kstrdup(name, GFP_KERNEL), *old;

@@ -238,6 +238,11 @@ bool ksmbd_file_delete_pending(struct ksmbd_file *fp);
 
 /* A copy of fp->name (kfree it), or NULL without memory. */
 char *ksmbd_file_name_dup(struct ksmbd_file *fp, gfp_t gfp);
+/*
+ * The name as stored (the case on disk; FileNormalizedNameInformation),
+ * or fp->name's copy when the file has none (unlinked); kfree it.
+ */
+char *ksmbd_file_stored_name(struct ksmbd_file *fp);
 /* Replace fp->name with a copy of name (after a rename). */
 int ksmbd_file_name_set(struct ksmbd_file *fp, const char *name);
 

@@ -52,10 +52,12 @@ struct qinfo {
 
 /* ---- File classes ---- */
 
-/* UTF-16 of "\" + the share-relative name with '\' separators. */
-static u8 *full_name16(struct ksmbd_file *fp, u32 *len)
+/*
+ * UTF-16 of "\" + the share-relative name with '\' separators, then
+ * ":" + stream when one is given. Takes name (kfree'd here).
+ */
+static u8 *name16(char *name, const char *stream, u32 *len)
 {
-	char *name = ksmbd_file_name_dup(fp, GFP_KERNEL);
 	u32 n, i, cap;
 	u8 *out;
 	int ret;
@@ -63,7 +65,7 @@ static u8 *full_name16(struct ksmbd_file *fp, u32 *len)
 	if (!name)
 		return NULL;
 	n = strlen(name);
-	cap = 2 * (n + 1) + 2;
+	cap = 2 * (n + 1) + 2 + (stream ? 2 * (strlen(stream) + 1) : 0);
 	out = kmalloc(cap, GFP_KERNEL);
 	if (!out)
 		goto out_free;
@@ -78,9 +80,25 @@ static u8 *full_name16(struct ksmbd_file *fp, u32 *len)
 	for (i = 2; i < *len; i += 2)
 		if (get_unaligned_le16(out + i) == '/')
 			put_unaligned_le16('\\', out + i);
+	if (stream) {
+		put_unaligned_le16(':', out + *len);
+		ret = ksmbd_utf8_to_utf16(stream, strlen(stream), out + *len + 2,
+					  cap - *len - 2);
+		if (ret < 0) {
+			kfree(out);
+			out = NULL;
+			goto out_free;
+		}
+		*len += 2 + ret;
+	}
 out_free:
 	kfree(name);
 	return out;
+}
+
+static u8 *full_name16(struct ksmbd_file *fp, u32 *len)
+{
+	return name16(ksmbd_file_name_dup(fp, GFP_KERNEL), NULL, len);
 }
 
 static int q_all(struct qinfo *q)
@@ -102,16 +120,21 @@ static int q_all(struct qinfo *q)
 
 /*
  * FileNormalizedNameInformation (SMB 3.1.1 only, MS-SMB2 3.3.5.20.1): the
- * share-relative path without a leading '\', empty for the root.
+ * share-relative path without a leading '\', empty for the root, spelled
+ * as stored (each component and the stream name), whatever case the open
+ * used; a stream handle's ends in ":name" (no ":$DATA").
  */
 static int q_normalized(struct qinfo *q)
 {
+	const char *stream = q->fp->stream;
 	u8 *name;
 	u32 len;
 
 	if (q->ctx->conn->neg.dialect != SMB311_DIALECT)
 		return -EOPNOTSUPP;
-	name = full_name16(q->fp, &len);
+	if (stream)
+		stream += KSMBD_STREAM_XATTR_PREFIX_LEN;
+	name = name16(ksmbd_file_stored_name(q->fp), stream, &len);
 	if (!name)
 		return -ENOMEM;
 	q->need = ksmbd_fileinfo_name(&q->w, name + 2, len - 2);
