@@ -610,7 +610,7 @@ struct ksmbd_channel *ksmbd_channel_pending(struct ksmbd_session *sess,
 	ch = NULL;
 	/* Checked under the lock ksmbd_session_conn_closed() takes. */
 	if (!fresh || ksmbd_conn_exiting(conn) ||
-	    sess->nr_channels >= KSMBD_SESSION_MAX_CHANNELS)
+	    sess->nr_channels + 1 >= KSMBD_SESSION_MAX_CHANNELS)
 		goto out;
 	ch = fresh;
 	fresh = NULL;

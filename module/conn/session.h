@@ -56,7 +56,11 @@ struct ksmbd_auth_state;
 #define KSMBD_SESSION_MAX_PENDING_CONN	4
 #define KSMBD_SESSION_MAX_PENDING_PEER	16
 #define KSMBD_SESSION_MAX_PENDING	256
-/* Channels a session may have had bound, closed ones included. */
+/*
+ * Paths a session may have had: its own connection and the channels bound
+ * to it, closed ones included (Windows: 32; a 33rd binding is
+ * INSUFFICIENT_RESOURCES, smbtorture multichannel.generic.num_channels).
+ */
 #define KSMBD_SESSION_MAX_CHANNELS	32
 
 /* Module exit: every connection, so every session, is gone by then. */
