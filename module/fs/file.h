@@ -247,13 +247,16 @@ char *ksmbd_file_stored_name(struct ksmbd_file *fp);
 int ksmbd_file_name_set(struct ksmbd_file *fp, const char *name);
 
 /*
- * Renames (Windows' behaviour, smbtorture smb2.rename): the rename of a
- * child acts as an open of its directory for DELETE sharing READ and
- * WRITE, so an open of the directory that holds DELETE or withholds
- * FILE_SHARE_DELETE refuses it (SHARING_VIOLATION); and a directory with
- * an open file anywhere below it cannot be renamed (ACCESS_DENIED).
+ * Renames (smbtorture smb2.rename): the rename of a child acts as an
+ * open of its directory for DELETE sharing READ and WRITE, so an open of
+ * the directory that holds DELETE or withholds FILE_SHARE_DELETE refuses
+ * it (SHARING_VIOLATION); and a directory with an open file anywhere
+ * below it cannot be renamed (ACCESS_DENIED). The first rule counts only
+ * the renaming session's own opens of the directory, as Samba counts only
+ * those of its client's process: another client watching the directory
+ * (smb2.notify-inotify.inotify-rename) does not stop renames inside it.
  */
-bool ksmbd_file_rename_blocked_by_parent(struct inode *dir);
+bool ksmbd_file_rename_blocked_by_parent(struct inode *dir, u64 session_id);
 bool ksmbd_file_opens_below(struct dentry *dir);
 
 /*

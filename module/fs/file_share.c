@@ -325,7 +325,7 @@ u32 ksmbd_file_inode_open_count(struct ksmbd_file *fp)
 	return n;
 }
 
-bool ksmbd_file_rename_blocked_by_parent(struct inode *dir)
+bool ksmbd_file_rename_blocked_by_parent(struct inode *dir, u64 session_id)
 {
 	struct ksmbd_inode *ino;
 	struct ksmbd_file *other;
@@ -335,6 +335,8 @@ bool ksmbd_file_rename_blocked_by_parent(struct inode *dir)
 	ino = inode_find(dir);
 	if (ino) {
 		list_for_each_entry(other, &ino->opens, ino_node) {
+			if (other->session_id != session_id)
+				continue;
 			if (ksmbd_share_conflict(other->daccess,
 						 other->share_access,
 						 FILE_DELETE,

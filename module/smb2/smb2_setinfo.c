@@ -251,7 +251,8 @@ static int rename_blocked(struct ksmbd_file *fp)
 {
 	struct dentry *d = fp->filp->f_path.dentry;
 	struct dentry *parent = dget_parent(d);
-	bool busy = ksmbd_file_rename_blocked_by_parent(d_inode(parent));
+	bool busy = ksmbd_file_rename_blocked_by_parent(d_inode(parent),
+							fp->session_id);
 
 	dput(parent);
 	if (busy)

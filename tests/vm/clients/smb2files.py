@@ -433,6 +433,39 @@ def case_delete_non_empty_dir(env):
 
 
 @case
+def case_rename_parent_open_scope(env):
+    """A rename inside a directory that the renaming session holds open
+    with DELETE (sharing no delete) is SHARING_VIOLATION (smb2.rename's
+    rule); another session's open of that directory, a watcher's say,
+    does not stop it (Samba's scope; smb2.notify-inotify.inotify-rename)."""
+    a, b = Tree(env), Tree(env)
+    for n in ("rps\\one", "rps\\two", "rps\\three", "rps\\four"):
+        a.unlink(n)
+    d = a.must_create("rps", access=GENERIC_ALL, disp=OPEN_IF,
+                      options=DIRECTORY_FILE, share=SHARE_READ | SHARE_WRITE)
+    f = b.must_create("rps\\one", access=GENERIC_READ | DELETE,
+                      disp=OVERWRITE_IF)
+    expect_status(b.rename(f.fid, "rps\\two", False), "SUCCESS",
+                  "rename while another session holds the folder")
+    b.close(f.fid)
+    f = a.must_create("rps\\three", access=GENERIC_READ | DELETE,
+                      disp=OVERWRITE_IF)
+    expect_status(a.rename(f.fid, "rps\\four", False), "SHARING_VIOLATION",
+                  "rename while the same session holds the folder")
+    a.close(f.fid)
+    a.close(d.fid)
+    r, _ = a.create("rps\\two", disp=OPEN)
+    expect_status(r, "SUCCESS", "the other session's rename happened")
+    a.close(Created(r).fid)
+    r, _ = a.create("rps\\four", disp=OPEN)
+    expect_status(r, "OBJECT_NAME_NOT_FOUND", "the refused rename left no name")
+    for n in ("rps\\two", "rps\\three"):
+        a.unlink(n)
+    a.bye()
+    b.bye()
+
+
+@case
 def case_related_compound(env):
     t = Tree(env)
     sid, tid = t.sess.id, t.tid
