@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * CREATE (MS-SMB2 3.3.5.9) and CLOSE (3.3.5.10).
+ * CREATE (MS-SMB2 3.3.5.9); CLOSE is smb2_close.c.
  *
  * CREATE in three stages: decode the validated request and its contexts
  * into struct create_req; act (resolve beneath the share root, decide by
@@ -953,46 +953,5 @@ enum ksmbd_smb2_verdict ksmbd_smb2_create(struct ksmbd_smb2_ctx *ctx)
 			status = create_file(ctx, &rq);
 	}
 	ctx->status = status;
-	return KSMBD_SMB2_REPLY;
-}
-
-/* ---- CLOSE ---- */
-
-static void encode_close(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
-			 bool postquery)
-{
-	struct ksmbd_fattr a;
-	struct kstat st;
-
-	if (postquery && fp->filp && ksmbd_vfs_getattr(fp, &st))
-		postquery = false;
-	if (!postquery || !fp->filp) {
-		ksmbd_close_rsp_encode(&ctx->body, NULL);
-		return;
-	}
-	ksmbd_fattr_of_stat(fp, &st, &a);
-	if (S_ISDIR(st.mode))
-		a.allocation_size = a.end_of_file = 0;
-	ksmbd_close_rsp_encode(&ctx->body, &a);
-}
-
-enum ksmbd_smb2_verdict ksmbd_smb2_close(struct ksmbd_smb2_ctx *ctx)
-{
-	struct ksmbd_close_req rq;
-	struct ksmbd_file *fp;
-
-	if (ksmbd_close_decode(ctx->req, &rq)) {
-		ctx->status = STATUS_INVALID_PARAMETER;
-		return KSMBD_SMB2_REPLY;
-	}
-	fp = ksmbd_file_unpublish(ksmbd_smb2_caller(ctx), rq.pid, rq.vid);
-	if (!fp) {
-		ctx->status = STATUS_FILE_CLOSED;
-		return KSMBD_SMB2_REPLY;
-	}
-	encode_close(ctx, fp, rq.flags & SMB2_CLOSE_FLAG_POSTQUERY_ATTRIB);
-	/* The table's reference: the handle closes here unless still in use. */
-	ksmbd_file_put(fp);
-	ctx->status = STATUS_SUCCESS;
 	return KSMBD_SMB2_REPLY;
 }
