@@ -386,6 +386,68 @@ struct ksmbd_file *ksmbd_durable_replay(struct ksmbd_caller *caller,
 	return fp;
 }
 
+static DEFINE_SPINLOCK(inflight_lock);
+static LIST_HEAD(inflight);
+
+int ksmbd_durable_inflight_begin(struct ksmbd_caller *caller,
+				 const struct ksmbd_durable_req *rq,
+				 struct ksmbd_durable_inflight *in)
+{
+	struct ksmbd_durable_inflight *o;
+	int ret = 0;
+
+	INIT_LIST_HEAD(&in->node);
+	if (rq->kind != KSMBD_DH_V2_REQ)
+		return 0;
+	memcpy(in->client_guid, caller->conn->neg.client_guid, 16);
+	memcpy(in->create_guid, rq->create_guid, 16);
+	spin_lock(&inflight_lock);
+	list_for_each_entry(o, &inflight, node) {
+		if (!memcmp(o->create_guid, in->create_guid, 16) &&
+		    !memcmp(o->client_guid, in->client_guid, 16)) {
+			ret = -EBUSY;
+			break;
+		}
+	}
+	if (!ret)
+		list_add(&in->node, &inflight);
+	spin_unlock(&inflight_lock);
+	return ret;
+}
+
+void ksmbd_durable_inflight_end(struct ksmbd_durable_inflight *in)
+{
+	if (list_empty(&in->node))
+		return;
+	spin_lock(&inflight_lock);
+	list_del_init(&in->node);
+	spin_unlock(&inflight_lock);
+}
+
+u32 ksmbd_durable_replay_grant(struct ksmbd_caller *caller,
+			       struct ksmbd_file *fp,
+			       const struct ksmbd_oplock_req *op,
+			       struct ksmbd_oplock_grant *og,
+			       struct ksmbd_durable_grant *dh)
+{
+	int ret = ksmbd_oplock_durable_reclaim(caller, fp, op, true, og);
+
+	memset(dh, 0, sizeof(*dh));
+	if (op->lease && ret)
+		return STATUS_ACCESS_DENIED;
+	if (!op->lease) {
+		memset(og, 0, sizeof(*og));
+		og->level = op->level;
+		if (op->level != SMB2_OPLOCK_LEVEL_BATCH)
+			return STATUS_SUCCESS;
+	}
+	if (!fp->durable)
+		return STATUS_SUCCESS;
+	dh->kind = KSMBD_DH_V2_REQ;
+	dh->timeout_ms = fp->durable->timeout_ms;
+	return STATUS_SUCCESS;
+}
+
 /* ---- Lock sequence (3.3.5.14) ---- */
 
 /*

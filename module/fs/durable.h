@@ -7,6 +7,7 @@
 #define KSMBD_DURABLE_H
 
 #include <linux/spinlock.h>
+#include <linux/list.h>
 #include <linux/types.h>
 #include <linux/uidgid.h>
 #include "durable_state.h"
@@ -53,6 +54,44 @@ u32 ksmbd_durable_reconnect(struct ksmbd_caller *caller,
  */
 struct ksmbd_file *ksmbd_durable_replay(struct ksmbd_caller *caller,
 					const struct ksmbd_durable_req *rq);
+
+/*
+ * A CREATE with DH2Q between its start and its answer: a replay of it
+ * (same client, same CreateGuid) meanwhile is refused at once with
+ * STATUS_FILE_NOT_AVAILABLE (the client tries again later) instead of
+ * opening a second time or waiting behind the first's oplock break, as
+ * Samba answers (smbtorture smb2.replay.dhv2-pending*-sane).
+ */
+struct ksmbd_durable_inflight {
+	struct list_head node;
+	u8 client_guid[16];
+	u8 create_guid[16];
+};
+
+/*
+ * Enter CREATE's DH2Q (nothing for other kinds) in flight; -EBUSY when
+ * the client has one in flight under that CreateGuid. Before
+ * ksmbd_durable_replay(): the first leaves the table only once its
+ * handle is found by CreateGuid, so a replay sees one or the other.
+ */
+int ksmbd_durable_inflight_begin(struct ksmbd_caller *caller,
+				 const struct ksmbd_durable_req *rq,
+				 struct ksmbd_durable_inflight *in);
+void ksmbd_durable_inflight_end(struct ksmbd_durable_inflight *in);
+
+/*
+ * The answer to that replay (MS-SMB2 3.3.5.9.10): a lease request must
+ * name fp's own lease, by the client that holds it (ACCESS_DENIED
+ * otherwise), and gets its state now; an oplock request gets the level
+ * it asks for, as the first answer did, with the durable context only
+ * when that level could have made the open durable (BATCH), as Samba
+ * answers. Breaks then go to the replaying connection.
+ */
+u32 ksmbd_durable_replay_grant(struct ksmbd_caller *caller,
+			       struct ksmbd_file *fp,
+			       const struct ksmbd_oplock_req *op,
+			       struct ksmbd_oplock_grant *og,
+			       struct ksmbd_durable_grant *dh);
 
 /*
  * LOCK on a durable handle of a 3.x connection, or on any handle of a

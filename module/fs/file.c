@@ -333,9 +333,15 @@ static struct ksmbd_file *lookup_ids(struct ksmbd_caller *caller, u64 pid,
 struct ksmbd_file *ksmbd_file_lookup(struct ksmbd_caller *caller,
 				     u64 persistent_id, u64 volatile_id)
 {
+	struct ksmbd_file *fp;
+
 	if (!resolve_ids(caller, &persistent_id, &volatile_id))
 		return NULL;
-	return lookup_ids(caller, persistent_id, volatile_id, false);
+	fp = lookup_ids(caller, persistent_id, volatile_id, false);
+	/* Used since its CREATE: a replay of that makes a new open. */
+	if (fp && READ_ONCE(fp->replay_eligible))
+		WRITE_ONCE(fp->replay_eligible, false);
+	return fp;
 }
 
 struct ksmbd_file *ksmbd_file_lookup_session(struct ksmbd_caller *caller,
@@ -864,6 +870,27 @@ void ksmbd_file_close_app_instance(const u8 *app_id, const u8 *client_guid,
 	}
 }
 
+void ksmbd_file_set_replay_guid(struct ksmbd_file *fp, const u8 *create_guid,
+				const u8 *client_guid)
+{
+	memcpy(fp->replay_create_guid, create_guid, 16);
+	memcpy(fp->replay_client_guid, client_guid, 16);
+	smp_store_release(&fp->replay_eligible, true);
+}
+
+/* A durable handle waiting for its client is found by reconnect only. */
+static bool replay_match(struct ksmbd_file *fp, const u8 *create_guid,
+			 const u8 *client_guid)
+{
+	struct ksmbd_durable *d = fp->durable;
+
+	if (d && d->state != KSMBD_DH_S_ATTACHED)
+		return false;
+	return smp_load_acquire(&fp->replay_eligible) &&
+	       !memcmp(fp->replay_create_guid, create_guid, 16) &&
+	       !memcmp(fp->replay_client_guid, client_guid, 16);
+}
+
 struct ksmbd_file *ksmbd_file_durable_find_guid(const u8 *create_guid,
 						const u8 *client_guid)
 {
@@ -872,11 +899,7 @@ struct ksmbd_file *ksmbd_file_durable_find_guid(const u8 *create_guid,
 
 	xa_lock(&files);
 	xa_for_each(&files, index, fp) {
-		struct ksmbd_durable *d = fp->durable;
-
-		if (d && d->v2 && d->state == KSMBD_DH_S_ATTACHED &&
-		    !memcmp(d->create_guid, create_guid, 16) &&
-		    !memcmp(d->client_guid, client_guid, 16)) {
+		if (replay_match(fp, create_guid, client_guid)) {
 			ksmbd_file_get(fp);
 			break;
 		}

@@ -124,6 +124,18 @@ struct ksmbd_file {
 	 */
 	u64 position;
 	u32 mode;
+	/* CreateAction of the CREATE that made it: a replay answers it. */
+	u32 create_action;
+	/*
+	 * Open.IsReplayEligible (MS-SMB2 3.3.5.9.10): made by a CREATE with
+	 * DH2Q, durable or not, a replay of which finds it by these two
+	 * until another request uses the handle (ksmbd_file_lookup clears
+	 * it; smbtorture smb2.replay.replay6). The guids are set before
+	 * replay_eligible (release/acquire).
+	 */
+	bool replay_eligible;
+	u8 replay_create_guid[16];
+	u8 replay_client_guid[16];
 	/* this open set a ChangeTime (ksmbd_file_set_times) */
 	bool user_set_change_time;
 	u32 tree_flags;			/* KSMBD_FILE_TREE_* copied at open */
@@ -491,6 +503,9 @@ void ksmbd_file_durable_policy(const struct ksmbd_durable_policy *p);
 void ksmbd_file_close_app_instance(const u8 *app_id, const u8 *client_guid,
 				   kuid_t uid, const struct path *root,
 				   const char *name);
+/* Make fp findable by a replay of the DH2Q CREATE that made it. */
+void ksmbd_file_set_replay_guid(struct ksmbd_file *fp, const u8 *create_guid,
+				const u8 *client_guid);
 struct ksmbd_file *ksmbd_file_durable_find_guid(const u8 *create_guid,
 						const u8 *client_guid);
 

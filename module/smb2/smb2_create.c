@@ -638,6 +638,7 @@ static int act(struct create_state *cs, const char *name,
 	}
 	out->fp = fp;
 	out->action = ksmbd_create_action(rq->args.disposition, cs->step);
+	fp->create_action = out->action;
 	ksmbd_oplock_grant(ksmbd_smb2_caller(cs->ctx), fp, &rq->op,
 			   cs->step != KSMBD_STEP_OPEN, &out->grant);
 	return 0;
@@ -834,21 +835,24 @@ static u32 reopen(struct ksmbd_smb2_ctx *ctx, const struct create_req *rq)
 }
 
 /* MS-SMB2 3.3.5.9.10: a replayed DH2Q gets the open it already made. */
+/* A replayed DH2Q CREATE: true with *status when it named an open. */
 static bool replay(struct ksmbd_smb2_ctx *ctx, const struct create_req *rq,
-		   struct create_result *r)
+		   struct create_result *r, u32 *status)
 {
-	struct ksmbd_file *fp = ksmbd_durable_replay(ksmbd_smb2_caller(ctx),
-						     &rq->dh);
+	struct ksmbd_caller *caller = ksmbd_smb2_caller(ctx);
+	struct ksmbd_file *fp = ksmbd_durable_replay(caller, &rq->dh);
 
 	if (!fp)
 		return false;
-	if (existing_result(fp, r) != STATUS_SUCCESS ||
-	    ksmbd_oplock_durable_reclaim(ksmbd_smb2_caller(ctx), fp, &rq->op,
-					 true, &r->grant)) {
-		memset(&r->grant, 0, sizeof(r->grant));
+	*status = existing_result(fp, r);
+	if (*status == STATUS_SUCCESS)
+		*status = ksmbd_durable_replay_grant(caller, fp, &rq->op,
+						     &r->grant, &r->dh);
+	r->action = fp->create_action;
+	if (*status != STATUS_SUCCESS) {
+		ksmbd_file_put(fp);
+		r->fp = NULL;
 	}
-	r->dh.kind = KSMBD_DH_V2_REQ;
-	r->dh.timeout_ms = fp->durable->timeout_ms;
 	return true;
 }
 
@@ -858,6 +862,10 @@ static u32 create_file(struct ksmbd_smb2_ctx *ctx, const struct create_req *rq)
 	struct create_result r = { };
 	struct ksmbd_stream_name *sn;
 	struct ksmbd_buf base;
+	struct ksmbd_durable_inflight inflight = {
+		.node = LIST_HEAD_INIT(inflight.node),
+	};
+	bool replayed = false;
 	u32 status;
 	char *name;
 	u64 t0;
@@ -891,7 +899,14 @@ static u32 create_file(struct ksmbd_smb2_ctx *ctx, const struct create_req *rq)
 		goto out_free;
 	}
 	t0 = KSMBD_TP_CLOCK(ksmbd_vfs_open);
-	if (!replay(ctx, rq, &r))
+	if (ksmbd_durable_inflight_begin(ksmbd_smb2_caller(ctx), &rq->dh,
+					 &inflight))
+		status = ksmbd_smb2_caller(ctx)->flags &
+			 SMB2_FLAGS_REPLAY_OPERATION ?
+			 STATUS_FILE_NOT_AVAILABLE : STATUS_DUPLICATE_OBJECTID;
+	else if (replay(ctx, rq, &r, &status))
+		replayed = true;
+	else
 		status = open_path(ctx, rq, name, sn, &r);
 	trace_ksmbd_vfs_open(ctx->conn, ctx->session_id, r.fp, name,
 			     rq->args.disposition,
@@ -899,14 +914,19 @@ static u32 create_file(struct ksmbd_smb2_ctx *ctx, const struct create_req *rq)
 			     ksmbd_tp_since(t0));
 	if (status != STATUS_SUCCESS)
 		goto out_free;
-	if (!r.dh.kind)
+	if (!replayed && rq->dh.kind == KSMBD_DH_V2_REQ)
+		ksmbd_file_set_replay_guid(r.fp, rq->dh.create_guid,
+					   ctx->conn->neg.client_guid);
+	if (!replayed)
 		ksmbd_durable_grant(ksmbd_smb2_caller(ctx), r.fp, &rq->dh,
 				    &r.grant, &r.dh);
+	ksmbd_durable_inflight_end(&inflight);
 	encode(ctx, rq, &r);
 	remember_for_compound(ctx, r.fp);
 	ksmbd_file_put(r.fp);
 	status = STATUS_SUCCESS;
 out_free:
+	ksmbd_durable_inflight_end(&inflight);
 	ksmbd_scratch_free(name);
 	return status;
 }
