@@ -38,13 +38,30 @@ ALL_OBSERVERS = {  # attached during the observability run; output discarded
 }
 OBSERVERS = [ALL_OBSERVERS[n] for n in
              os.environ.get('BENCH_OBSERVERS', 'lat,top').split(',') if n]
+# Issue 29's jobs: parallel readers and metadata workers, dbench, a big
+# directory. BENCH_CURVE: the reader counts of the random-read curve over
+# one mount; BENCH_MOUNTS: the mounts (separate TCP connections) of the
+# *_mounts jobs; BENCH_DBENCH_CLIENTS/_TIME: dbench's clients and seconds;
+# BENCH_DIR_ENTRIES: the big directory.
+CURVE = [int(n) for n in os.environ.get('BENCH_CURVE', '1,2,4,8').split(',') if n]
+MOUNTS = int(os.environ.get('BENCH_MOUNTS', '4'))
+DBENCH_CLIENTS = int(os.environ.get('BENCH_DBENCH_CLIENTS', '8'))
+DBENCH_TIME = int(os.environ.get('BENCH_DBENCH_TIME', str(RUNTIME)))
+DBENCH_LOADFILE = '/usr/share/dbench/client.txt'
+DIR_ENTRIES = int(os.environ.get('BENCH_DIR_ENTRIES', '10000'))
 NOCACHE = 'vers=3.1.1,cache=none'  # the goals' set and the observability run's
+GCM256 = ' (require_gcm_256=1)'  # not a mount option: the cifs module parameter
 OPTION_SETS = {
     'nocache': NOCACHE,
     'default': 'vers=3.1.1',
-    # Encrypted (AES-128-GCM with both servers): the cost of sealing.
+    # Encrypted: the cost of sealing. The client (6.1) offers AES-128-GCM
+    # first and both servers pick it.
     'sealed': 'vers=3.1.1,cache=none,seal',
+    # With require_gcm_256 the client offers AES-256-GCM alone and refuses
+    # a session that does not encrypt with it: a mount is the proof.
+    'sealed256': 'vers=3.1.1,cache=none,seal' + GCM256,
 }
+DATA_JOB = 'bench'  # one data file for the sequential and random jobs
 
 
 def sh(cmd, check=True, quiet=False, timeout=None):
@@ -351,18 +368,221 @@ def job_unlink(d, runtime):
     return meta_rate(os.path.join(d, 'meta'), os.unlink)
 
 
-# The issue's goals for ours/Samba (cache=none); the observers' overhead
-# goal is OBS_GOAL_PCT.
-GOALS = {'seq_write_1M': 1.3, 'seq_read_1M': 1.8, 'rand_read_4k': 3.5,
-         'meta_create': 2.5, 'meta_stat': 2.5, 'meta_unlink': 2.5}
-OBS_GOAL_PCT = 3.0
+# ---- issue 29: many clients, mixed load, a big directory ---------------
 
-DATA_JOB = 'bench'  # one data file for the sequential and random jobs
+DATA_FILE = DATA_JOB + '.0.0'  # the file fio's single-client jobs use
+
+
+def size_bytes(s):
+    mult = {'K': 1 << 10, 'M': 1 << 20, 'G': 1 << 30}
+    return int(s[:-1]) * mult[s[-1].upper()] if s[-1].upper() in mult else int(s)
+
+
+def ensure_data():
+    """The data file of the parallel readers, written on the backing
+    directory when a focused run has no seq_write_1M before them."""
+    path = os.path.join(SHARE, DATA_FILE)
+    want = size_bytes(SEQ_SIZE)
+    if os.path.exists(path) and os.path.getsize(path) >= want:
+        return
+    chunk = os.urandom(1 << 20)
+    with open(path, 'wb') as f:
+        for off in range(0, want, len(chunk)):
+            f.write(chunk[:min(len(chunk), want - off)])
+    os.chmod(path, 0o666)
+
+
+def mount_dirs(d, n):
+    """n directories, one per parallel job: d itself, or on the server's
+    mounts, the mounts in turn (MNT and its nosharesock siblings)."""
+    dirs = [d] if d != MNT else [MNT] + extra_mounts()
+    return [dirs[i % len(dirs)] for i in range(n)]
+
+
+def fio_par(dirs, common, per_job=None):
+    """One fio run, one job section per directory, reported as one group."""
+    argv = ['fio', '--thread', '--output-format=json', '--group_reporting'] + common.split()
+    for i, d in enumerate(dirs):
+        argv += ['--name=p%d' % i, '--directory=' + d, '--filename=' + DATA_FILE]
+        if per_job:
+            argv += per_job(i).split()
+    r = subprocess.run(argv, capture_output=True, text=True, timeout=RUNTIME * 6 + 120)
+    if r.returncode != 0:
+        raise RuntimeError('fio: %s' % (r.stderr or r.stdout).strip()[-300:])
+    return json.loads(r.stdout[r.stdout.index('{'):])['jobs'][0]
+
+
+def randread_par(d, runtime, n, several):
+    ensure_data()
+    dirs = mount_dirs(d, n) if several else [d] * n
+    j = fio_par(dirs, '--rw=randread --bs=4k --size=%s --time_based --runtime=%d'
+                % (SEQ_SIZE, runtime))
+    return j['read']['iops'], 'IOPS'
+
+
+def seqread_par(d, runtime, n, several):
+    """n readers, each looping over its own n-th of the file."""
+    ensure_data()
+    drop_caches()
+    part = size_bytes(SEQ_SIZE) // n // (1 << 20) * (1 << 20)
+    dirs = mount_dirs(d, n) if several else [d] * n
+    j = fio_par(dirs, '--rw=read --bs=1M --time_based --runtime=%d --size=%d'
+                % (runtime, part), lambda i: '--offset=%d' % (i * part))
+    return j['read']['bw_bytes'] / 1e6, 'MB/s'
+
+
+def curve_job(n):
+    return lambda d, runtime: randread_par(d, runtime, n, False)
+
+
+def meta_par(d, runtime, workers, shared):
+    """workers processes creating, then stat'ing, then unlinking their
+    share of BENCH_META_FILES files, each in its own directory or all in
+    one; the phases start together (the stat phase after cifs's deferred
+    closes, as in meta_stat). files/s over the three phases' time."""
+    top = os.path.join(d, 'meta_par')
+    shutil.rmtree(top, ignore_errors=True)
+    per = max(1, META_FILES // workers)
+    names = []
+    for w in range(workers):
+        sub = os.path.join(top, 'shared' if shared else 'w%d' % w)
+        os.makedirs(sub, exist_ok=True)
+        names.append([os.path.join(sub, 'w%d_f%05d' % (w, i)) for i in range(per)])
+    phases = (create_one, os.stat, os.unlink)
+    kids = []
+    for w in range(workers):
+        go_r, go_w = os.pipe()
+        done_r, done_w = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            rc = 0
+            try:
+                os.close(go_w)
+                os.close(done_r)
+                for op in phases:
+                    if os.read(go_r, 1) != b'g':
+                        break
+                    msg = b'k'
+                    try:
+                        for n in names[w]:
+                            op(n)
+                    except Exception as e:
+                        msg = ('e%s %s' % (op.__name__, e))[:200].encode()
+                    os.write(done_w, msg)
+            except BaseException:
+                rc = 1
+            os._exit(rc)
+        os.close(go_r)
+        os.close(done_w)
+        kids.append((pid, go_w, done_r))
+    secs, errors = [], []
+    try:
+        for op in phases:
+            if op is os.stat:
+                time.sleep(close_timeout(d) + 1)
+                drop_caches()
+            t = time.monotonic()
+            for _, go_w, _ in kids:
+                os.write(go_w, b'g')
+            for _, _, done_r in kids:
+                msg = os.read(done_r, 256)
+                if msg != b'k':
+                    errors.append(msg.decode(errors='replace') or 'worker died')
+            secs.append(time.monotonic() - t)
+    finally:
+        for pid, go_w, done_r in kids:
+            os.close(go_w)
+            os.close(done_r)
+            os.waitpid(pid, 0)
+    if errors:
+        raise RuntimeError('%d workers failed: %s' % (len(errors), errors[0]))
+    files = per * workers
+    log('  %s: create %.0f, stat %.0f, unlink %.0f files/s'
+        % ('shared dir' if shared else 'own dirs', files / secs[0], files / secs[1],
+           files / secs[2]))
+    return 3 * files / sum(secs), 'ops/s', {'ops': 3 * files}
+
+
+def job_meta_own(d, runtime):
+    return meta_par(d, runtime, 8, False)
+
+
+def job_meta_shared(d, runtime):
+    return meta_par(d, runtime, 8, True)
+
+
+# dbench prints this when SysV semaphores are unavailable and carries on
+# without the start barrier; everything else that fails is an error.
+DBENCH_BENIGN = ('failed to create barrier semaphore',)
+
+
+def job_dbench(d, runtime):
+    """dbench's NetBench-style load (its client.txt), DBENCH_CLIENTS
+    clients for DBENCH_TIME s. Any failed operation fails the job."""
+    w = os.path.join(d, 'dbench')
+    shutil.rmtree(w, ignore_errors=True)
+    os.makedirs(w, exist_ok=True)
+    r = subprocess.run(['dbench', '-c', DBENCH_LOADFILE, '-D', w, '-t', str(DBENCH_TIME),
+                        str(DBENCH_CLIENTS)], capture_output=True, text=True,
+                       timeout=DBENCH_TIME * 6 + 120)
+    out = r.stdout + r.stderr
+    bad = [l.strip() for l in out.splitlines()
+           if ('fail' in l.lower() or 'error' in l.lower())
+           and not any(b in l for b in DBENCH_BENIGN)]
+    tput = [l for l in out.splitlines() if l.startswith('Throughput ')]
+    if r.returncode != 0 or bad or not tput:
+        raise RuntimeError('dbench exited %d: %s' % (r.returncode,
+                                                    '; '.join(bad[:3]) or out.strip()[-200:]))
+    shutil.rmtree(w, ignore_errors=True)
+    return float(tput[-1].split()[1]), 'MB/s'
+
+
+def job_listdir(d, runtime):
+    """A DIR_ENTRIES-entry directory made on the backing directory, the
+    caches dropped, then listed without stat (ls -f) through d."""
+    back = os.path.join(SHARE, 'bigdir')
+    if not os.path.isdir(back) or len(os.listdir(back)) != DIR_ENTRIES:
+        shutil.rmtree(back, ignore_errors=True)
+        os.makedirs(back)
+        for i in range(DIR_ENTRIES):
+            os.close(os.open(os.path.join(back, 'entry-%06d' % i), os.O_CREAT | os.O_WRONLY, 0o644))
+    drop_caches()
+    t = time.monotonic()
+    with os.scandir(os.path.join(d, 'bigdir')) as it:
+        n = sum(1 for _ in it)
+    dt = time.monotonic() - t
+    if n != DIR_ENTRIES:
+        raise RuntimeError('listed %d entries of %d' % (n, DIR_ENTRIES))
+    return n / dt, 'entries/s', {'entries': n}
+
+
+# The issues' goals for ours/Samba, by option set; the observers' overhead
+# goal is OBS_GOAL_PCT.
+GOALS = {'nocache': {'seq_write_1M': 1.3, 'seq_read_1M': 1.8, 'rand_read_4k': 3.5,
+                     'meta_create': 2.5, 'meta_stat': 2.5, 'meta_unlink': 2.5,
+                     # issue 29
+                     'rand_read_4k_x8': 3.0, 'rand_read_4k_x8_mounts': 3.0,
+                     'seq_read_1M_x4': 2.0, 'seq_read_1M_x4_mounts': 2.0,
+                     'meta_x8_own_dirs': 3.0, 'meta_x8_shared_dir': 3.0,
+                     'dbench': 1.5, 'list_dir_cold': 2.0},
+         'sealed': {'seq_write_1M': 1.5, 'seq_read_1M': 1.5},
+         'sealed256': {'seq_write_1M': 1.5, 'seq_read_1M': 1.5}}
+OBS_GOAL_PCT = 3.0
 
 JOBS = [('seq_write_1M', job_seqwrite), ('seq_read_1M', job_seqread),
         ('rand_read_4k', job_randread), ('rand_write_4k', job_randwrite),
         ('meta_create', job_create), ('meta_stat', job_stat),
         ('meta_unlink', job_unlink)]
+# Issue 29's jobs run in the cache=none set only (and locally).
+NOCACHE_ONLY = ['rand_read_4k_x%d' % n for n in CURVE] + [
+    'rand_read_4k_x8_mounts', 'seq_read_1M_x4', 'seq_read_1M_x4_mounts',
+    'meta_x8_own_dirs', 'meta_x8_shared_dir', 'dbench', 'list_dir_cold']
+JOBS += [('rand_read_4k_x%d' % n, curve_job(n)) for n in CURVE]
+JOBS += [('rand_read_4k_x8_mounts', lambda d, r: randread_par(d, r, 8, True)),
+         ('seq_read_1M_x4', lambda d, r: seqread_par(d, r, 4, False)),
+         ('seq_read_1M_x4_mounts', lambda d, r: seqread_par(d, r, 4, True)),
+         ('meta_x8_own_dirs', job_meta_own), ('meta_x8_shared_dir', job_meta_shared),
+         ('dbench', job_dbench), ('list_dir_cold', job_listdir)]
 # BENCH_JOBS / BENCH_SETS: a comma-separated subset, for a focused run.
 if os.environ.get('BENCH_JOBS'):
     JOBS = [j for j in JOBS if j[0] in os.environ['BENCH_JOBS'].split(',')]
@@ -393,13 +613,106 @@ def cifs_creates():
         return None
 
 
-def run_jobs(directory, results, key, runtime=RUNTIME, data_only=False):
+def cifs_requests():
+    """SMB2 requests the cifs client has sent ("SMBs:" of each tree
+    connection in /proc/fs/cifs/Stats, summed over the mounts)."""
+    try:
+        with open('/proc/fs/cifs/Stats') as f:
+            return sum(int(l.split()[1]) for l in f if l.startswith('SMBs:'))
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+CLK_TCK = os.sysconf('SC_CLK_TCK')
+# The server's own processes and threads, by command name: ours are the
+# kernel threads named ksmbd* (ksmbd-listen, each connection's receive
+# thread ksmbd:N) and the user-space ksmbd.mountd; Samba's are smbd (all
+# its threads) and the RPC helpers it starts.
+SERVER_COMMS = {'ksmbd': ('ksmbd',), 'samba': ('smbd', 'samba-dcerpcd', 'rpcd_')}
+
+
+def task_times(prefixes):
+    """{pid: utime+stime in s} of the processes whose comm starts with
+    one of prefixes (a process's line counts its threads, live and gone)."""
+    out = {}
+    for pid in os.listdir('/proc'):
+        if not pid.isdigit():
+            continue
+        try:
+            with open('/proc/%s/stat' % pid) as f:
+                head, tail = f.read().rsplit(')', 1)
+        except OSError:
+            continue
+        comm = head.split('(', 1)[1]
+        if comm.startswith(prefixes):
+            fields = tail.split()
+            out[int(pid)] = (int(fields[11]) + int(fields[12])) / CLK_TCK
+    return out
+
+
+def busy_seconds():
+    """The guest's busy CPU time: user+nice+system+irq+softirq of /proc/stat."""
+    with open('/proc/stat') as f:
+        v = [int(x) for x in f.readline().split()[1:]]
+    return (v[0] + v[1] + v[2] + v[5] + v[6]) / CLK_TCK
+
+
+class CpuCost:
+    """CPU time per SMB2 request over one job: the whole guest's busy time
+    (client, server, everything), the server's own processes, and the
+    unbound kworkers (where our ksmbd-io work runs, with anyone else's
+    unbound work) apart, since they are not attributable by name."""
+
+    def __init__(self, server):
+        self.server = server
+        self.req = cifs_requests()
+        self.busy = busy_seconds()
+        self.own = task_times(SERVER_COMMS[server])
+        self.kw = task_times(('kworker/u',))
+
+    @staticmethod
+    def delta(before, after):
+        return sum(t - before.get(pid, 0.0) for pid, t in after.items())
+
+    def done(self):
+        req = (cifs_requests() or 0) - (self.req or 0)
+        busy = busy_seconds() - self.busy
+        own = self.delta(self.own, task_times(SERVER_COMMS[self.server]))
+        kw = self.delta(self.kw, task_times(('kworker/u',)))
+        per = lambda s: s / req * 1e6 if req > 0 else None
+        return {'requests': req, 'busy_s': busy, 'server_s': own, 'kworker_u_s': kw,
+                'busy_us_per_req': per(busy), 'server_us_per_req': per(own),
+                'kworker_u_us_per_req': per(kw)}
+
+
+def runs_in(set_name, job):
+    """Whether job runs in the option set (None: locally)."""
+    if set_name is None:
+        return True
+    if job in NOCACHE_ONLY:  # and not in the observability run ('obs')
+        return set_name == 'nocache'
+    # Sealed: what encryption costs shows in the data jobs; Samba's sealed
+    # metadata at ~60 files/s would cost minutes.
+    return not (set_name.startswith('sealed') and job.startswith('meta_'))
+
+
+def run_jobs(directory, results, key, runtime=RUNTIME, set_name=None, server=None):
     for name, fn in JOBS:
-        if data_only and name.startswith('meta_'):
+        if not runs_in(set_name, name):
             continue
         try:
             before = cifs_creates() if directory == MNT else None
-            v, unit = fn(directory, runtime)
+            cost = CpuCost(server) if server else None
+            out = fn(directory, runtime)
+            v, unit = out[:2]
+            extra = out[2] if len(out) > 2 else {}
+            if cost:
+                c = cost.done()
+                if name == 'list_dir_cold' and c['server_us_per_req'] is not None:
+                    c['server_us_per_entry'] = (c['server_us_per_req'] * c['requests']
+                                                / extra['entries'])
+                results.setdefault('_cpu', {}).setdefault(key, {}).setdefault(
+                    name, []).append(c)
             results.setdefault(key, {}).setdefault(name, []).append(v)
             results.setdefault('_units', {})[name] = unit
             after = cifs_creates() if before is not None else None
@@ -407,23 +720,60 @@ def run_jobs(directory, results, key, runtime=RUNTIME, data_only=False):
             if name.startswith('meta_') and after is not None:
                 # Each file's operation should reach the server: a job that
                 # the client answers from its cache measures the client.
-                per_file = (after - before) / META_FILES
+                per_file = (after - before) / extra.get('ops', META_FILES)
                 results.setdefault('_creates_per_file', {}).setdefault(
                     key, {}).setdefault(name, []).append(per_file)
                 opens = ' (%.2f CREATEs per file)' % per_file
+            if cost and c['busy_us_per_req'] is not None:
+                opens += ' [%d requests, %.0f us busy, %.0f us server per request]' % (
+                    c['requests'], c['busy_us_per_req'], c['server_us_per_req'])
             log('%-28s %-14s %10.1f %s%s' % (key, name, v, unit, opens))
         except Exception as e:  # one failed job must not end the run
             log('%-28s %-14s failed: %s' % (key, name, str(e)[:200]))
             results.setdefault('_errors', []).append('%s %s: %s' % (key, name, str(e)[:300]))
 
 
-def mount(opts):
-    os.makedirs(MNT, exist_ok=True)
+GCM256_PARAM = '/sys/module/cifs/parameters/require_gcm_256'
+EXTRA = []  # the nosharesock mounts beside MNT
+
+
+def extra_mounts():
+    return list(EXTRA)
+
+
+def set_gcm256(on):
+    with open(GCM256_PARAM, 'w') as f:
+        f.write('1' if on else '0')
+
+
+def mount_one(path, opts):
+    os.makedirs(path, exist_ok=True)
     sh('mount -t cifs //127.0.0.1/share %s -o username=%s,password=%s,%s'
-       % (MNT, USER, PASS, opts))
+       % (path, USER, PASS, opts))
+
+
+def mount(opts, mounts=1):
+    """MNT, and mounts-1 more with nosharesock (each its own TCP
+    connection and session). An option string ending in GCM256 sets the
+    cifs module's require_gcm_256 around the mount."""
+    gcm256 = opts.endswith(GCM256)
+    opts = opts[:-len(GCM256)] if gcm256 else opts
+    if gcm256:
+        set_gcm256(True)
+    try:
+        mount_one(MNT, opts)
+        for i in range(1, mounts):
+            mount_one('%s.%d' % (MNT, i), opts + ',nosharesock')
+            EXTRA.append('%s.%d' % (MNT, i))
+    finally:
+        if gcm256:
+            set_gcm256(False)
 
 
 def umount():
+    for path in EXTRA:
+        sh('umount %s' % path, check=False, quiet=True)
+    del EXTRA[:]
     sh('umount %s' % MNT, check=False, quiet=True)
 
 
@@ -467,17 +817,27 @@ def main():
                 continue
             for set_name, opts in sets.items():
                 clean_share()
+                several = set_name == 'nocache' and any(
+                    j.endswith('_mounts') for j, _ in JOBS)
                 try:
-                    mount(opts)
+                    mount(opts, MOUNTS if several else 1)
                 except Exception as e:
                     log('%s mount (%s) failed: %s' % (srv.name, set_name, e))
                     results.setdefault('_errors', []).append('%s mount %s: %s' % (srv.name, set_name, str(e)[:300]))
+                    if opts.endswith(GCM256):
+                        # the client refuses a session another cipher seals
+                        r = sh('dmesg | grep -i "encryption type" | tail -1',
+                               check=False, quiet=True)
+                        results.setdefault('_gcm256', {})[srv.name] = \
+                            'not negotiated: mount failed (%s) %s' % (str(e)[:120],
+                                                                       r.stdout.strip())
+                    umount()
                     continue
-                # Sealed: what encryption costs shows in the data jobs;
-                # Samba's sealed metadata at ~60 files/s would cost two
-                # minutes of the 20 the whole run may take.
+                if opts.endswith(GCM256):
+                    results.setdefault('_gcm256', {})[srv.name] = \
+                        'negotiated (the client required AES-256-GCM and the mount succeeded)'
                 run_jobs(MNT, results, '%s/%s' % (srv.name, set_name),
-                         data_only=set_name == 'sealed')
+                         set_name=set_name, server=srv.name)
                 umount()
             srv.stop()
         clean_share()
@@ -520,7 +880,7 @@ def observability_run(results):
         for attached in order:
             obs.switch.set(attached)
             run_jobs(MNT, results, 'ksmbd-obs%s/nocache' % ('+attached' if attached else ''),
-                     OBS_RUNTIME)
+                     OBS_RUNTIME, set_name='obs')
     obs.switch.set(False)
     wall = time.time() - obs.t0
     cpu = {k: v - obs.cpu_at_start.get(k, 0.0) for k, v in obs.cpu_seconds().items()}
@@ -577,17 +937,31 @@ def report(results):
     rows = []
     for set_name in OPTION_SETS:
         for job, _ in JOBS:
+            if not runs_in(set_name, job):
+                continue
             ours = median(results, 'ksmbd/' + set_name, job)
             samba = median(results, 'samba/' + set_name, job)
             local = median(results, 'local', job)
-            rows.append({'options': OPTION_SETS[set_name], 'job': job,
-                         'unit': results.get('_units', {}).get(job, ''),
-                         'ksmbd': ours, 'samba': samba, 'local': local,
-                         'ours_over_samba': ours / samba if ours and samba else None,
-                         'ours_over_local': ours / local if ours and local else None,
-                         'goal': GOALS.get(job)})
+            ratio = ours / samba if ours and samba else None
+            goal = GOALS.get(set_name, {}).get(job)
+            row = {'set': set_name, 'options': OPTION_SETS[set_name], 'job': job,
+                   'unit': results.get('_units', {}).get(job, ''),
+                   'ksmbd': ours, 'samba': samba, 'local': local,
+                   'ours_over_samba': ratio,
+                   'ours_over_local': ours / local if ours and local else None,
+                   'goal': goal,
+                   'goal_met': (ratio is not None and ratio >= goal) if goal else None}
+            for srv in ('ksmbd', 'samba'):
+                c = results.get('_cpu', {}).get('%s/%s' % (srv, set_name), {}).get(job, [])
+                for k in ('requests', 'busy_us_per_req', 'server_us_per_req',
+                          'kworker_u_us_per_req', 'server_us_per_entry'):
+                    vals = [x[k] for x in c if x.get(k) is not None]
+                    row['%s_%s' % (srv, k)] = statistics.median(vals) if vals else None
+            rows.append(row)
     obs_rows = []
     for job, _ in JOBS:
+        if not runs_in('obs', job):
+            continue
         pairs = obs_pairs(results, job)
         pct = sorted((1 - at / de) * 100 for de, at in pairs if de and at)
         obs_rows.append({'job': job, 'unit': results.get('_units', {}).get(job, ''),
@@ -604,6 +978,9 @@ def report(results):
            'observability': obs_rows, 'observers_cpu_s': results.get('_obs_cpu'),
            'program_cost': results.get('_obs_cost'),
            'creates_per_file': results.get('_creates_per_file', {}),
+           'curve': CURVE, 'mounts': MOUNTS, 'dbench_clients': DBENCH_CLIENTS,
+           'dbench_time_s': DBENCH_TIME, 'dir_entries': DIR_ENTRIES,
+           'gcm256': results.get('_gcm256', {}),
            'raw': {k: v for k, v in results.items() if not k.startswith('_')},
            'errors': results.get('_errors', [])}
     with open(os.path.join(OUT, 'results.json'), 'w') as f:
@@ -614,19 +991,63 @@ def report(results):
              '|---|---|---|---|---|---|---|---|---|']
     for r in rows:
         goal = '-'
-        if r['goal'] and r['options'] == NOCACHE:
-            met = r['ours_over_samba'] is not None and r['ours_over_samba'] >= r['goal']
-            goal = '>= %.1f: %s' % (r['goal'], 'met' if met else 'not met')
+        if r['goal']:
+            goal = '>= %.1f: %s' % (r['goal'], 'met' if r['goal_met'] else 'not met')
         lines.append('| %s | %s | %s | %s | %s | %s | %s | %s | %s |' % (
             r['options'], r['job'], r['unit'], fmt(r['ksmbd']), fmt(r['samba']),
             fmt(r['local']), fmt(r['ours_over_samba']), fmt(r['ours_over_local']), goal))
     cpf = doc['creates_per_file']
     per = lambda k, j: statistics.median(cpf[k][j]) if cpf.get(k, {}).get(j) else None
-    lines += ['', 'SMB2 CREATEs the client sent per file (%s; 1 or more: every file '
-              'reached the server): %s.' % (NOCACHE, '; '.join(
+    lines += ['', 'SMB2 CREATEs the client sent per file (per operation in the x8 jobs; '
+              '%s; 1 or more: every file reached the server): %s.' % (NOCACHE, '; '.join(
                   '%s ksmbd %s, samba %s' % (j, fmt(per('ksmbd/nocache', j)),
                                              fmt(per('samba/nocache', j)))
                   for j, _ in JOBS if j.startswith('meta_')))]
+    curve = [(n, median(results, 'ksmbd/nocache', 'rand_read_4k_x%d' % n),
+              median(results, 'samba/nocache', 'rand_read_4k_x%d' % n)) for n in CURVE]
+    if curve and curve[0][1] and curve[0][2]:
+        lines += ['', '4 KiB random-read curve over one mount (IOPS, and x the 1-reader '
+                  'rate): %s.' % '; '.join(
+                      '%d readers ksmbd %s (%s), samba %s (%s)'
+                      % (n, fmt(o), fmt(o / curve[0][1] if o else None), fmt(sm),
+                         fmt(sm / curve[0][2] if sm else None)) for n, o, sm in curve)]
+    lines += ['', 'Issue 29\'s jobs (%s): x8/x4 = parallel fio jobs on one data file; '
+              '_mounts = spread over %d mounts of the share (nosharesock: separate TCP '
+              'connections); meta_x8 = 8 processes creating, stat\'ing and unlinking %d '
+              'files each (ops/s over the three phases); dbench = %d clients, %d s, '
+              'client.txt; list_dir_cold = %d entries listed without stat after '
+              'dropping caches.' % (NOCACHE, MOUNTS, max(1, META_FILES // 8),
+                                    DBENCH_CLIENTS, DBENCH_TIME, DIR_ENTRIES)]
+    if 'sealed256' in OPTION_SETS:
+        lines += ['', 'AES-256-GCM (%s): %s.' % (
+            OPTION_SETS['sealed256'], '; '.join('%s %s' % (k, v) for k, v in
+                                                 sorted(doc['gcm256'].items())) or 'no result')]
+    lines += ['', '## CPU time per SMB2 request (us; medians)', '',
+              'busy = the guest\'s whole busy CPU time (/proc/stat user+nice+system+irq+'
+              'softirq: client, server, everything) over the job / the SMB2 requests the '
+              'cifs client sent (/proc/fs/cifs/Stats SMBs). server = the server\'s own '
+              'processes (utime+stime): ours the ksmbd* kernel threads (listener, '
+              'receive threads) and ksmbd.mountd, Samba\'s smbd and its RPC helpers. '
+              'kworker/u = all unbound kworkers (our ksmbd-io work runs there, with '
+              'anyone else\'s). See tests/bench/README.md.', '',
+              '| options | job | requests ksmbd | samba | busy ksmbd | busy samba | '
+              'busy samba/ksmbd | server ksmbd | server samba | kworker/u ksmbd | '
+              'kworker/u samba |', '|---|---|---|---|---|---|---|---|---|---|---|']
+    for r in rows:
+        if r['ksmbd_requests'] is None and r['samba_requests'] is None:
+            continue
+        ob, sb = r['ksmbd_busy_us_per_req'], r['samba_busy_us_per_req']
+        lines.append('| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |' % (
+            r['options'], r['job'], fmt(r['ksmbd_requests']), fmt(r['samba_requests']),
+            fmt(ob), fmt(sb), fmt(sb / ob if ob and sb else None),
+            fmt(r['ksmbd_server_us_per_req']), fmt(r['samba_server_us_per_req']),
+            fmt(r['ksmbd_kworker_u_us_per_req']), fmt(r['samba_kworker_u_us_per_req'])))
+    for r in rows:
+        if r['job'] == 'list_dir_cold':
+            lines += ['', 'QUERY_DIRECTORY: the listing\'s server CPU per entry (server '
+                      'processes\' time / entries): ksmbd %s us, samba %s us.'
+                      % (fmt(r['ksmbd_server_us_per_entry']),
+                         fmt(r['samba_server_us_per_entry']))]
     lines += ['', '## Observability overhead (%s reading one pinned copy of the programs; '
               '%s, one server and mount; the programs switched on and off between passes, '
               '%d pairs; timed jobs %d s)'
