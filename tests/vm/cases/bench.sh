@@ -2,18 +2,23 @@
 # vm: --timeout 900 --mem 3072
 # make bench in miniature: tests/bench/bench.py with every job, option set
 # and the observability run, at sizes that take a minute or two (8 MiB
-# file, 1 s jobs, 50 files, one pass pair), under slub_debug like every
-# case. Checks that both servers served every job, that each metadata
-# job's files reached the server (not the client's cache), that ratios and
-# goals come out, and that the readers and the program-cost pass ran: what keeps
-# `make bench` (20 minutes, outside make check) from breaking unseen.
+# file, 1 s jobs, 40 files, one pass pair; issue 29's jobs with the curve
+# at 1 and 8 readers, 2 mounts, dbench 2 s with 2 clients, a 500-entry
+# directory), under slub_debug like every case. Checks that both servers
+# served every job, that each metadata job's files reached the server (not
+# the client's cache), that ratios, goals and the CPU time per request come
+# out, that AES-256-GCM was negotiated, and that the readers and the
+# program-cost pass ran: what keeps `make bench` (outside make check) from
+# breaking unseen.
 . "$VM_TOP/tests/vm/lib/check.sh"
 out=$VM_TOP/build/vm/bench
 rm -rf "$out"
 mkdir -p "$out"
 
 BENCH_OUT=$out BENCH_ROUNDS=1 BENCH_RUNTIME=1 BENCH_SEQ_SIZE=8M \
-BENCH_META_FILES=50 BENCH_OBS_PAIRS=1 BENCH_OBS_RUNTIME=1 \
+BENCH_META_FILES=40 BENCH_OBS_PAIRS=1 BENCH_OBS_RUNTIME=1 \
+BENCH_CURVE=1,8 BENCH_MOUNTS=2 BENCH_DBENCH_CLIENTS=2 BENCH_DBENCH_TIME=2 \
+BENCH_DIR_ENTRIES=500 \
 	timeout 700 python3 "$VM_TOP/tests/bench/bench.py" > "$out/bench.log" 2>&1
 rc=$?
 if [ $rc -ne 0 ] || [ ! -s "$out/results.json" ]; then
@@ -35,31 +40,56 @@ def check(name, ok, why=''):
 check('no_errors', not doc['errors'], '; '.join(doc['errors'])[:300])
 rows = doc['rows']
 jobs = {r['job'] for r in rows}
-check('all_jobs', jobs == {'seq_write_1M', 'seq_read_1M', 'rand_read_4k', 'rand_write_4k',
-                           'meta_create', 'meta_stat', 'meta_unlink'}, sorted(jobs))
-sets = {r['options'] for r in rows}
-check('all_sets', len(sets) == 3, sorted(sets))
+single = {'seq_write_1M', 'seq_read_1M', 'rand_read_4k', 'rand_write_4k',
+          'meta_create', 'meta_stat', 'meta_unlink'}
+issue29 = {'rand_read_4k_x1', 'rand_read_4k_x8', 'rand_read_4k_x8_mounts',
+           'seq_read_1M_x4', 'seq_read_1M_x4_mounts', 'meta_x8_own_dirs',
+           'meta_x8_shared_dir', 'dbench', 'list_dir_cold'}
+metas = sorted(j for j in single | issue29 if j.startswith('meta_'))
+check('all_jobs', jobs == single | issue29, sorted(jobs ^ (single | issue29)))
+want = {'nocache': single | issue29, 'default': single,
+        'sealed': single - set(metas), 'sealed256': single - set(metas)}
+got = {}
+for r in rows:
+    got.setdefault(r['set'], set()).add(r['job'])
+check('all_sets', got == want, {k: sorted(v ^ want.get(k, set())) for k, v in got.items()})
 bad = []
 for r in rows:
-    sealed_meta = 'seal' in r['options'] and r['job'].startswith('meta_')
     for k in ('ksmbd', 'samba', 'local'):
         v = r[k]
-        if k == 'local' or not sealed_meta:
-            if not (isinstance(v, (int, float)) and v > 0):
-                bad.append('%s %s %s=%r' % (r['options'], r['job'], k, v))
-        elif v is not None:
-            bad.append('%s %s %s ran sealed metadata' % (r['options'], r['job'], k))
-    if not sealed_meta and not (r['ours_over_samba'] and
-                                abs(r['ours_over_samba'] - r['ksmbd'] / r['samba']) < 1e-9):
-        bad.append('%s %s ratio %r' % (r['options'], r['job'], r['ours_over_samba']))
+        if not (isinstance(v, (int, float)) and v > 0):
+            bad.append('%s %s %s=%r' % (r['set'], r['job'], k, v))
+    if not (r['ours_over_samba'] and
+            abs(r['ours_over_samba'] - r['ksmbd'] / r['samba']) < 1e-9):
+        bad.append('%s %s ratio %r' % (r['set'], r['job'], r['ours_over_samba']))
 check('both_servers_every_job', not bad, '; '.join(bad)[:300])
 cpf = doc.get('creates_per_file', {})
 low = ['%s %s %r' % (srv, job, cpf.get(srv + '/nocache', {}).get(job))
-       for srv in ('ksmbd', 'samba') for job in ('meta_create', 'meta_stat', 'meta_unlink')
+       for srv in ('ksmbd', 'samba') for job in metas
        if not (cpf.get(srv + '/nocache', {}).get(job, [0])[0] >= 1)]
 check('metadata_reaches_server', not low, '; '.join(low))
 goals = [l for l in md.splitlines() if ': met |' in l or ': not met |' in l]
-check('goals_reported', len(goals) == 6, '%d goal cells' % len(goals))
+with_goal = [r for r in rows if r['goal']]
+check('goals_reported', len(goals) == len(with_goal) == 18 and
+      all(r['goal_met'] == (r['ours_over_samba'] >= r['goal']) for r in with_goal),
+      '%d goal cells, %d rows with a goal' % (len(goals), len(with_goal)))
+gcm = doc.get('gcm256', {})
+check('aes256_gcm_negotiated', set(gcm) == {'ksmbd', 'samba'} and
+      all(v.startswith('negotiated') for v in gcm.values()), gcm)
+bad = []
+for r in rows:
+    for srv in ('ksmbd', 'samba'):
+        req, busy, own = (r['%s_%s' % (srv, k)] for k in
+                          ('requests', 'busy_us_per_req', 'server_us_per_req'))
+        if not (req and req > 0 and busy and busy > 0 and own is not None and own >= 0):
+            bad.append('%s %s %s requests=%r busy=%r server=%r'
+                       % (r['set'], r['job'], srv, req, busy, own))
+check('cpu_per_request', not bad, '; '.join(bad)[:300])
+ld = [r for r in rows if r['job'] == 'list_dir_cold']
+check('query_directory_per_entry', ld and all(
+    ld[0]['%s_server_us_per_entry' % s] is not None for s in ('ksmbd', 'samba')), ld)
+check('curve_reported', '4 KiB random-read curve over one mount' in md and
+      '8 readers ksmbd' in md, 'no curve line')
 obs = doc['observability']
 check('observability_pairs', all(o['pairs'] == 1 and o['detached'] and o['attached']
                                  for o in obs), obs)
