@@ -52,6 +52,9 @@ DIR_ENTRIES = int(os.environ.get('BENCH_DIR_ENTRIES', '10000'))
 # BENCH_LOCAL=single: the local run (the backing directory) only for the
 # single-client jobs (make check's miniature, which checks the servers).
 LOCAL_ALL = os.environ.get('BENCH_LOCAL', 'all') != 'single'
+# BENCH_LEAN=1 (make check's miniature): both sealed sets run only their
+# goal's 1 MiB jobs and the cache=default set no metadata jobs.
+LEAN = os.environ.get('BENCH_LEAN') == '1'
 NOCACHE = 'vers=3.1.1,cache=none'  # the goals' set and the observability run's
 GCM256 = ' (require_gcm_256=1)'  # not a mount option: the cifs module parameter
 OPTION_SETS = {
@@ -699,8 +702,10 @@ def runs_in(set_name, job):
         return LOCAL_ALL or job not in NOCACHE_ONLY
     if job in NOCACHE_ONLY:  # and not in the observability run ('obs')
         return set_name == 'nocache'
-    if set_name == 'sealed256':  # its goal's jobs; the rest as in 'sealed'
-        return job in ('seq_write_1M', 'seq_read_1M')
+    if set_name == 'sealed256' or (LEAN and set_name == 'sealed'):
+        return job in ('seq_write_1M', 'seq_read_1M')  # their goal's jobs
+    if LEAN and set_name == 'default' and job.startswith('meta_'):
+        return False
     # Sealed: what encryption costs shows in the data jobs; Samba's sealed
     # metadata at ~60 files/s would cost minutes.
     return not (set_name.startswith('sealed') and job.startswith('meta_'))
