@@ -180,7 +180,12 @@ void ksmbd_notify_watch_gone(struct notify_watch *w)
 	spin_unlock(&w->lock);
 }
 
-static void map_event(u32 mask, u32 *action, u32 *filter)
+/*
+ * A rename into another directory is, as Windows reports it, the entry
+ * REMOVED from one and ADDED to the other (smbtorture smb2.notify.rec);
+ * RENAMED_OLD_NAME and RENAMED_NEW_NAME are for a rename in place.
+ */
+static void map_event(u32 mask, bool cross, u32 *action, u32 *filter)
 {
 	u32 name_bit = (mask & FS_ISDIR) ? NOTIFY_DIR_NAME : NOTIFY_FILE_NAME;
 
@@ -193,10 +198,10 @@ static void map_event(u32 mask, u32 *action, u32 *filter)
 		*action = ACTION_REMOVED;
 		*filter = name_bit;
 	} else if (mask & FS_MOVED_FROM) {
-		*action = ACTION_RENAMED_OLD_NAME;
+		*action = cross ? ACTION_REMOVED : ACTION_RENAMED_OLD_NAME;
 		*filter = name_bit;
 	} else if (mask & FS_MOVED_TO) {
-		*action = ACTION_RENAMED_NEW_NAME;
+		*action = cross ? ACTION_ADDED : ACTION_RENAMED_NEW_NAME;
 		*filter = name_bit;
 	} else if (mask & FS_MODIFY) {
 		*action = ACTION_MODIFIED;
@@ -218,13 +223,13 @@ struct notify_event {
 	bool snapped;
 };
 
-static bool event_get(struct notify_event *ev, u32 mask, const void *data,
-		      int data_type, struct inode *dir,
+static bool event_get(struct notify_event *ev, u32 mask, bool cross,
+		      const void *data, int data_type, struct inode *dir,
 		      const struct qstr *file_name)
 {
 	struct dentry *dentry;
 
-	map_event(mask, &ev->action, &ev->filter);
+	map_event(mask, cross, &ev->action, &ev->filter);
 	ev->parent = NULL;
 	ev->snapped = false;
 	ev->name = file_name;
@@ -255,7 +260,8 @@ static void event_put(struct notify_event *ev)
 }
 
 /* A plain watch's mark saw an event: a change in its directory? */
-static void mark_event(struct notify_mark *m, u32 mask, const void *data,
+static void mark_event(struct notify_mark *m, u32 mask, bool cross,
+		       const void *data,
 		       int data_type, struct inode *dir,
 		       const struct qstr *file_name)
 {
@@ -263,7 +269,7 @@ static void mark_event(struct notify_mark *m, u32 mask, const void *data,
 	struct notify_event ev;
 
 	ksmbd_total_add(KSMBD_TOTAL_NOTIFY_CHECKS, 1);
-	if (event_get(&ev, mask, data, data_type, dir, file_name) &&
+	if (event_get(&ev, mask, cross, data, data_type, dir, file_name) &&
 	    (ev.filter & READ_ONCE(w->filter)) && ev.parent == w->dir)
 		record(w, make_change("", 0, ev.name, ev.action, GFP_NOFS));
 	event_put(&ev);
@@ -394,16 +400,81 @@ static void tree_dir_removed(u32 mask, const void *data, int data_type)
 }
 
 /* The superblock's mark saw an event: the tree watches above it. */
-static void sb_event(u32 mask, const void *data, int data_type,
+static void sb_event(u32 mask, bool cross, const void *data, int data_type,
 		     struct inode *dir, const struct qstr *file_name)
 {
 	struct notify_event ev;
 
 	tree_dir_removed(mask, data, data_type);
-	if (event_get(&ev, mask, data, data_type, dir, file_name) &&
+	if (event_get(&ev, mask, cross, data, data_type, dir, file_name) &&
 	    tree_wanted(ev.parent, ev.filter))
 		tree_record(&ev);
 	event_put(&ev);
+}
+
+/*
+ * The last renames seen leaving a directory: cookie and directory (never
+ * dereferenced). fsnotify_move() reports the leaving before the arriving
+ * under one cookie; an arrival whose leaving was not seen came from a
+ * directory nobody watches. Renames in other directories may interleave,
+ * hence a few of them.
+ */
+#define KSMBD_NOTIFY_MOVES	32
+static struct {
+	u32 cookie;
+	const struct inode *dir;
+} moves[KSMBD_NOTIFY_MOVES];
+static unsigned int moves_next;
+static DEFINE_SPINLOCK(moves_lock);
+
+static bool arrived_from_elsewhere(u32 cookie, const struct inode *dir)
+{
+	bool cross = true;
+	unsigned int i;
+
+	spin_lock(&moves_lock);
+	for (i = 0; i < KSMBD_NOTIFY_MOVES; i++) {
+		if (moves[i].cookie == cookie) {
+			cross = moves[i].dir != dir;
+			break;
+		}
+	}
+	spin_unlock(&moves_lock);
+	return cross;
+}
+
+static bool left_for_elsewhere(const void *data, int data_type,
+			       struct inode *dir, u32 cookie)
+{
+	struct inode *inode = fsnotify_data_inode(data, data_type);
+	struct dentry *d;
+	bool cross = false;
+
+	spin_lock(&moves_lock);
+	moves[moves_next].cookie = cookie;
+	moves[moves_next].dir = dir;
+	moves_next = (moves_next + 1) % KSMBD_NOTIFY_MOVES;
+	spin_unlock(&moves_lock);
+	/* By now the entry is in its new directory. */
+	d = inode ? d_find_any_alias(inode) : NULL;
+	if (d) {
+		cross = d_inode(d->d_parent) != dir;
+		dput(d);
+	}
+	return cross;
+}
+
+/* Is this half of a rename (MOVED_FROM/TO) one between directories? */
+static bool rename_crosses(u32 mask, const void *data, int data_type,
+			   struct inode *dir, u32 cookie)
+{
+	if (!cookie || !dir)
+		return false;
+	if (mask & FS_MOVED_FROM)
+		return left_for_elsewhere(data, data_type, dir, cookie);
+	if (mask & FS_MOVED_TO)
+		return arrived_from_elsewhere(cookie, dir);
+	return false;
 }
 
 static int handle_event(struct fsnotify_group *g, u32 mask, const void *data,
@@ -411,6 +482,7 @@ static int handle_event(struct fsnotify_group *g, u32 mask, const void *data,
 			const struct qstr *file_name, u32 cookie,
 			struct fsnotify_iter_info *iter_info)
 {
+	bool cross = rename_crosses(mask, data, data_type, dir, cookie);
 	struct fsnotify_mark *fsn;
 
 	/*
@@ -422,13 +494,13 @@ static int handle_event(struct fsnotify_group *g, u32 mask, const void *data,
 	fsn = fsnotify_iter_inode_mark(iter_info);
 	if (fsn && dir && file_name)
 		mark_event(container_of(fsn, struct notify_mark, fsn), mask,
-			   data, data_type, dir, file_name);
+			   cross, data, data_type, dir, file_name);
 	fsn = fsnotify_iter_parent_mark(iter_info);
 	if (fsn)
 		mark_event(container_of(fsn, struct notify_mark, fsn), mask,
-			   data, data_type, dir, file_name);
+			   cross, data, data_type, dir, file_name);
 	if (fsnotify_iter_sb_mark(iter_info))
-		sb_event(mask, data, data_type, dir, file_name);
+		sb_event(mask, cross, data, data_type, dir, file_name);
 	return 0;
 }
 

@@ -108,6 +108,15 @@ def case_create_wakes(env):
     r = t.recv_mid(t.notify(d, F_FILE_NAME))
     expect_eq(entries(r), [(OLD_NAME, "n2.txt"), (NEW_NAME, "n2b.txt")],
               "rename")
+    # into another directory and back: removed here, then added (Windows)
+    touch(local(env, "n4.txt"))
+    os.rename(local(env, "n4.txt"), local(env, "sub", "n4.txt"))
+    os.rename(local(env, "sub", "n4.txt"), local(env, "n4b.txt"))
+    os.unlink(local(env, "n4b.txt"))
+    r = t.recv_mid(t.notify(d, F_FILE_NAME))
+    expect_eq(entries(r), [(ADDED, "n4.txt"), (REMOVED, "n4.txt"),
+                           (ADDED, "n4b.txt"), (REMOVED, "n4b.txt")],
+              "renames between directories")
     w = t.open_dir()
     mid, interim = t.pending(w, F_LAST_WRITE)
     touch(local(env, "ignored.txt"))
