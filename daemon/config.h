@@ -103,6 +103,7 @@ struct ksmbd_strlist {
  *   server min/max protocol  SMB2_10 / SMB3_11
  *   server signing  auto          smb2 leases   yes
  *   server multi channel support  yes (Samba 4.15+ on Linux)
+ *   smb3 directory leases  yes (with smb2 leases)
  *   smb3 encryption off           ipc timeout   10 s
  *   deadtime        0 (never)     max open files 10000
  *   smb2 max read/write/trans     4 MiB each (accepted 64 KiB .. 8 MiB)
@@ -135,6 +136,7 @@ struct ksmbd_global {
 	enum ksmbd_dialect max_protocol;
 	enum ksmbd_signing signing;
 	bool smb2_leases;
+	bool dir_leases;			/* smb3 directory leases */
 	bool multi_channel;			/* session binding */
 	enum ksmbd_encryption smb3_encryption;	/* also the share default */
 	unsigned int ipc_timeout;		/* seconds, 0 = no heartbeat */

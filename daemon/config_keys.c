@@ -168,6 +168,7 @@ static const struct key_def key_table[] = {
 	{ "protocol", G(max_protocol), .type = T_MAX_PROTO },
 	{ "serversigning", G(signing), .type = T_ENUM, .words = signing_words },
 	{ "smb2leases", G(smb2_leases), .type = T_BOOL },
+	{ "smb3directoryleases", G(dir_leases), .type = T_BOOL },
 	{ "servermultichannelsupport", G(multi_channel), .type = T_BOOL },
 	{ "smb3encryption", G(smb3_encryption), .type = T_ENUM, .words = encryption_words },
 	{ "serversmbencrypt", G(smb3_encryption), .type = T_ENUM, .words = encryption_words },

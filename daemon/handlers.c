@@ -157,6 +157,8 @@ static uint32_t global_flags(const struct ksmbd_global *g)
 		f |= KSMBD_GLOBAL_FLAG_SMB2_LEASES;
 	if (g->multi_channel)
 		f |= KSMBD_GLOBAL_FLAG_SMB3_MULTICHANNEL;
+	if (g->smb2_leases && g->dir_leases)
+		f |= KSMBD_GLOBAL_FLAG_DIR_LEASES;
 	if (g->smb3_encryption != KSMBD_ENCRYPTION_OFF)
 		f |= KSMBD_GLOBAL_FLAG_SMB2_ENCRYPTION;
 	if (g->smb3_encryption == KSMBD_ENCRYPTION_REQUIRED)

@@ -105,6 +105,7 @@ struct ksmbd_heartbeat {
 #define KSMBD_GLOBAL_FLAG_MAP_TO_GUEST		0x10	/* unknown users become guest */
 #define KSMBD_GLOBAL_FLAG_NULL_SESSIONS		0x20	/* anonymous logons allowed */
 #define KSMBD_GLOBAL_FLAG_KERBEROS		0x40	/* daemon accepts krb5 (SPNEGO_AUTHEN) */
+#define KSMBD_GLOBAL_FLAG_DIR_LEASES		0x80	/* "smb3 directory leases" */
 
 /* Tri/quad-state settings, e.g. ksmbd_startup_request.signing. */
 #define KSMBD_CONFIG_OPT_DISABLED	0
