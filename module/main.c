@@ -157,7 +157,8 @@ static const struct ksmbd_session_hooks session_hooks = {
 /*
  * What goes with a handle, in this order: its blocking locks, its
  * CHANGE_NOTIFY requests (and a deleted directory's watches), its oplock
- * or lease. The break engine sends through the SMB2 layer. Nothing to
+ * or lease; once closed, its directory's leases break when it changed an
+ * entry. The break engine sends through the SMB2 layer. Nothing to
  * undo: the hooks are static.
  */
 static void __init objects_init(void)
@@ -165,6 +166,7 @@ static void __init objects_init(void)
 	ksmbd_file_hooks_register(&ksmbd_lock_file_hooks);
 	ksmbd_file_hooks_register(&ksmbd_notify_file_hooks);
 	ksmbd_file_hooks_register(&ksmbd_oplock_file_hooks);
+	ksmbd_file_hooks_register(&ksmbd_dirlease_file_hooks);
 	ksmbd_oplock_wire_register(&ksmbd_smb2_oplock_wire);
 	ksmbd_tree_hooks_register(&tree_hooks);
 	ksmbd_session_hooks_register(&session_hooks);
@@ -235,6 +237,7 @@ static void __exit ksmbd_exit(void)
 	ksmbd_control_exit();
 	/* Drains the ksmbd-io workqueue: every work and release has run. */
 	ksmbd_work_exit();
+	ksmbd_dirlease_exit();
 	ksmbd_notify_exit();
 	ksmbd_bufpool_exit();
 	tables_exit();

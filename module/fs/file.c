@@ -173,6 +173,9 @@ static void file_release(struct ksmbd_file *fp)
 		err = store->remove(fp);
 	if (err)
 		pr_debug("delete on close of %s: %d\n", fp->name, err);
+	list_for_each_entry(h, &hooks, node)
+		if (h->closed)
+			h->closed(fp, !err && (remove & KSMBD_LEAVE_REMOVE_FILE));
 	if (fp->dir_state && fp->dir_state_free)
 		fp->dir_state_free(fp->dir_state);
 	if (fp->filp)

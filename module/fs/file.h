@@ -167,6 +167,16 @@ struct ksmbd_file {
 
 	/* Its oplock or lease owner, or NULL; oplock.c's lock (oplock.h). */
 	struct ksmbd_oplock *oplock;
+	/*
+	 * Directory leases (oplock_dir.c): the lease v2 context's
+	 * ParentLeaseKey and the ClientGuid it belongs to, set at open;
+	 * entry_changed: data or size changed through this handle, which
+	 * breaks the parent's leases at its close.
+	 */
+	bool has_parent_key;
+	bool entry_changed;
+	u8 parent_key[16];
+	u8 parent_guid[16];
 
 	/*
 	 * Durable handle state (durable.h), set once under the table's lock
@@ -473,6 +483,8 @@ struct ksmbd_file_hooks {
 	 * deleted: that entry was delete-pending.
 	 */
 	void (*released)(struct ksmbd_file *fp, bool deleted);
+	/* Then, once a delete on close ran: removed says the file went. */
+	void (*closed)(struct ksmbd_file *fp, bool removed);
 };
 
 void ksmbd_file_hooks_register(struct ksmbd_file_hooks *h);

@@ -45,6 +45,7 @@ enum break_kind {
 	BREAK_WRITE,		/* data changed: no read (or write) caching */
 	BREAK_NAMESPACE,	/* rename, delete: no handle caching */
 	BREAK_LOCAL,		/* a local process broke the kernel lease: none */
+	BREAK_PARENT,		/* an entry of a leased directory changed: none */
 };
 
 /* Who is breaking, and which owner (if any) is its own. */
@@ -172,6 +173,7 @@ static u32 allowed(const struct ksmbd_oplock *o, const struct breaker *b)
 		keep = KSMBD_LEASE_R | KSMBD_LEASE_W;
 		break;
 	case BREAK_LOCAL:
+	case BREAK_PARENT:
 	case BREAK_OVERWRITE:
 		/*
 		 * The data is replaced under the holder: nothing cached stays
@@ -203,7 +205,9 @@ static bool is_self(const struct ksmbd_oplock *o, const struct breaker *b)
 {
 	if (o == b->self)
 		return true;
-	return b->key && o->lease && uid_eq(o->uid, b->uid) &&
+	/* A directory's change: the open's ParentLeaseKey is the key. */
+	return b->key && o->lease &&
+	       (b->kind == BREAK_PARENT || uid_eq(o->uid, b->uid)) &&
 	       !memcmp(o->key, b->key, 16) && !memcmp(o->guid, b->guid, 16);
 }
 
@@ -547,7 +551,8 @@ static int break_and_wait(struct breaker *b, bool wait)
 
 static bool breakable(const struct ksmbd_file *fp)
 {
-	return fp && fp->kind == KSMBD_FILE_REGULAR && fp->filp;
+	return fp && fp->filp && (fp->kind == KSMBD_FILE_REGULAR ||
+				  fp->kind == KSMBD_FILE_DIRECTORY);
 }
 
 /*
@@ -657,6 +662,22 @@ void ksmbd_oplock_break_local(struct inode *inode)
 	break_and_wait(&b, true);
 }
 
+/*
+ * An entry of dir changed: its directory leases break to none, without
+ * waiting (MS-FSA 2.1.4.13: the parent's break does not hold the
+ * operation), but for a lease whose key is the changing open's
+ * ParentLeaseKey (key, of the client guid; NULL for none).
+ */
+void ksmbd_oplock_break_parent(struct inode *dir, const u8 *guid,
+			       const u8 *key)
+{
+	struct breaker b = {
+		.kind = BREAK_PARENT, .inode = dir, .guid = guid, .key = key,
+	};
+
+	break_and_wait(&b, false);
+}
+
 void ksmbd_oplock_break_for_write(struct ksmbd_file *fp)
 {
 	break_through(NULL, fp, BREAK_WRITE, false);
@@ -666,22 +687,6 @@ int ksmbd_oplock_break_for_namespace(struct ksmbd_caller *caller,
 				     struct ksmbd_file *fp)
 {
 	return break_through(caller, fp, BREAK_NAMESPACE, true);
-}
-
-int ksmbd_oplock_break_for_setinfo(struct ksmbd_caller *caller,
-				   struct ksmbd_file *fp, u8 info_class)
-{
-	switch (info_class) {
-	case FILE_END_OF_FILE_INFORMATION:
-	case FILE_ALLOCATION_INFORMATION:
-		ksmbd_oplock_break_for_write(fp);
-		return 0;
-	case FILE_RENAME_INFORMATION:
-	case FILE_DISPOSITION_INFORMATION:
-	case FILE_DISPOSITION_INFORMATION_EX:
-		return ksmbd_oplock_break_for_namespace(caller, fp);
-	}
-	return 0;
 }
 
 /* ---- Grant ---- */
@@ -779,6 +784,8 @@ static void owner_init(struct ksmbd_oplock *o, struct ksmbd_caller *caller,
 		o->lflags = rq->flags;
 		o->epoch = rq->epoch;
 		hash_add(by_key, &o->key_node, key_hash(o->guid, o->key));
+		if (fp->kind == KSMBD_FILE_DIRECTORY)
+			o->dir = !ksmbd_dirlease_watch(o->inode);
 	}
 	hash_add(by_inode, &o->inode_node, (unsigned long)o->inode);
 	ksmbd_live_inc(KSMBD_LIVE_OPLOCKS);
@@ -911,35 +918,25 @@ static bool grant_locked(struct ksmbd_caller *caller, struct ksmbd_file *fp,
 	return true;
 }
 
-/*
- * A lease request that gets no caching is still answered as a lease, in
- * state None (as Windows does): OplockLevel LEASE and the key echoed.
- */
-static void no_lease_grant(const struct ksmbd_oplock_req *rq,
-			   struct ksmbd_oplock_grant *out)
-{
-	out->level = SMB2_OPLOCK_LEVEL_LEASE;
-	out->lease = true;
-	out->version = rq->version;
-	memcpy(out->key, rq->key, 16);
-	memcpy(out->parent_key, rq->parent_key, 16);
-	out->flags = rq->flags;
-	out->epoch = rq->version == 2 ? rq->epoch + 1 : 0;
-	out->state = 0;
-}
-
 void ksmbd_oplock_grant(struct ksmbd_caller *caller, struct ksmbd_file *fp,
 			const struct ksmbd_oplock_req *rq, bool new_data,
 			struct ksmbd_oplock_grant *out)
 {
 	struct breaker b = { .kind = BREAK_OPEN, .waiter = caller->conn };
 	struct ksmbd_conn *old_conn = NULL;
+	struct ksmbd_oplock_req drq;
 	struct ksmbd_oplock *fresh;
 	int tries;
 
 	memset(out, 0, sizeof(*out));
+	ksmbd_dirlease_opened(caller, fp, rq, new_data);
 	if (!breakable(fp))
 		return;
+	if (fp->kind == KSMBD_FILE_DIRECTORY) {
+		if (!ksmbd_dirlease_request(caller, rq, &drq))
+			return;
+		rq = &drq;
+	}
 	b.inode = file_inode(fp->filp);
 	if (rq->lease) {
 		b.guid = caller->conn->neg.client_guid;
@@ -980,5 +977,5 @@ void ksmbd_oplock_grant(struct ksmbd_caller *caller, struct ksmbd_file *fp,
 		ksmbd_conn_put(old_conn);
 	kfree(fresh);
 	if (rq->lease && !out->lease && may_cache(fp))
-		no_lease_grant(rq, out);
+		ksmbd_oplock_no_lease_grant(rq, out);
 }

@@ -172,6 +172,47 @@ int ksmbd_oplock_break_for_namespace(struct ksmbd_caller *caller,
 int ksmbd_oplock_break_for_setinfo(struct ksmbd_caller *caller,
 				   struct ksmbd_file *fp, u8 info_class);
 
+/*
+ * An entry of dir changed through an open whose lease v2 context named
+ * key (of the client guid; NULL: none) as its ParentLeaseKey: break the
+ * directory's leases but that one to none, without waiting.
+ */
+void ksmbd_oplock_break_parent(struct inode *dir, const u8 *guid,
+			       const u8 *key);
+
+/* ---- Directory leases (oplock_dir.c) ---- */
+
+/* Some directory lease exists (a cheap test before looking for one). */
+bool ksmbd_dirlease_any(void);
+/*
+ * A directory's open asks for a lease: false when it gets none (no v2
+ * context, or the connection has no directory leasing); else out is the
+ * request with read and handle caching at most.
+ */
+bool ksmbd_dirlease_request(const struct ksmbd_caller *caller,
+			    const struct ksmbd_oplock_req *rq,
+			    struct ksmbd_oplock_req *out);
+/*
+ * A directory lease on dir begins (under owner_lock: its local changes
+ * are watched from now on), ends (its owner freed, unlocked).
+ */
+int ksmbd_dirlease_watch(struct inode *dir);
+void ksmbd_dirlease_unwatch(struct inode *dir);
+/*
+ * CREATE, once granted: fp remembers its ParentLeaseKey; new_data (created
+ * or overwritten) breaks its directory's leases.
+ */
+void ksmbd_dirlease_opened(const struct ksmbd_caller *caller,
+			   struct ksmbd_file *fp,
+			   const struct ksmbd_oplock_req *rq, bool new_data);
+/* fp's entry changed (attributes, times): its directory's leases break. */
+void ksmbd_dirlease_entry_changed(const struct ksmbd_file *fp);
+/* An entry of dir changed through fp (rename, link): dir's leases break. */
+void ksmbd_dirlease_changed(struct inode *dir, const struct ksmbd_file *fp);
+/* For the file table (main.c): a delete on close, a written handle's close. */
+extern struct ksmbd_file_hooks ksmbd_dirlease_file_hooks;
+void ksmbd_dirlease_exit(void);
+
 /* The handle's last put: leave its owner (freed with its last handle). */
 void ksmbd_oplock_release(struct ksmbd_file *fp);
 /*

@@ -89,6 +89,8 @@ int ksmbd_oplock_lease_check(struct ksmbd_caller *caller,
 
 static void owner_free(struct ksmbd_oplock *o)
 {
+	if (o->dir)
+		ksmbd_dirlease_unwatch(o->inode);
 	ksmbd_conn_put(o->conn);
 	ksmbd_live_dec(KSMBD_LIVE_OPLOCKS);
 	kfree(o);
@@ -255,6 +257,39 @@ out_unlock:
 	if (old)
 		ksmbd_conn_put(old);
 	return ret;
+}
+
+int ksmbd_oplock_break_for_setinfo(struct ksmbd_caller *caller,
+				   struct ksmbd_file *fp, u8 info_class)
+{
+	switch (info_class) {
+	case FILE_END_OF_FILE_INFORMATION:
+	case FILE_ALLOCATION_INFORMATION:
+		ksmbd_oplock_break_for_write(fp);
+		return 0;
+	case FILE_RENAME_INFORMATION:
+	case FILE_DISPOSITION_INFORMATION:
+	case FILE_DISPOSITION_INFORMATION_EX:
+		return ksmbd_oplock_break_for_namespace(caller, fp);
+	}
+	return 0;
+}
+
+/*
+ * A lease request that gets no caching is still answered as a lease, in
+ * state None (as Windows does): OplockLevel LEASE and the key echoed.
+ */
+void ksmbd_oplock_no_lease_grant(const struct ksmbd_oplock_req *rq,
+				 struct ksmbd_oplock_grant *out)
+{
+	out->level = SMB2_OPLOCK_LEVEL_LEASE;
+	out->lease = true;
+	out->version = rq->version;
+	memcpy(out->key, rq->key, 16);
+	memcpy(out->parent_key, rq->parent_key, 16);
+	out->flags = rq->flags;
+	out->epoch = rq->version == 2 ? rq->epoch + 1 : 0;
+	out->state = 0;
 }
 
 static void oplock_released(struct ksmbd_file *fp, bool deleted)

@@ -33,6 +33,7 @@ struct ksmbd_oplock {
 	kuid_t uid;			/* the opener's user: a lease is (guid, key, uid) */
 	u8 parent_key[16];
 	u32 lflags;			/* PARENT_LEASE_KEY_SET */
+	bool dir;			/* a directory's lease, watched (oplock_dir.c) */
 	u16 epoch;
 
 	/* Oplocks: the one handle, for the notification's FileId. */
@@ -90,6 +91,9 @@ struct ksmbd_oplock_grant;
 /* What o grants, into the CREATE's answer. */
 void ksmbd_oplock_fill_grant(const struct ksmbd_oplock *o,
 			     struct ksmbd_oplock_grant *out);
+/* A lease request answered with state None (oplock_handle.c). */
+void ksmbd_oplock_no_lease_grant(const struct ksmbd_oplock_req *rq,
+				 struct ksmbd_oplock_grant *out);
 /* An open of fp (overwriting or not) makes the other owners break. */
 bool ksmbd_oplock_open_breaks(const struct ksmbd_file *fp, bool overwrite);
 

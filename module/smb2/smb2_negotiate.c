@@ -145,6 +145,12 @@ static void fill_server_side(struct ksmbd_conn_neg *neg, u16 dialect)
 	neg->capabilities = SMB2_GLOBAL_CAP_LARGE_MTU;
 	if (READ_ONCE(ksmbd_server_conf.flags) & KSMBD_GLOBAL_FLAG_SMB2_LEASES)
 		neg->capabilities |= SMB2_GLOBAL_CAP_LEASING;
+	/* MS-SMB2 3.3.5.4: directory leases are an SMB 3.x capability. */
+	if (dialect >= SMB30_DIALECT &&
+	    (READ_ONCE(ksmbd_server_conf.flags) &
+	     (KSMBD_GLOBAL_FLAG_SMB2_LEASES | KSMBD_GLOBAL_FLAG_DIR_LEASES)) ==
+	    (KSMBD_GLOBAL_FLAG_SMB2_LEASES | KSMBD_GLOBAL_FLAG_DIR_LEASES))
+		neg->capabilities |= SMB2_GLOBAL_CAP_DIRECTORY_LEASING;
 	neg->max_read = io_size(READ_ONCE(ksmbd_server_conf.max_read));
 	neg->max_write = io_size(READ_ONCE(ksmbd_server_conf.max_write));
 	neg->max_trans = io_size(READ_ONCE(ksmbd_server_conf.max_trans));

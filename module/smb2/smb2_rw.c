@@ -298,6 +298,9 @@ static u32 write_file(struct ksmbd_smb2_ctx *ctx, struct ksmbd_file *fp,
 		return ksmbd_ntstatus_from_errno(n);
 	*written = n;
 	WRITE_ONCE(fp->position, pos + n);
+	/* Its directory's leases break at the close (oplock_dir.c). */
+	if (n && !READ_ONCE(fp->entry_changed))
+		WRITE_ONCE(fp->entry_changed, true);
 	if (n && ((rq->write_flags & SMB2_WRITEFLAG_WRITE_THROUGH) ||
 		  (fp->create_options & FILE_WRITE_THROUGH))) {
 		ret = ksmbd_vfs_fsync(fp, pos, pos + n - 1);

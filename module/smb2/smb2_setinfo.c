@@ -262,6 +262,44 @@ static int rename_blocked(struct ksmbd_file *fp)
 	return 0;
 }
 
+/*
+ * A rename or link made: the leases of the folder the name went into and
+ * of the one it left break (oplock_dir.c). to: the target's parent, taken
+ * before the change; from: the old parent of a rename, or NULL.
+ */
+static void rename_dirs_changed(struct ksmbd_file *fp, struct path *to,
+				struct dentry *from, bool done)
+{
+	if (done && to->dentry)
+		ksmbd_dirlease_changed(d_inode(to->dentry), fp);
+	if (done && from && (!to->dentry || from != to->dentry))
+		ksmbd_dirlease_changed(d_inode(from), fp);
+	if (to->dentry)
+		path_put(to);
+	dput(from);
+}
+
+static int do_rename_or_link(struct ksmbd_file *fp, const char *name,
+			     bool replace, bool link)
+{
+	struct dentry *from = NULL;
+	struct path to = {};
+	int ret;
+
+	if (ksmbd_dirlease_any()) {
+		if (ksmbd_vfs_target_parent(fp, name, &to))
+			to.dentry = NULL;
+		if (!link)
+			from = dget_parent(fp->filp->f_path.dentry);
+	}
+	if (link)
+		ret = ksmbd_vfs_link(fp, name, replace);
+	else
+		ret = ksmbd_vfs_rename(fp, name, replace);
+	rename_dirs_changed(fp, &to, from, !ret);
+	return ret;
+}
+
 static int set_rename_or_link(struct ksmbd_file *fp, const struct sinfo_req *s,
 			      bool link)
 {
@@ -297,10 +335,7 @@ static int set_rename_or_link(struct ksmbd_file *fp, const struct sinfo_req *s,
 		return ret;
 	}
 	old = trace_old_name(fp);
-	if (link)
-		ret = ksmbd_vfs_link(fp, name, r.replace);
-	else
-		ret = ksmbd_vfs_rename(fp, name, r.replace);
+	ret = do_rename_or_link(fp, name, r.replace, link);
 	trace_ksmbd_vfs_rename(s->conn, fp, old ?: "", ret, name, link);
 	kfree(old);
 	ksmbd_scratch_free(name);
@@ -571,6 +606,15 @@ static u32 set_file_status(struct ksmbd_file *fp, const struct sinfo_req *s)
 					   s->cls))
 		return STATUS_CANCELLED;
 	ret = set_file(fp, s);
+	/*
+	 * What a listing shows changed: attributes and times now, the size
+	 * at the handle's close as for a WRITE (oplock_dir.c).
+	 */
+	if (!ret && s->cls == FILE_BASIC_INFORMATION)
+		ksmbd_dirlease_entry_changed(fp);
+	else if (!ret && (s->cls == FILE_END_OF_FILE_INFORMATION ||
+			  s->cls == FILE_ALLOCATION_INFORMATION))
+		WRITE_ONCE(fp->entry_changed, true);
 	if (!ret && fp->user_set_change_time && !ksmbd_vfs_getattr(fp, &st))
 		ksmbd_file_keep_change_time(fp, &st);
 	return ksmbd_ntstatus_from_errno(ret);
