@@ -4,9 +4,12 @@
 # then the raw client's cases (clients/smb2oplock.py: grants, breaks, acks
 # with right and wrong levels, the timeout, close and disconnect during a
 # break, races, local processes breaking leases and oplocks through the
-# server's kernel leases), then two cifs mounts of the share on separate TCP
-# connections (default cache=strict): data written through one is seen
-# through the other, because the lease break makes the writer flush.
+# server's kernel leases; directory leases: RH granted, broken by another
+# client's create, delete and rename, a written file's close and a local
+# touch, kept by the holder's own create naming it as ParentLeaseKey), then
+# two cifs mounts of the share on separate TCP connections (default
+# cache=strict): data written through one is seen through the other,
+# because the lease break makes the writer flush.
 # The oplock tracepoints must have fired; every live counter (oplocks
 # included) ends at zero.
 . "$VM_TOP/tests/vm/lib/check.sh"

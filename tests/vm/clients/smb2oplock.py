@@ -968,6 +968,179 @@ def case_order_compound_waits_own_ack(env):
     a.bye()
 
 
+# ---- Directory leases (SMB 3.x, lease v2) ----
+
+CAP_DIRECTORY_LEASING = 0x20
+PARENT_KEY_SET = 0x4
+
+
+def dir_open(t, name, key, state=R | W | H, v2=True):
+    """Opens (creating) directory name asking for a lease."""
+    r, cr = t.open(name, lease=(key, state, v2, 1), disp=OPEN_IF,
+                   options=DIRECTORY_FILE, access=GENERIC_READ)
+    expect_status(r, "SUCCESS", "open of directory " + name)
+    return r, cr
+
+
+def no_break(t, wait, what):
+    try:
+        frame = t.next_frame(wait)
+    except OSError:
+        frame = None
+    expect(frame is None, what)
+
+
+def dir_break(t, key, epoch, what):
+    """The RH -> none break of t's directory lease key, acknowledged."""
+    n = parse_break(t.next_frame(10))
+    expect_eq((n["kind"], n["key"], n["cur"], n["new"]),
+              ("lease", key, R | H, 0), what)
+    expect_eq(n["flags"] & 1, 1, what + ": ACK_REQUIRED (H is lost)")
+    expect_eq(n["epoch"], epoch, what + ": NewEpoch")
+    expect_status(t.ack_lease(key, 0), "SUCCESS", what + ": ack")
+
+
+@case
+def case_dir_lease_granted_rh(env):
+    """A directory's v2 lease asking RWH is granted RH (W never); a v1
+    lease context and an oplock on a directory get nothing."""
+    a = Peer(env, next(GUIDS))
+    expect(a.c.neg["capabilities"] & CAP_DIRECTORY_LEASING,
+           "SMB2_GLOBAL_CAP_DIRECTORY_LEASING not advertised on 3.1.1")
+    d = "dl-grant-%s" % os.urandom(3).hex()
+    key = os.urandom(16)
+    r, cr = dir_open(a, d, key)
+    expect_eq(oplock_level(r), LEVEL_LEASE, "OplockLevel")
+    k, state, flags, epoch = lease_answer(cr)
+    expect_eq((k, state, epoch), (key, R | H, 2), "directory lease")
+    r1, cr1 = dir_open(a, d, os.urandom(16), v2=False)
+    expect(b"RqLs" not in cr1.contexts, "a v1 lease granted on a directory")
+    r2, cr2 = a.open(d, level=LEVEL_BATCH, disp=OPEN, options=DIRECTORY_FILE,
+                     access=GENERIC_READ)
+    expect_status(r2, "SUCCESS", "oplock open of the directory")
+    expect_eq(oplock_level(r2), LEVEL_NONE, "oplock on a directory")
+    for c in (cr2, cr1, cr):
+        a.close(c.fid)
+    a.unlink(d)
+    a.bye()
+
+
+@case
+def case_dir_lease_broken_by_other_client(env):
+    """Another client's CREATE of a file in the directory breaks the
+    directory's RH lease to none (ack required) without waiting for the
+    ack; after it the lease is taken again, and that client's delete of
+    the file breaks it again."""
+    a, b = two_peers(env)
+    d = "dl-other-%s" % os.urandom(3).hex()
+    key = os.urandom(16)
+    r, cr = dir_open(a, d, key)
+    expect_eq(lease_answer(cr)[1], R | H, "directory lease")
+    rb, crb = b.open(d + "\\f.txt", disp=CREATE_NEW)
+    expect_status(rb, "SUCCESS", "B's create in the directory")
+    b.close(crb.fid)
+    dir_break(a, key, 3, "break by B's create")
+    r2, cr2 = dir_open(a, d, key)
+    expect_eq(lease_answer(cr2)[1:4:2], (R | H, 4), "lease taken again")
+    b.unlink(d + "\\f.txt")
+    dir_break(a, key, 5, "break by B's delete")
+    a.close(cr2.fid)
+    a.close(cr.fid)
+    a.unlink(d)
+    a.bye()
+    b.bye()
+
+
+@case
+def case_dir_lease_broken_by_local_touch(env):
+    """A local process's touch in the directory on the server (a new
+    file, then the times of an existing one) breaks the lease."""
+    import subprocess
+    a = Peer(env, next(GUIDS))
+    d = "dl-local-%s" % os.urandom(3).hex()
+    key = os.urandom(16)
+    r, cr = dir_open(a, d, key)
+    need_share_dir(env, d)
+    expect_eq(lease_answer(cr)[1], R | H, "directory lease")
+    path = os.path.join(env.share_dir, d, "touched")
+    subprocess.run(["touch", path], check=True)
+    dir_break(a, key, 3, "break by a local touch (create)")
+    r2, cr2 = dir_open(a, d, key)
+    expect_eq(lease_answer(cr2)[1], R | H, "lease taken again")
+    subprocess.run(["touch", "-d", "2001-01-01", path], check=True)
+    dir_break(a, key, 5, "break by a local touch (times)")
+    a.close(cr2.fid)
+    a.close(cr.fid)
+    os.unlink(path)
+    a.unlink(d)
+    a.bye()
+
+
+@case
+def case_dir_lease_parent_key_keeps(env):
+    """The lease holder's own create naming the directory's lease key as
+    its ParentLeaseKey breaks nothing; its create without one does."""
+    a = Peer(env, next(GUIDS))
+    d = "dl-parent-%s" % os.urandom(3).hex()
+    key = os.urandom(16)
+    r, cr = dir_open(a, d, key)
+    expect_eq(lease_answer(cr)[1], R | H, "directory lease")
+    fkey = os.urandom(16)
+    rf, crf = a.open(d + "\\own.txt", disp=CREATE_NEW,
+                     lease=(fkey, R | W | H, True, 1, key, PARENT_KEY_SET))
+    expect_status(rf, "SUCCESS", "create with the parent's key")
+    d2 = crf.contexts[b"RqLs"]
+    expect_eq(struct.unpack_from("<I", d2, 20)[0] & PARENT_KEY_SET,
+              PARENT_KEY_SET, "PARENT_LEASE_KEY_SET echoed")
+    expect_eq(d2[32:48], key, "ParentLeaseKey echoed")
+    no_break(a, 1.0, "the owner's own create broke the directory lease")
+    a.close(crf.fid)
+    no_break(a, 0.5, "the close of an unwritten file broke the lease")
+    # The break goes out before this CREATE's own answer.
+    a.send(CREATE, create_body(d + "\\other.txt", disp=CREATE_NEW))
+    n = parse_break(a.next_frame(10))
+    expect_eq((n["key"], n["cur"], n["new"], n["epoch"]), (key, R | H, 0, 3),
+              "break by a create without the parent key")
+    rg = a.next_frame(10)
+    expect_status(rg, "SUCCESS", "create without a parent key")
+    expect_status(a.ack_lease(key, 0), "SUCCESS", "ack")
+    a.close(Created(rg).fid)
+    a.close(cr.fid)
+    for f in ("own.txt", "other.txt"):
+        a.unlink(d + "\\" + f)
+    a.unlink(d)
+    a.bye()
+
+
+@case
+def case_dir_lease_broken_by_rename_and_write(env):
+    """Another client's rename of a file into the directory breaks its
+    lease; so does the close (not the WRITE) of a file written in it."""
+    a, b = two_peers(env)
+    d = "dl-rename-%s" % os.urandom(3).hex()
+    key = os.urandom(16)
+    r, cr = dir_open(a, d, key)
+    expect_eq(lease_answer(cr)[1], R | H, "directory lease")
+    fresh(b, d + "-in.txt")
+    rb, crb = b.open(d + "-in.txt", disp=OPEN, access=GENERIC_ALL)
+    expect_status(rb, "SUCCESS", "B's open of the file to move")
+    expect_status(b.rename(crb.fid, d + "\\in.txt", False), "SUCCESS",
+                  "B's rename into the directory")
+    dir_break(a, key, 3, "break by B's rename into the directory")
+    r2, cr2 = dir_open(a, d, key)
+    expect_eq(lease_answer(cr2)[1], R | H, "lease taken again")
+    expect_status(b.write(crb.fid, b"more data"), "SUCCESS", "B's write")
+    no_break(a, 1.0, "a WRITE broke the directory lease before the close")
+    b.close(crb.fid)
+    dir_break(a, key, 5, "break by the close of a written file")
+    a.close(cr2.fid)
+    a.close(cr.fid)
+    b.unlink(d + "\\in.txt")
+    a.unlink(d)
+    a.bye()
+    b.bye()
+
+
 def main():
     def args(ap):
         ap.add_argument("--timeout", type=int, default=2,
