@@ -678,6 +678,15 @@ void ksmbd_oplock_break_parent(struct inode *dir, const u8 *guid,
 	break_and_wait(&b, false);
 }
 
+int ksmbd_oplock_break_handles(struct ksmbd_caller *caller,
+			       struct inode *inode)
+{
+	struct breaker b = { .kind = BREAK_SHARING, .inode = inode,
+			     .caller = caller, .waiter = caller->conn };
+
+	return break_and_wait(&b, true);
+}
+
 void ksmbd_oplock_break_for_write(struct ksmbd_file *fp)
 {
 	break_through(NULL, fp, BREAK_WRITE, false);

@@ -180,6 +180,13 @@ int ksmbd_oplock_break_for_setinfo(struct ksmbd_caller *caller,
 void ksmbd_oplock_break_parent(struct inode *dir, const u8 *guid,
 			       const u8 *key);
 
+/*
+ * The owners of inode lose handle caching (their clients close the
+ * handles they only keep cached); waits as for an open.
+ */
+int ksmbd_oplock_break_handles(struct ksmbd_caller *caller,
+			       struct inode *inode);
+
 /* ---- Directory leases (oplock_dir.c) ---- */
 
 /* Some directory lease exists (a cheap test before looking for one). */
@@ -209,6 +216,14 @@ void ksmbd_dirlease_opened(const struct ksmbd_caller *caller,
 void ksmbd_dirlease_entry_changed(const struct ksmbd_file *fp);
 /* An entry of dir changed through fp (rename, link): dir's leases break. */
 void ksmbd_dirlease_changed(struct inode *dir, const struct ksmbd_file *fp);
+/*
+ * A rename of dir finds handles open below it: break the handle caching
+ * of the directory leases below (clients keep such directories open, the
+ * cifs client among them) and wait; > 0 when some were broken, for the
+ * check to be made again.
+ */
+int ksmbd_dirlease_break_below(struct ksmbd_caller *caller,
+			       struct dentry *dir);
 /* For the file table (main.c): a delete on close, a written handle's close. */
 extern struct ksmbd_file_hooks ksmbd_dirlease_file_hooks;
 void ksmbd_dirlease_exit(void);

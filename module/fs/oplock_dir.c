@@ -268,6 +268,58 @@ static void dirlease_closed(struct ksmbd_file *fp, bool removed)
 		ksmbd_dirlease_entry_changed(fp);
 }
 
+#define BELOW_MAX	16
+
+struct below {
+	struct dentry *dir;
+	struct inode *found[BELOW_MAX];	/* counted */
+	int n;
+};
+
+/* Under owner_lock: o caches handles of a directory below b->dir. */
+static void collect_below(struct ksmbd_oplock *o, void *arg)
+{
+	struct below *b = arg;
+	struct dentry *alias;
+	bool below;
+	int i;
+
+	if (!o->dir || !(o->state & KSMBD_LEASE_H) || b->n == BELOW_MAX)
+		return;
+	for (i = 0; i < b->n; i++)
+		if (b->found[i] == o->inode)
+			return;
+	/* The owner's handles pin the inode and a dentry of it. */
+	alias = d_find_any_alias(o->inode);
+	if (!alias)
+		return;
+	below = alias != b->dir && is_subdir(alias, b->dir);
+	dput(alias);
+	if (below) {
+		ihold(o->inode);
+		b->found[b->n++] = o->inode;
+	}
+}
+
+int ksmbd_dirlease_break_below(struct ksmbd_caller *caller,
+			       struct dentry *dir)
+{
+	struct below b = { .dir = dir };
+	int i, ret = 0;
+
+	if (!ksmbd_dirlease_any())
+		return 0;
+	mutex_lock(&ksmbd_owner_lock);
+	ksmbd_oplock_for_each(collect_below, &b);
+	mutex_unlock(&ksmbd_owner_lock);
+	for (i = 0; i < b.n; i++) {
+		if (!ret)
+			ret = ksmbd_oplock_break_handles(caller, b.found[i]);
+		iput(b.found[i]);
+	}
+	return ret ?: b.n;
+}
+
 struct ksmbd_file_hooks ksmbd_dirlease_file_hooks = {
 	.closed = dirlease_closed,
 };

@@ -246,8 +246,11 @@ static char *trace_old_name(struct ksmbd_file *fp)
 	return ksmbd_file_name_dup(fp, GFP_KERNEL);
 }
 
-/* Opens of the directory, or below a renamed directory (file.h). */
-static int rename_blocked(struct ksmbd_file *fp)
+/*
+ * Opens of the directory, or below a renamed directory (file.h); those
+ * that directory leases only keep cached are broken first.
+ */
+static int rename_blocked(struct ksmbd_caller *caller, struct ksmbd_file *fp)
 {
 	struct dentry *d = fp->filp->f_path.dentry;
 	struct dentry *parent = dget_parent(d);
@@ -257,7 +260,9 @@ static int rename_blocked(struct ksmbd_file *fp)
 	dput(parent);
 	if (busy)
 		return -EBUSY;
-	if (d_is_dir(d) && ksmbd_file_opens_below(d))
+	if (d_is_dir(d) && ksmbd_file_opens_below(d) &&
+	    (ksmbd_dirlease_break_below(caller, d) <= 0 ||
+	     ksmbd_file_opens_below(d)))
 		return -EACCES;
 	return 0;
 }
@@ -318,7 +323,7 @@ static int set_rename_or_link(struct ksmbd_file *fp, const struct sinfo_req *s,
 				     get_unaligned_le16(r.name.p) == ':')))
 		return ksmbd_stream_rename(fp, &r.name, r.replace);
 	if (!link) {
-		ret = rename_blocked(fp);
+		ret = rename_blocked(ksmbd_smb2_caller(s->ctx), fp);
 		if (ret)
 			return ret;
 	}
