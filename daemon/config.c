@@ -108,7 +108,7 @@ void cfg_global_defaults(struct ksmbd_global *g)
 	g->max_protocol = KSMBD_DIALECT_SMB3_11;
 	g->signing = KSMBD_SIGNING_AUTO;
 	g->smb2_leases = true;
-	g->dir_leases = true;
+	g->dir_leases = false;	/* see config_doc.c */
 	g->multi_channel = true;
 	g->smb3_encryption = KSMBD_ENCRYPTION_OFF;
 	g->ipc_timeout = 10;

@@ -103,7 +103,7 @@ struct ksmbd_strlist {
  *   server min/max protocol  SMB2_10 / SMB3_11
  *   server signing  auto          smb2 leases   yes
  *   server multi channel support  yes (Samba 4.15+ on Linux)
- *   smb3 directory leases  yes (with smb2 leases)
+ *   smb3 directory leases  no (yes needs smb2 leases)
  *   smb3 encryption off           ipc timeout   10 s
  *   deadtime        0 (never)     max open files 10000
  *   smb2 max read/write/trans     4 MiB each (accepted 64 KiB .. 8 MiB)

@@ -25,15 +25,8 @@ running() { grep -q '^state running' /sys/class/ksmbd-control/stats; }
 
 require_server
 
-# Restart the daemon with a short break timeout.
-sed -i '/^\[global\]/a\	oplock break timeout = 2' /etc/ksmbd/ksmbd.conf
-# The server keeps running; the new daemon's [global] replaces the old.
-kill "$(cat /run/ksmbd.mountd.pid)"
-wait_for 10 sh -c "grep -qx 'daemon_pid 0' /sys/class/ksmbd-control/stats"
-"$b/daemon/ksmbd.mountd" -n >> /var/log/ksmbd.mountd.log 2>&1 &
-echo $! > /run/ksmbd.mountd.pid
-check daemon-restarted wait_for 10 sh -c "grep -qx 'daemon_pid $!' /sys/class/ksmbd-control/stats"
-check listening-again wait_for 20 listening
+# A short break timeout, and directory leases (off by default).
+daemon_restart_with "oplock break timeout = 2" "smb3 directory leases = yes"
 
 if [ -d $tr/events/ksmbd/ksmbd_oplock_grant ]; then
 	echo > $tr/trace

@@ -12,6 +12,9 @@ if ! command -v smbtorture >/dev/null; then
 	skip smbtorture "smbtorture not installed (Debian package samba-testsuite)"
 	finish
 fi
+# smb2.lease.v2_request* need directory leases (off by default)
+require_server
+daemon_restart_with "smb3 directory leases = yes"
 # on ext4 (tests/torture/ext4-share): DOS attributes and EAs need xattrs
 if ! url=$("$t/ext4-share" torture); then
 	skip smbtorture "no ext4 share for smbtorture (see above)"

@@ -58,6 +58,24 @@ require_server() {
 	finish
 }
 
+# daemon_restart_with LINE...: adds each "key = value" line to [global]
+# and restarts the daemon (the server keeps running; the new daemon's
+# global settings replace the old).
+daemon_restart_with() {
+	local l pid
+	for l in "$@"; do
+		sed -i "/^\[global\]/a\\	$l" /etc/ksmbd/ksmbd.conf
+	done
+	kill "$(cat /run/ksmbd.mountd.pid)"
+	wait_for 10 sh -c "grep -qx 'daemon_pid 0' /sys/class/ksmbd-control/stats"
+	"$VM_TOP/build/daemon/ksmbd.mountd" -n >> /var/log/ksmbd.mountd.log 2>&1 &
+	pid=$!
+	echo $pid > /run/ksmbd.mountd.pid
+	check daemon-restarted wait_for 10 sh -c \
+		"grep -qx 'daemon_pid $pid' /sys/class/ksmbd-control/stats"
+	check listening-again wait_for 20 listening
+}
+
 # live_is_zero [KEY...]: the live counters of the stats file (default:
 # sessions trees connections works open_files) are all 0 or absent.
 live_is_zero() {
