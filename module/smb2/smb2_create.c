@@ -834,8 +834,10 @@ static u32 reopen(struct ksmbd_smb2_ctx *ctx, const struct create_req *rq)
 	return status;
 }
 
-/* MS-SMB2 3.3.5.9.10: a replayed DH2Q gets the open it already made. */
-/* A replayed DH2Q CREATE: true with *status when it named an open. */
+/*
+ * MS-SMB2 3.3.5.9.10: a replayed DH2Q gets the open it already made;
+ * true, with *status, when it named one.
+ */
 static bool replay(struct ksmbd_smb2_ctx *ctx, const struct create_req *rq,
 		   struct create_result *r, u32 *status)
 {
@@ -920,12 +922,12 @@ static u32 create_file(struct ksmbd_smb2_ctx *ctx, const struct create_req *rq)
 	if (!replayed)
 		ksmbd_durable_grant(ksmbd_smb2_caller(ctx), r.fp, &rq->dh,
 				    &r.grant, &r.dh);
-	ksmbd_durable_inflight_end(&inflight);
 	encode(ctx, rq, &r);
 	remember_for_compound(ctx, r.fp);
 	ksmbd_file_put(r.fp);
 	status = STATUS_SUCCESS;
 out_free:
+	/* Only now: the handle, if any, can be found by its CreateGuid. */
 	ksmbd_durable_inflight_end(&inflight);
 	ksmbd_scratch_free(name);
 	return status;
