@@ -912,7 +912,7 @@ struct ksmbd_file *ksmbd_file_durable_find_guid(const u8 *create_guid,
 }
 
 int ksmbd_file_chan_seq_in(struct ksmbd_file *fp, u16 seq, bool replay,
-			   u32 *epoch)
+			   bool modify, u32 *epoch)
 {
 	s16 diff;
 	int ret = 0;
@@ -921,7 +921,8 @@ int ksmbd_file_chan_seq_in(struct ksmbd_file *fp, u16 seq, bool replay,
 	/* Newer by at most 0x7FFF, in 16-bit arithmetic, is positive. */
 	diff = (s16)(seq - fp->chan_seq);
 	if (diff < 0 || (replay && fp->pre_req_count)) {
-		ret = -EAGAIN;
+		/* A reader on an old channel goes on, counted nowhere. */
+		ret = modify ? -EAGAIN : 1;
 	} else if (diff > 0) {
 		fp->pre_req_count += fp->req_count;
 		fp->req_count = 1;

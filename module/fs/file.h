@@ -243,10 +243,11 @@ void ksmbd_file_put(struct ksmbd_file *fp);
  * the open's, or newer (which becomes the open's, the requests out under
  * the old one counted apart), counts the request in and gives *epoch for
  * ksmbd_file_chan_seq_out(); a replay while requests of an older one are
- * still out, or an older one, is refused (-EAGAIN).
+ * still out, or an older one, is refused (-EAGAIN) for a request that
+ * modifies the open; one that does not (a READ) goes on uncounted (1).
  */
 int ksmbd_file_chan_seq_in(struct ksmbd_file *fp, u16 seq, bool replay,
-			   u32 *epoch);
+			   bool modify, u32 *epoch);
 void ksmbd_file_chan_seq_out(struct ksmbd_file *fp, u32 epoch);
 
 /*

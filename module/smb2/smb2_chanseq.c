@@ -14,14 +14,27 @@
 #include "smb2_chanseq.h"
 #include "smb2_dispatch.h"
 
-/* The open a modifying request names; false for any other request. */
-static bool names_open(const struct ksmbd_req *req, u64 *pid, u64 *vid)
+/*
+ * The open a request names, for the requests that follow ChannelSequence:
+ * the ones that modify it and READ; false for any other request.
+ */
+static bool names_open(const struct ksmbd_req *req, u64 *pid, u64 *vid,
+		       bool *modify)
 {
 	struct ksmbd_write_req w;
+	struct ksmbd_read_req r;
 	struct ksmbd_set_info_req si;
 	struct ksmbd_ioctl_req io;
 
+	*modify = true;
 	switch (req->hdr.command) {
+	case SMB2_READ:
+		if (ksmbd_read_decode(req, &r))
+			return false;
+		*pid = r.pid;
+		*vid = r.vid;
+		*modify = false;
+		return true;
 	case SMB2_WRITE:
 		if (ksmbd_write_decode(req, &w))
 			return false;
@@ -51,22 +64,23 @@ u32 ksmbd_smb2_chan_seq_enter(struct ksmbd_smb2_ctx *ctx,
 {
 	const struct ksmbd_req *req = ctx->req;
 	struct ksmbd_file *fp;
+	bool modify;
 	u64 pid, vid;
 	int ret;
 
 	t->fp = NULL;
 	if (ctx->conn->neg.dialect < SMB30_DIALECT || !ctx->tree ||
-	    !names_open(req, &pid, &vid))
+	    !names_open(req, &pid, &vid, &modify))
 		return STATUS_SUCCESS;
 	fp = ksmbd_file_lookup(ksmbd_smb2_caller(ctx), pid, vid);
 	if (!fp)
 		return STATUS_SUCCESS;
 	ret = ksmbd_file_chan_seq_in(fp, req->hdr.channel_sequence,
 				     req->hdr.flags & SMB2_FLAGS_REPLAY_OPERATION,
-				     &t->epoch);
+				     modify, &t->epoch);
 	if (ret) {
 		ksmbd_file_put(fp);
-		return STATUS_FILE_NOT_AVAILABLE;
+		return ret < 0 ? STATUS_FILE_NOT_AVAILABLE : STATUS_SUCCESS;
 	}
 	t->fp = fp;
 	return STATUS_SUCCESS;

@@ -2,9 +2,11 @@
 /*
  * ChannelSequence (MS-SMB2 3.3.5.2.10) around the handler of a request
  * that names an open: WRITE, SET_INFO and a file's IOCTL, the requests
- * that modify it. A client that lost a channel resends them on another
- * with a higher ChannelSequence; one still arriving on the old channel
- * with the older number must not overwrite what the resent one did.
+ * that modify it, and READ. A client that lost a channel resends them on
+ * another with a higher ChannelSequence; one still arriving on the old
+ * channel with the older number must not overwrite what the resent one
+ * did. A READ with a newer number moves the open on as well (a WRITE
+ * after it with the old one is refused); one with an older number reads.
  */
 #ifndef KSMBD_SMB2_CHANSEQ_H
 #define KSMBD_SMB2_CHANSEQ_H
