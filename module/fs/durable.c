@@ -389,6 +389,18 @@ struct ksmbd_file *ksmbd_durable_replay(struct ksmbd_caller *caller,
 static DEFINE_SPINLOCK(inflight_lock);
 static LIST_HEAD(inflight);
 
+/* Checked once in flight: an open made under the guid is listed by now. */
+static bool guid_in_use(const struct ksmbd_durable_inflight *in)
+{
+	struct ksmbd_file *fp;
+
+	fp = ksmbd_file_durable_find_guid(in->create_guid, in->client_guid);
+	if (!fp)
+		return false;
+	ksmbd_file_put(fp);
+	return true;
+}
+
 int ksmbd_durable_inflight_begin(struct ksmbd_caller *caller,
 				 const struct ksmbd_durable_req *rq,
 				 struct ksmbd_durable_inflight *in)
@@ -412,6 +424,11 @@ int ksmbd_durable_inflight_begin(struct ksmbd_caller *caller,
 	if (!ret)
 		list_add(&in->node, &inflight);
 	spin_unlock(&inflight_lock);
+	if (!ret && !(caller->flags & SMB2_FLAGS_REPLAY_OPERATION) &&
+	    guid_in_use(in)) {
+		ksmbd_durable_inflight_end(in);
+		ret = -EBUSY;
+	}
 	return ret;
 }
 

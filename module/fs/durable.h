@@ -70,7 +70,9 @@ struct ksmbd_durable_inflight {
 
 /*
  * Enter CREATE's DH2Q (nothing for other kinds) in flight; -EBUSY when
- * the client has one in flight under that CreateGuid. Before
+ * the client has one in flight under that CreateGuid, or, for a request
+ * that is no replay, an open still replayable under it (MS-SMB2 3.3.5.9.10:
+ * STATUS_DUPLICATE_OBJECTID, smb2.replay.replay6). Before
  * ksmbd_durable_replay(): the first leaves the table only once its
  * handle is found by CreateGuid, so a replay sees one or the other.
  */
