@@ -373,6 +373,12 @@ void ksmbd_async_conn_closed(struct ksmbd_conn *conn)
 		xa_unlock(&asyncs);
 		if (!a)
 			return;
+		if (a->outlives_conn &&
+		    ksmbd_session_lives_beyond(a->session_id, conn)) {
+			ksmbd_async_put(a);
+			idx++;
+			continue;
+		}
 		/*
 		 * A request whose interim is not out yet is completed here
 		 * too; the dispatcher still holding it arms it afterwards

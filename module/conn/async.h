@@ -83,6 +83,14 @@ struct ksmbd_async {
 	u16 command;
 	u16 credit_charge;
 
+	/*
+	 * The request is its session's, not its connection's: when the
+	 * connection closes while the session lives on through another
+	 * channel, it is not cancelled but runs to its end (its answer is
+	 * lost with the connection). A DH2Q CREATE: a replay on another
+	 * channel meanwhile must find it in flight (MS-SMB2 3.3.5.9.10).
+	 */
+	bool outlives_conn;
 	atomic_t claimed;		/* 1 once completion or cancel owns it */
 	spinlock_t lock;		/* armed, final */
 	bool armed;			/* interim sent (or never to be sent) */

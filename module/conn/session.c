@@ -568,6 +568,24 @@ static struct ksmbd_session *next_left(struct ksmbd_conn *conn, bool *more,
 	return found;
 }
 
+bool ksmbd_session_lives_beyond(u64 id, struct ksmbd_conn *conn)
+{
+	struct ksmbd_session *sess = lookup(NULL, id, true);
+	struct ksmbd_channel *ch;
+	bool live;
+
+	if (!sess)
+		return false;
+	spin_lock(&sess->chan_lock);
+	live = sess->conn != conn && !sess->conn_gone;
+	list_for_each_entry(ch, &sess->channels, node)
+		if (ch->conn != conn && ch->bound && !ch->gone)
+			live = true;
+	spin_unlock(&sess->chan_lock);
+	ksmbd_session_put(sess);
+	return live;
+}
+
 bool ksmbd_session_conn_closed(struct ksmbd_conn *conn)
 {
 	struct ksmbd_session *sess;

@@ -137,6 +137,12 @@ void ksmbd_session_end_previous(struct ksmbd_session *sess, u64 prev_id);
 bool ksmbd_session_conn_closed(struct ksmbd_conn *conn);
 
 /*
+ * True when session id is VALID and has a live path (its own connection
+ * or a bound channel) other than conn.
+ */
+bool ksmbd_session_lives_beyond(u64 id, struct ksmbd_conn *conn);
+
+/*
  * A VALID session by id whatever connection it is on (binding), or NULL.
  */
 struct ksmbd_session *ksmbd_session_lookup_global(u64 id);

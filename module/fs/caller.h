@@ -38,6 +38,8 @@ struct ksmbd_caller_ops {
 	bool (*cancelled)(const struct ksmbd_caller *c);
 	bool (*resume)(struct ksmbd_caller *c);
 	void (*waits)(struct ksmbd_caller *c);
+	void (*outlive_conn)(struct ksmbd_caller *c);
+	bool (*abandoned)(const struct ksmbd_caller *c);
 	struct ksmbd_async *(*async_alloc)(struct ksmbd_caller *c,
 					   const struct ksmbd_async_ops *ops,
 					   void *priv);
@@ -79,6 +81,24 @@ static inline bool ksmbd_caller_cancelled(const struct ksmbd_caller *c)
 static inline void ksmbd_caller_waits(struct ksmbd_caller *c)
 {
 	c->ops->waits(c);
+}
+
+/*
+ * The request belongs to its session, not to the connection it came on:
+ * should that close while the session lives on through another channel,
+ * the request runs to its end instead of being abandoned (a DH2Q CREATE,
+ * which a replay on the other channel must find in flight). Before any
+ * wait.
+ */
+static inline void ksmbd_caller_outlive_conn(struct ksmbd_caller *c)
+{
+	c->ops->outlive_conn(c);
+}
+
+/* Nobody waits for the answer any more: stop waiting on others' behalf. */
+static inline bool ksmbd_caller_abandoned(const struct ksmbd_caller *c)
+{
+	return c->ops->abandoned(c);
 }
 
 /* The wait is over: false when it was cancelled (undo and give up). */

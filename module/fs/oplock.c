@@ -59,8 +59,8 @@ struct breaker {
 	u32 access, share;		/* the opening handle's modes (BREAK_OPEN) */
 	bool check_share;
 	bool deletes;			/* the open asks for delete on close */
-	struct ksmbd_conn *waiter;	/* the opener's connection, if known */
 	struct ksmbd_caller *caller;	/* the waiting request: may go async */
+	struct ksmbd_caller *waiter;	/* the opener's request, if known */
 	/*
 	 * An open: leave the owners of dropped connections alone and say
 	 * so (gone), for the opener to close their disconnected durable
@@ -523,7 +523,7 @@ static int break_and_wait(struct breaker *b, bool wait)
 		if (held && ksmbd_caller_cancelled(b->caller))
 			break;
 		/* The opener's own client is gone: nobody waits for the answer. */
-		if (b->waiter && ksmbd_conn_exiting(b->waiter))
+		if (b->waiter && ksmbd_caller_abandoned(b->waiter))
 			break;
 		if (!counted) {
 			counted = true;
@@ -578,8 +578,8 @@ static void open_breaker(struct breaker *b, struct ksmbd_caller *caller,
 		.share = fp->share_access,
 		.check_share = true,
 		.deletes = fp->create_options & FILE_DELETE_ON_CLOSE,
-		.waiter = caller->conn,
 		.caller = caller,
+		.waiter = caller,
 	};
 	if (rq->lease) {
 		b->guid = caller->conn->neg.client_guid;
@@ -682,7 +682,7 @@ int ksmbd_oplock_break_handles(struct ksmbd_caller *caller,
 			       struct inode *inode)
 {
 	struct breaker b = { .kind = BREAK_SHARING, .inode = inode,
-			     .caller = caller, .waiter = caller->conn };
+			     .caller = caller, .waiter = caller };
 
 	return break_and_wait(&b, true);
 }
@@ -931,7 +931,7 @@ void ksmbd_oplock_grant(struct ksmbd_caller *caller, struct ksmbd_file *fp,
 			const struct ksmbd_oplock_req *rq, bool new_data,
 			struct ksmbd_oplock_grant *out)
 {
-	struct breaker b = { .kind = BREAK_OPEN, .waiter = caller->conn };
+	struct breaker b = { .kind = BREAK_OPEN, .waiter = caller };
 	struct ksmbd_conn *old_conn = NULL;
 	struct ksmbd_oplock_req drq;
 	struct ksmbd_oplock *fresh;

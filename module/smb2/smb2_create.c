@@ -901,6 +901,8 @@ static u32 create_file(struct ksmbd_smb2_ctx *ctx, const struct create_req *rq)
 		goto out_free;
 	}
 	t0 = KSMBD_TP_CLOCK(ksmbd_vfs_open);
+	if (rq->dh.kind == KSMBD_DH_V2_REQ)
+		ksmbd_caller_outlive_conn(ksmbd_smb2_caller(ctx));
 	if (ksmbd_durable_inflight_begin(ksmbd_smb2_caller(ctx), &rq->dh,
 					 &inflight))
 		status = ksmbd_smb2_caller(ctx)->flags &

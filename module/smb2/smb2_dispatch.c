@@ -351,6 +351,7 @@ bool ksmbd_smb2_go_async(struct ksmbd_smb2_ctx *ctx, wait_queue_head_t *wq)
 	a = ksmbd_smb2_async_alloc(ctx, &held_ops, wq);
 	if (!a)
 		return false;
+	a->outlives_conn = ctx->outlives_conn;
 	if (ksmbd_async_publish(a)) {
 		ksmbd_async_put(a);
 		return false;
@@ -403,6 +404,22 @@ static void caller_waits(struct ksmbd_caller *c)
 	ksmbd_work_order_release(ctx_of(c)->work);
 }
 
+static void caller_outlive_conn(struct ksmbd_caller *c)
+{
+	ctx_of(c)->outlives_conn = true;
+}
+
+static bool caller_abandoned(const struct ksmbd_caller *c)
+{
+	const struct ksmbd_smb2_ctx *ctx =
+		container_of(c, struct ksmbd_smb2_ctx, caller);
+
+	if (!ksmbd_conn_exiting(c->conn))
+		return false;
+	return !ctx->outlives_conn ||
+	       !ksmbd_session_lives_beyond(c->session_id, c->conn);
+}
+
 static struct ksmbd_async *caller_async_alloc(struct ksmbd_caller *c,
 					      const struct ksmbd_async_ops *ops,
 					      void *priv)
@@ -415,6 +432,8 @@ static const struct ksmbd_caller_ops caller_ops = {
 	.cancelled = caller_cancelled,
 	.resume = caller_resume,
 	.waits = caller_waits,
+	.outlive_conn = caller_outlive_conn,
+	.abandoned = caller_abandoned,
 	.async_alloc = caller_async_alloc,
 };
 

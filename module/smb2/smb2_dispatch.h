@@ -94,6 +94,7 @@ struct ksmbd_smb2_ctx {
 	 */
 	struct ksmbd_async *held;
 	bool held_owned;
+	bool outlives_conn;	/* ksmbd_caller_outlive_conn() */
 	/*
 	 * Dispatcher: the frame's response buffer this body lives in, where
 	 * the element starts in it and the error room kept for the elements
