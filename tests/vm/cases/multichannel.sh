@@ -5,7 +5,8 @@
 # (clients/smb2mchan.py); then the guest's cifs client (6.1) mounting with
 # multichannel,max_channels=2 opens a second channel, seen from both ends
 # (/proc/fs/cifs/DebugData, /proc/fs/ksmbd/clients, the session_channel
-# trace), and 8 MiB written over the two channels read back intact.
+# trace), 8 MiB written over the two channels read back intact, and a
+# 48 MiB read that survives its second channel being killed (ss -K).
 # The guest's NIC has one queue (no RSS_CAPABLE), so a client opens one
 # channel per address: the guest gets a second address of its own on eth0
 # (traffic stays inside the guest).
@@ -61,6 +62,37 @@ if [ -n "$before" ] && [ -n "$after" ] && [ $((after - before)) -ge 16 ]; then
 else
 	fail channel-carried-io "channel conn $chan: requests ${before:-?} -> ${after:-?}"
 fi
+
+# A channel killed mid-transfer (MS-SMB2 3.3.7.1: the session lives on its
+# other channel): both ends of the second channel's TCP connection are
+# destroyed (ss -K) while a 48 MiB read runs; the read completes over
+# what is left and what it read is intact, the server lets the channel
+# go and keeps the session.
+dd if=/dev/urandom of=/tmp/mchan.big bs=1M count=48 status=none
+cp /tmp/mchan.big $mnt/mchan.big && sync
+echo 3 > /proc/sys/vm/drop_caches
+dd if=$mnt/mchan.big of=/tmp/mchan.back bs=1M iflag=direct status=none &
+reader=$!
+sleep 1
+if kill -0 $reader 2>/dev/null; then
+	pass channel-kill-mid-transfer
+else
+	fail channel-kill-mid-transfer "the read was over before the channel was killed"
+fi
+ss -tn state established '( dport = :445 or sport = :445 )' | sed 's/^/ss before: /'
+ss -K dst 10.0.2.16 dport = 445 >/dev/null 2>&1
+ss -K src 10.0.2.16 sport = 445 >/dev/null 2>&1
+ss -tn state established '( dport = :445 or sport = :445 )' | sed 's/^/ss after: /'
+if wait $reader; then
+	pass read-survives-channel-loss
+else
+	fail read-survives-channel-loss "dd exited $?"
+fi
+check read-intact-after-channel-loss cmp /tmp/mchan.big /tmp/mchan.back
+check mount-usable-after-channel-loss ls $mnt/mchan.big
+sed 's/^/clients after kill: /' /proc/fs/ksmbd/clients
+sed 's/^/DebugData after kill: /' /proc/fs/cifs/DebugData
+rm -f /tmp/mchan.big /tmp/mchan.back $mnt/mchan.big
 umount $mnt
 check live-zero-after-umount wait_for 15 live_is_zero sessions trees connections
 
