@@ -924,6 +924,13 @@ static u32 create_file(struct ksmbd_smb2_ctx *ctx, const struct create_req *rq)
 	if (!replayed)
 		ksmbd_durable_grant(ksmbd_smb2_caller(ctx), r.fp, &rq->dh,
 				    &r.grant, &r.dh);
+	/*
+	 * Its connection closed while it waited (it outlived it): the open's
+	 * oplock or lease was granted on the dead connection, after the
+	 * teardown moved the session's others to a live channel. Move it too.
+	 */
+	if (ctx->outlives_conn && ksmbd_conn_exiting(ctx->conn))
+		ksmbd_oplock_conn_closed(ctx->conn);
 	encode(ctx, rq, &r);
 	remember_for_compound(ctx, r.fp);
 	ksmbd_file_put(r.fp);
