@@ -22,7 +22,7 @@ const struct cfg_key_doc cfg_key_docs[] = {
 	  NULL, NULL, "it treats an unknown word as disabled; here it is an error." },
 	{ "smb2 leases", 'G', "Grant SMB2 leases (file and directory caching) when clients ask.",
 	  NULL, NULL, "its default is no." },
-	{ "smb3 directory leases", 'G', "Grant leases on directories to SMB 3 clients (SMB2_GLOBAL_CAP_DIRECTORY_LEASING): a lease v2 on a directory caches its listing and handles (read and handle caching, never write); any change of its entries by another open, or by a local process on the server, breaks it. Needs smb2 leases. Default no: the cifs client of Linux 6.1 (Debian 12) caches the share root under such a lease and can oops when it unmounts (close_all_cached_dirs).",
+	{ "smb3 directory leases", 'G', "Grant leases on directories to SMB 3 clients (SMB2_GLOBAL_CAP_DIRECTORY_LEASING): a lease v2 on a directory caches its listing and handles (read and handle caching, never write); any change of its entries by another open, or by a local process on the server, breaks it. Needs smb2 leases. Default no: the cifs client of Linux 6.1 (Debian 12) caches the directories it lists under such leases and can oops when it unmounts while one breaks (close_all_cached_dirs, a client race).",
 	  NULL, NULL, "it has no such key." },
 	{ "server multi channel support", 'G', "Let a session bind further connections as channels (SMB 3 multichannel), and list the server's addresses to clients that ask (FSCTL_QUERY_NETWORK_INTERFACE_INFO): every address of an interface that is up but loopback and IPv6 link-local ones, only those of interfaces with bind interfaces only = yes.",
 	  NULL, NULL, "its default is no." },

@@ -134,7 +134,7 @@ struct ksmbd_conn *ksmbd_session_live_conn(struct ksmbd_session *sess)
 }
 
 struct ksmbd_session *ksmbd_session_find_client(const u8 *client_guid,
-						kuid_t uid,
+						kuid_t uid, bool sealed,
 						struct ksmbd_conn **conn)
 {
 	static const u8 zero[16];
@@ -149,7 +149,8 @@ struct ksmbd_session *ksmbd_session_find_client(const u8 *client_guid,
 	xa_for_each(&sessions, idx, sess) {
 		if (smp_load_acquire(&sess->state) != KSMBD_SESS_VALID ||
 		    !uid_eq(sess->uid, uid) ||
-		    memcmp(sess->conn->neg.client_guid, client_guid, 16))
+		    memcmp(sess->conn->neg.client_guid, client_guid, 16) ||
+		    (sealed && !ksmbd_sess_encrypts(&sess->crypto)))
 			continue;
 		spin_lock(&sess->chan_lock);
 		c = live_path_locked(sess);

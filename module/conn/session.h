@@ -151,9 +151,11 @@ struct ksmbd_session *ksmbd_session_lookup_global(u64 id);
  * VALID session of that user (set up by that client) with the client's
  * oldest live connection, its own or a bound channel; the session and
  * *conn counted, or NULL. The ClientGuid alone is only the client's word.
+ * With sealed, only sessions that encrypt (ksmbd_sess_encrypts()) count:
+ * a break for an encrypting session's lease never goes out in plain text.
  */
 struct ksmbd_session *ksmbd_session_find_client(const u8 *client_guid,
-						kuid_t uid,
+						kuid_t uid, bool sealed,
 						struct ksmbd_conn **conn);
 /*
  * A live path of sess (counted): its own connection, else a bound

@@ -43,7 +43,21 @@ struct ksmbd_sess_crypto {
 	bool encrypt_data;		/* Session.EncryptData: we asked for it */
 	bool reject_unencrypted;	/* "smb3 encryption = required" */
 	bool tree_encrypts;		/* a tree connect answered ENCRYPT_DATA */
+	bool client_encrypts;		/* a request came encrypted (-o seal) */
 };
+
+/*
+ * Does the session encrypt? It has cipher keys and encryption was asked
+ * for by us (EncryptData, a tree's ENCRYPT_DATA) or by the client, which
+ * sent a request in a transform header: everything the server sends for
+ * such a session, unsolicited breaks included, goes out encrypted or not
+ * at all. Once true, true for the session's life.
+ */
+static inline bool ksmbd_sess_encrypts(const struct ksmbd_sess_crypto *c)
+{
+	return c->enc && (c->encrypt_data || READ_ONCE(c->tree_encrypts) ||
+			  READ_ONCE(c->client_encrypts));
+}
 
 /*
  * A connection bound to a session (not the one that set it up). Created

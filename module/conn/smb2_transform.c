@@ -397,6 +397,8 @@ int ksmbd_smb2_decrypt(struct ksmbd_conn *conn, struct ksmbd_session *sess,
 		return ret;
 	}
 	atomic64_inc(&decrypted_frames);
+	if (!READ_ONCE(sess->crypto.client_encrypts))
+		WRITE_ONCE(sess->crypto.client_encrypts, true);
 	return 0;
 }
 

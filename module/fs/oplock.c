@@ -80,6 +80,7 @@ struct break_note {
 	u8 guid[16];			/* leases: the client's ClientGuid */
 	kuid_t uid;			/* leases: the lease's user */
 	u64 pid, vid, sess_id;
+	bool sealed;			/* the owner's: see struct ksmbd_oplock */
 	u32 from, to;
 	u16 epoch;
 };
@@ -236,6 +237,7 @@ static struct break_note *note_make(struct ksmbd_oplock *o, u32 to, bool ack)
 	n->pid = o->pid;
 	n->vid = o->vid;
 	n->sess_id = o->sess_id;
+	n->sealed = o->sealed;
 	n->from = o->state;
 	n->to = to;
 	n->epoch = o->epoch;
@@ -393,8 +395,9 @@ static bool scan_owners(struct breaker *b, struct list_head *notes,
  * only on the second). The ClientGuid is only the client's word, so the
  * connection must also carry a session of the lease's user, and the
  * break goes out as that session (encrypted when it encrypts): another
- * user naming the same ClientGuid is never sent our breaks. The owner's
- * own connection is the fallback.
+ * user naming the same ClientGuid is never sent our breaks. A lease that
+ * an encrypting session holds a handle of is broken only through an
+ * encrypting session. The owner's own connection is the fallback.
  */
 static void note_route(struct break_note *n)
 {
@@ -403,7 +406,7 @@ static void note_route(struct break_note *n)
 
 	if (!n->lease)
 		return;
-	sess = ksmbd_session_find_client(n->guid, n->uid, &conn);
+	sess = ksmbd_session_find_client(n->guid, n->uid, n->sealed, &conn);
 	if (!sess)
 		return;
 	ksmbd_conn_put(n->conn);
@@ -427,14 +430,16 @@ static void send_notes(struct list_head *notes)
 	list_for_each_entry_safe(n, tmp, notes, node) {
 		list_del(&n->node);
 		note_route(n);
-		wire->send_break(n->conn, n->lease, n->ack_required, n->key,
-				 n->pid, n->vid, n->sess_id, n->from, n->to,
-				 n->epoch);
-		trace_ksmbd_oplock_break_sent(n->conn->id,
-					      n->lease ? get_unaligned_le64(n->key) :
-							 n->pid,
-					      n->lease, n->from, n->to, 0, 0,
-					      NULL);
+		/* Unsent (sealed, no session left): teardown or timeout ends it. */
+		if (wire->send_break(n->conn, n->lease, n->ack_required,
+				     n->key, n->pid, n->vid, n->sess_id,
+				     n->sealed, n->from, n->to, n->epoch))
+			trace_ksmbd_oplock_break_sent(n->conn->id,
+						      n->lease ?
+						      get_unaligned_le64(n->key) :
+						      n->pid,
+						      n->lease, n->from, n->to,
+						      0, 0, NULL);
 		ksmbd_conn_put(n->conn);
 		kfree(n);
 	}
@@ -780,6 +785,7 @@ static void owner_init(struct ksmbd_oplock *o, struct ksmbd_caller *caller,
 	o->pid = fp->persistent_id;
 	o->vid = fp->volatile_id;
 	o->sess_id = fp->session_id;
+	o->sealed = ksmbd_sess_encrypts(&caller->sess->crypto);
 	o->access = 0;
 	o->share = FILE_SHARE_ALL;
 	owner_add_modes(o, fp);
@@ -826,6 +832,7 @@ static void lease_join(struct ksmbd_oplock *o, struct ksmbd_caller *caller,
 {
 	o->nr_handles++;
 	owner_add_modes(o, fp);
+	o->sealed |= ksmbd_sess_encrypts(&caller->sess->crypto);
 	if (lease_upgrade_ok(o, want, others, oplocks)) {
 		o->state = want;
 		if (o->version == 2)

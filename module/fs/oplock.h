@@ -245,11 +245,15 @@ extern struct ksmbd_file_hooks ksmbd_oplock_file_hooks;
  * so that the break engine names no wire code.
  */
 struct ksmbd_oplock_wire {
-	/* One notification frame; called without locks held. */
-	void (*send_break)(struct ksmbd_conn *conn, bool lease,
+	/*
+	 * One notification frame, as session sess_id of conn; called
+	 * without locks held. sealed: the owner's session encrypts, so the
+	 * frame must go out encrypted or not at all. False when not sent.
+	 */
+	bool (*send_break)(struct ksmbd_conn *conn, bool lease,
 			   bool ack_required, const u8 *key, u64 pid,
-			   u64 vid, u64 sess_id, u32 from, u32 to,
-			   u16 epoch);
+			   u64 vid, u64 sess_id, bool sealed, u32 from,
+			   u32 to, u16 epoch);
 };
 
 void ksmbd_oplock_wire_register(const struct ksmbd_oplock_wire *w);

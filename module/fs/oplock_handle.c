@@ -251,6 +251,7 @@ int ksmbd_oplock_durable_reclaim(struct ksmbd_caller *caller,
 		goto out_unlock;
 	}
 	old = owner_move(o, caller->conn, caller->sess->id);
+	o->sealed |= ksmbd_sess_encrypts(&caller->sess->crypto);
 	ksmbd_oplock_fill_grant(o, out);
 out_unlock:
 	mutex_unlock(&ksmbd_owner_lock);

@@ -38,6 +38,11 @@ struct ksmbd_oplock {
 
 	/* Oplocks: the one handle, for the notification's FileId. */
 	u64 pid, vid, sess_id;
+	/*
+	 * A handle came on a session that encrypts: every break goes out
+	 * encrypted, through an encrypting session, or not at all.
+	 */
+	bool sealed;
 
 	u32 state;			/* R/H/W bits, also for oplocks */
 	bool breaking;			/* waiting for an acknowledgement */

@@ -38,10 +38,11 @@ static void put_notify_hdr(struct smb2_hdr *h, u64 sess_id)
 
 /*
  * MS-SMB2 3.3.4.6, 3.3.4.7 with 3.3.4.1.4: a break for a session that
- * encrypts (Session.EncryptData, or a tree the client was told to
- * encrypt on) goes out in a transform header with that session's key.
- * The session is the open's; a lease's is the one its first handle came
- * on. When that session is gone the break goes out plain.
+ * encrypts (Session.EncryptData, a tree the client was told to encrypt
+ * on, or a client that encrypts unasked, as mount -o seal does) goes out
+ * in a transform header with that session's key. The session is the
+ * open's, or the one a lease's break was routed to (note_route()).
+ * NULL: send it plain, unless the owner is sealed.
  */
 static struct ksmbd_session *break_enc_session(struct ksmbd_conn *conn,
 					       u64 sess_id)
@@ -54,15 +55,16 @@ static struct ksmbd_session *break_enc_session(struct ksmbd_conn *conn,
 	if (!sess)
 		return NULL;
 	if (ksmbd_sess_crypto_ready(&sess->crypto) &&
-	    (sess->crypto.encrypt_data || READ_ONCE(sess->crypto.tree_encrypts)))
+	    ksmbd_sess_encrypts(&sess->crypto))
 		return sess;
 	ksmbd_session_put(sess);
 	return NULL;
 }
 
-static void send_break(struct ksmbd_conn *conn, bool lease,
+static bool send_break(struct ksmbd_conn *conn, bool lease,
 		       bool ack_required, const u8 *key, u64 pid,
-		       u64 vid, u64 sess_id, u32 from, u32 to, u16 epoch)
+		       u64 vid, u64 sess_id, bool sealed, u32 from, u32 to,
+		       u16 epoch)
 {
 	struct {
 		struct smb2_hdr hdr;
@@ -99,9 +101,19 @@ static void send_break(struct ksmbd_conn *conn, bool lease,
 	if (enc) {
 		ksmbd_smb2_send_encrypted(conn, enc, (u8 *)&msg, iov.iov_len);
 		ksmbd_session_put(enc);
-	} else {
-		ksmbd_conn_send(conn, &iov, 1);
+		return true;
 	}
+	/*
+	 * An encrypting session's break is never sent in plain text (it
+	 * names the file or lease, and a client that seals expects nothing
+	 * else). Its session is gone and no other encrypting session of
+	 * the client's is live, so its handles are being closed: that ends
+	 * the break, as would the break timeout.
+	 */
+	if (sealed)
+		return false;
+	ksmbd_conn_send(conn, &iov, 1);
+	return true;
 }
 
 const struct ksmbd_oplock_wire ksmbd_smb2_oplock_wire = {

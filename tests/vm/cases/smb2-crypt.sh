@@ -7,6 +7,8 @@
 # with --client-protection=encrypt and =sign (AES-GMAC), a share
 # with "smb3 encryption = required", then the global setting required and
 # yes. Files are written and read back through every path and compared.
+# A sealed mount's traffic is captured, also with directory leases on:
+# after the session setup only transform headers, lease breaks included.
 . "$VM_TOP/tests/vm/lib/check.sh"
 b=$VM_TOP/build
 crypt=$VM_TOP/tests/vm/clients/smb2crypt.py
@@ -89,19 +91,22 @@ for v in 3.0 3.02 3.1.1; do
 done
 
 # Encrypted on the wire: after the session setup only transform headers.
-echo > $tr/trace
-tcpdump -i lo -w /tmp/seal.pcap -s 0 'tcp port 445' >/dev/null 2>&1 &
-dump=$!
-sleep 1
-copy_and_compare mount-seal-captured share vers=3.1.1,seal
-sleep 1
-kill $dump; wait $dump 2>/dev/null
-plain=$(tcpdump -r /tmp/seal.pcap -x 2>/dev/null | python3 -c '
+wire_check() {	# NAME: a sealed mount's copy, captured
+	local name=$1 plain
+	echo > $tr/trace
+	tcpdump -i lo -w /tmp/seal.pcap -s 0 'tcp port 445' >/dev/null 2>&1 &
+	dump=$!
+	sleep 1
+	copy_and_compare mount-seal-captured${name#wire-only-transform-headers} \
+		share vers=3.1.1,seal
+	sleep 1
+	kill $dump; wait $dump 2>/dev/null
+	plain=$(tcpdump -r /tmp/seal.pcap -x 2>/dev/null | python3 -c '
 import sys, re, struct
 # Payload bytes of every packet in order; count SMB2 headers (0xfe S M B)
 # after the last SESSION_SETUP other than LOGOFF (the cifs client sends
 # that one plain unless the session asked for encryption), and transform
-# headers (0xfd S M B).
+# headers (0xfd S M B). Plain ones are listed by command.
 data = bytearray()
 for line in sys.stdin:
     m = re.match(r"\s+0x[0-9a-f]+:\s+(.*)", line)
@@ -116,14 +121,26 @@ while at >= 0:
     elif cmd != 2:
         plain.append(cmd)
     at = d.find(b"\xfeSMB@\x00", at + 1)
-print(len(plain), d[setup:].count(b"\xfdSMB"))')
-echo "capture: plain SMB2 headers, transform headers after setup: $plain"
-set -- $plain
-if [ "${1:-1}" = 0 ] && [ "${2:-0}" -gt 10 ]; then
-	pass wire-only-transform-headers
-else
-	fail wire-only-transform-headers "plain=${1:-?} transform=${2:-?}"
-fi
+print(len(plain), d[setup:].count(b"\xfdSMB"), "commands:", plain)')
+	echo "capture: plain SMB2 headers, transform headers after setup: $plain"
+	set -- $plain
+	if [ "${1:-1}" = 0 ] && [ "${2:-0}" -gt 10 ]; then
+		pass $name
+	else
+		fail $name "plain=${1:-?} transform=${2:-?} $*"
+	fi
+}
+wire_check wire-only-transform-headers
+
+# With directory leases the client caches the share root under a lease
+# that its own mkdir and rm in the root break: those breaks must go out
+# encrypted too (the client sealed unasked; they went out plain, 2 of
+# them, before the fix).
+daemon_restart_with "smb3 directory leases = yes"
+wire_check wire-only-transform-headers-dirlease
+n=$(grep -c 'ksmbd_oplock_break_sent: .*lease=' $tr/trace)
+[ "$n" -ge 1 ] && pass dirlease-breaks-sent ||
+	fail dirlease-breaks-sent "no lease break during the sealed copy"
 
 echo > $tr/trace
 echo 1 > /sys/module/cifs/parameters/require_gcm_256
