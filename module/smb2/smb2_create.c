@@ -384,6 +384,10 @@ static int decide(struct create_state *cs, struct create_result *out)
 	if (cs->step == KSMBD_STEP_CREATE) {
 		if (!ksmbd_tree_writable(tree))
 			return -EACCES;
+		/* Nothing is encrypted here: refused as a standalone Windows
+		 * server refuses it (smbtorture smb2.create.gentest). */
+		if (rq->args.file_attributes & FILE_ATTRIBUTE_ENCRYPTED)
+			return -EACCES;
 		/* MS-FSA 2.1.5.1.1: a new read-only file cannot be deleted */
 		if ((rq->args.options & FILE_DELETE_ON_CLOSE) &&
 		    (rq->args.file_attributes & FILE_ATTRIBUTE_READONLY))
