@@ -187,9 +187,14 @@ static u32 maximal_existing(const struct ksmbd_vfs_scope *s,
 	/* An append-only file takes appends, never a write in place. */
 	if (IS_APPEND(d_inode(d)) && !d_is_dir(d))
 		access &= ~FILE_WRITE_DATA;
-	/* The owner may always change the mode and owner (chmod, chown). */
+	/*
+	 * The owner may always change the mode, owner and times (chmod,
+	 * chown, utimes): so a READONLY file, mode 0444, is opened to clear
+	 * the attribute (smbtorture smb2.create.delete).
+	 */
 	if (ksmbd_vfs_is_owner(s, d))
-		access |= FILE_WRITE_DAC | FILE_WRITE_OWNER;
+		access |= FILE_WRITE_DAC | FILE_WRITE_OWNER |
+			  FILE_WRITE_ATTRIBUTES;
 	return access;
 }
 
