@@ -38,6 +38,15 @@ TEST(plain_names)
 	CHECK_EQ_STR(out, "dir");
 	CHECK_EQ_INT(conv(".hidden", out, sizeof(out)), 7);
 	CHECK_EQ_INT(conv("a..b", out, sizeof(out)), 4);
+	/* ".." takes the component before it away, by name */
+	CHECK_EQ_INT(conv("a\\x\\..", out, sizeof(out)), 1);
+	CHECK_EQ_STR(out, "a");
+	CHECK_EQ_INT(conv("a\\..\\b", out, sizeof(out)), 1);
+	CHECK_EQ_STR(out, "b");
+	CHECK_EQ_INT(conv("dir\\sub\\..\\..\\f.txt", out, sizeof(out)), 5);
+	CHECK_EQ_STR(out, "f.txt");
+	CHECK_EQ_INT(conv("a\\..", out, sizeof(out)), 0);
+	CHECK_EQ_STR(out, "");
 }
 
 TEST(invalid_names)
@@ -47,7 +56,8 @@ TEST(invalid_names)
 	CHECK_EQ_INT(conv("\\a", out, sizeof(out)), -EINVAL);
 	CHECK_EQ_INT(conv("\\", out, sizeof(out)), -EINVAL);
 	CHECK_EQ_INT(conv("..", out, sizeof(out)), -EINVAL);
-	CHECK_EQ_INT(conv("a\\..\\b", out, sizeof(out)), -EINVAL);
+	CHECK_EQ_INT(conv("a\\..\\..", out, sizeof(out)), -EINVAL);
+	CHECK_EQ_INT(conv("..\\a", out, sizeof(out)), -EINVAL);
 	CHECK_EQ_INT(conv("a\\.\\b", out, sizeof(out)), -EINVAL);
 	CHECK_EQ_INT(conv("a\\\\b", out, sizeof(out)), -EINVAL);
 	CHECK_EQ_INT(conv("a\\\\", out, sizeof(out)), -EINVAL);
