@@ -88,7 +88,7 @@ void ksmbd_oplock_break_local(struct inode *inode);
 /* oplock.c, for oplock_handle.c */
 struct ksmbd_file;
 struct ksmbd_oplock_grant;
-/* What o grants, into the CREATE's answer. */
+/* What o grants, into the CREATE's answer (oplock_handle.c). */
 void ksmbd_oplock_fill_grant(const struct ksmbd_oplock *o,
 			     struct ksmbd_oplock_grant *out);
 /* A lease request answered with state None (oplock_handle.c). */
