@@ -4,6 +4,7 @@
  */
 #include "vfs_name.h"
 #include "proto/utf16.h"
+#include "proto/ksmbd_errno.h"
 
 static char ascii_lower(char c)
 {
@@ -56,7 +57,7 @@ static bool is_dotdot(const char *c, u32 len)
  * Append component c (len bytes, already in out at or after *w) to the
  * name built so far in out[0..*w), or for ".." drop the last component
  * built: a ".." with nothing left to drop would climb above the share
- * root, which no name may (-EINVAL).
+ * root, which no name may (OBJECT_PATH_SYNTAX_BAD, as Windows answers).
  */
 static int put_component(char *out, u32 *w, const char *c, u32 len)
 {
@@ -64,7 +65,7 @@ static int put_component(char *out, u32 *w, const char *c, u32 len)
 
 	if (is_dotdot(c, len)) {
 		if (!*w)
-			return -EINVAL;
+			return -KSMBD_EPATH_SYNTAX_BAD;
 		while (*w && out[*w - 1] != '/')
 			(*w)--;
 		if (*w)

@@ -901,8 +901,10 @@ static u32 create_file(struct ksmbd_smb2_ctx *ctx, const struct create_req *rq)
 		goto out_free;
 	}
 	if (ret < 0) {
-		status = ret == -EOPNOTSUPP ? STATUS_NOT_SUPPORTED :
-					      STATUS_OBJECT_NAME_INVALID;
+		status = ret == -EOPNOTSUPP ||
+			 ret == -KSMBD_EPATH_SYNTAX_BAD ?
+			 ksmbd_ntstatus_from_errno(ret) :
+			 STATUS_OBJECT_NAME_INVALID;
 		goto out_free;
 	}
 	if (ksmbd_name_vetoed(share->veto_list, share->veto_list_sz, name)) {

@@ -2,6 +2,7 @@
 /* CREATE name conversion, veto patterns and pipe names (module/fs/vfs_name.c). */
 #include "testlib.h"
 #include "vfs_name.h"
+#include "proto/ksmbd_errno.h"
 
 /* ASCII (and \uXXXX-free) test names to UTF-16LE. */
 static struct ksmbd_buf utf16_of(const char *s, u8 *store)
@@ -55,9 +56,10 @@ TEST(invalid_names)
 
 	CHECK_EQ_INT(conv("\\a", out, sizeof(out)), -EINVAL);
 	CHECK_EQ_INT(conv("\\", out, sizeof(out)), -EINVAL);
-	CHECK_EQ_INT(conv("..", out, sizeof(out)), -EINVAL);
-	CHECK_EQ_INT(conv("a\\..\\..", out, sizeof(out)), -EINVAL);
-	CHECK_EQ_INT(conv("..\\a", out, sizeof(out)), -EINVAL);
+	CHECK_EQ_INT(conv("..", out, sizeof(out)), -KSMBD_EPATH_SYNTAX_BAD);
+	CHECK_EQ_INT(conv("a\\..\\..", out, sizeof(out)),
+		     -KSMBD_EPATH_SYNTAX_BAD);
+	CHECK_EQ_INT(conv("..\\a", out, sizeof(out)), -KSMBD_EPATH_SYNTAX_BAD);
 	CHECK_EQ_INT(conv("a\\.\\b", out, sizeof(out)), -EINVAL);
 	CHECK_EQ_INT(conv("a\\\\b", out, sizeof(out)), -EINVAL);
 	CHECK_EQ_INT(conv("a\\\\", out, sizeof(out)), -EINVAL);
