@@ -44,6 +44,14 @@ u32 ksmbd_create_args_check(const struct ksmbd_create_args *a)
 		return STATUS_ACCESS_DENIED;
 	if ((a->desired_access & FILE_ACCESS_SYSTEM_SECURITY) && !a->may_audit)
 		return STATUS_PRIVILEGE_NOT_HELD;
+	/*
+	 * An SMB2 open must ask for something: no right at all is refused
+	 * as Windows does (smbtorture smb2.create.gentest). SYNCHRONIZE
+	 * alone is a right like another here: smb2.getinfo.getinfo_access
+	 * opens with it (gentest, wanting it refused, fails with Samba too).
+	 */
+	if (!a->desired_access)
+		return STATUS_ACCESS_DENIED;
 	if (a->file_attributes & ~FILE_ATTRIBUTE_VALID_FLAGS)
 		return STATUS_INVALID_PARAMETER;
 	/* as Windows answers (smbtorture smb2.create.gentest) */

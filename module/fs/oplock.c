@@ -52,6 +52,9 @@ enum break_kind {
 struct breaker {
 	enum break_kind kind;
 	struct inode *inode;
+	/* opens and writes meet the owners of their own stream only */
+	bool per_stream;
+	u32 stream;
 	struct ksmbd_oplock *self;	/* the handle's owner; may be NULL */
 	const u8 *guid;			/* with key: the requester's lease */
 	const u8 *key;
@@ -202,6 +205,12 @@ static u32 allowed(const struct ksmbd_oplock *o, const struct breaker *b)
 	return keep;
 }
 
+/* Not b's concern: another file, or another stream of b's file. */
+static bool elsewhere(const struct ksmbd_oplock *o, const struct breaker *b)
+{
+	return o->inode != b->inode || (b->per_stream && o->stream != b->stream);
+}
+
 static bool is_self(const struct ksmbd_oplock *o, const struct breaker *b)
 {
 	if (o == b->self)
@@ -350,7 +359,7 @@ static bool scan_owners(struct breaker *b, struct list_head *notes,
 
 	lockdep_assert_held(&ksmbd_owner_lock);
 	hash_for_each_possible(by_inode, o, inode_node, (unsigned long)b->inode) {
-		if (o->inode != b->inode || (is_self(o, b) && !self_level2(o, b)))
+		if (elsewhere(o, b) || (is_self(o, b) && !self_level2(o, b)))
 			continue;
 		if (o->breaking) {
 			if (ksmbd_conn_exiting(o->conn) &&
@@ -585,6 +594,8 @@ static void open_breaker(struct breaker *b, struct ksmbd_caller *caller,
 		.deletes = fp->create_options & FILE_DELETE_ON_CLOSE,
 		.caller = caller,
 		.waiter = caller,
+		.per_stream = true,
+		.stream = ksmbd_oplock_stream(fp->stream),
 	};
 	if (rq->lease) {
 		b->guid = caller->conn->neg.client_guid;
@@ -622,16 +633,16 @@ int ksmbd_oplock_break_for_share(struct ksmbd_caller *caller,
 	if (!breakable(fp))
 		return 0;
 	inode = file_inode(fp->filp);
+	open_breaker(&b, caller, fp, rq, BREAK_SHARING);
 	mutex_lock(&ksmbd_owner_lock);
 	hash_for_each_possible(by_inode, o, inode_node, (unsigned long)inode) {
 		st = o->breaking ? o->break_to : o->state;
-		if (o->inode == inode && (st & KSMBD_LEASE_H))
+		if (!elsewhere(o, &b) && (st & KSMBD_LEASE_H))
 			handles = true;
 	}
 	mutex_unlock(&ksmbd_owner_lock);
 	if (!handles)
 		return 0;
-	open_breaker(&b, caller, fp, rq, BREAK_SHARING);
 	b.spare_gone = spare_gone;
 	return break_and_wait(&b, true) ?: 1;
 }
@@ -644,6 +655,8 @@ static int break_through(struct ksmbd_caller *caller, struct ksmbd_file *fp,
 	if (!breakable(fp))
 		return 0;
 	b.inode = file_inode(fp->filp);
+	b.per_stream = kind == BREAK_WRITE;
+	b.stream = ksmbd_oplock_stream(fp->stream);
 	/* The handle's own owner: read under the lock that guards the link. */
 	mutex_lock(&ksmbd_owner_lock);
 	b.self = fp->oplock;
@@ -721,13 +734,12 @@ static u32 wanted_bits(const struct ksmbd_oplock_req *rq)
  * open asking for none does not wait for other opens' breaks here
  * (smb2.lease.breaking4).
  */
-static bool conflicting_owner(struct inode *inode, const struct breaker *b,
-			      bool wants)
+static bool conflicting_owner(const struct breaker *b, bool wants)
 {
 	struct ksmbd_oplock *o;
 
-	hash_for_each_possible(by_inode, o, inode_node, (unsigned long)inode)
-		if (o->inode == inode && !is_self(o, b) &&
+	hash_for_each_possible(by_inode, o, inode_node, (unsigned long)b->inode)
+		if (!elsewhere(o, b) && !is_self(o, b) &&
 		    ((wants && o->breaking) || (o->state & ~allowed(o, b))))
 			return true;
 	return false;
@@ -753,7 +765,8 @@ static void owner_add_modes(struct ksmbd_oplock *o, const struct ksmbd_file *fp)
  * caching) and leases with handle caching, held or being broken to (an
  * oplock beside one gets none: smb2.lease.oplock).
  */
-static void other_owners(struct inode *inode, const struct ksmbd_oplock *same,
+static void other_owners(struct inode *inode, u32 stream,
+			 const struct ksmbd_oplock *same,
 			 bool *any, bool *oplocks, bool *h_leases)
 {
 	struct ksmbd_oplock *o;
@@ -763,7 +776,7 @@ static void other_owners(struct inode *inode, const struct ksmbd_oplock *same,
 	*oplocks = false;
 	*h_leases = false;
 	hash_for_each_possible(by_inode, o, inode_node, (unsigned long)inode) {
-		if (o->inode != inode || o == same)
+		if (o->inode != inode || o->stream != stream || o == same)
 			continue;
 		st = o->breaking ? o->break_to : o->state;
 		if (st)
@@ -779,6 +792,7 @@ static void owner_init(struct ksmbd_oplock *o, struct ksmbd_caller *caller,
 		       struct ksmbd_file *fp, const struct ksmbd_oplock_req *rq)
 {
 	o->inode = file_inode(fp->filp);
+	o->stream = ksmbd_oplock_stream(fp->stream);
 	ksmbd_conn_get(caller->conn);
 	o->conn = caller->conn;
 	o->lease = rq->lease;
@@ -845,30 +859,6 @@ static void lease_join(struct ksmbd_oplock *o, struct ksmbd_caller *caller,
 	}
 }
 
-void ksmbd_oplock_fill_grant(const struct ksmbd_oplock *o,
-			     struct ksmbd_oplock_grant *out)
-{
-	if (!o->lease) {
-		out->level = ksmbd_oplock_bits_to_level(o->state);
-		return;
-	}
-	out->level = SMB2_OPLOCK_LEVEL_LEASE;
-	out->lease = true;
-	out->version = o->version;
-	memcpy(out->key, o->key, 16);
-	memcpy(out->parent_key, o->parent_key, 16);
-	out->state = o->state;
-	out->flags = o->lflags;
-	/*
-	 * MS-SMB2 3.3.5.9.8: the lease's current state, flagged as breaking;
-	 * the client learns what it keeps from the break it was sent
-	 * (smb2.lease.breaking1, 2, 4, 6).
-	 */
-	if (o->breaking)
-		out->flags |= KSMBD_LEASE_FLAG_BREAK_IN_PROGRESS;
-	out->epoch = o->epoch;
-}
-
 static bool may_cache(const struct ksmbd_file *fp)
 {
 	return breakable(fp) && fp->tree &&
@@ -882,6 +872,7 @@ static bool grant_locked(struct ksmbd_caller *caller, struct ksmbd_file *fp,
 			 struct ksmbd_conn **old_conn)
 {
 	struct inode *inode = file_inode(fp->filp);
+	u32 stream = ksmbd_oplock_stream(fp->stream);
 	struct ksmbd_oplock *same = NULL;
 	u32 want = wanted_bits(rq), opens, others;
 	bool any, oplocks, h_leases;
@@ -890,7 +881,7 @@ static bool grant_locked(struct ksmbd_caller *caller, struct ksmbd_file *fp,
 		same = ksmbd_lease_find(caller->conn->neg.client_guid, rq->key,
 					caller->sess->uid);
 		/* A lease key names one file (3.3.5.9.8): no lease elsewhere. */
-		if (same && same->inode != inode)
+		if (same && (same->inode != inode || same->stream != stream))
 			return false;
 	}
 	/* A lease request for None still makes a lease (state None). */
@@ -906,7 +897,7 @@ static bool grant_locked(struct ksmbd_caller *caller, struct ksmbd_file *fp,
 	others = opens - 1 - (same ? same->nr_handles : 0);
 	if (opens <= (same ? same->nr_handles : 0))
 		others = 0;
-	other_owners(inode, same, &any, &oplocks, &h_leases);
+	other_owners(inode, stream, same, &any, &oplocks, &h_leases);
 	if (any)
 		others = others ? others : 1;
 	if (same) {
@@ -954,6 +945,8 @@ void ksmbd_oplock_grant(struct ksmbd_caller *caller, struct ksmbd_file *fp,
 		rq = &drq;
 	}
 	b.inode = file_inode(fp->filp);
+	b.per_stream = true;
+	b.stream = ksmbd_oplock_stream(fp->stream);
 	if (rq->lease) {
 		b.guid = caller->conn->neg.client_guid;
 		b.key = rq->key;
@@ -967,7 +960,7 @@ void ksmbd_oplock_grant(struct ksmbd_caller *caller, struct ksmbd_file *fp,
 	for (tries = 0; ; tries++) {
 		mutex_lock(&ksmbd_owner_lock);
 		if (!ksmbd_oplock_open_breaks(fp, new_data) ||
-		    !conflicting_owner(b.inode, &b, rq->lease ||
+		    !conflicting_owner(&b, rq->lease ||
 				       rq->level != SMB2_OPLOCK_LEVEL_NONE) ||
 		    tries == 3)
 			break;

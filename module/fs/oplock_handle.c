@@ -34,6 +34,30 @@
 
 /* ---- What a CREATE asks for ---- */
 
+void ksmbd_oplock_fill_grant(const struct ksmbd_oplock *o,
+			     struct ksmbd_oplock_grant *out)
+{
+	if (!o->lease) {
+		out->level = ksmbd_oplock_bits_to_level(o->state);
+		return;
+	}
+	out->level = SMB2_OPLOCK_LEVEL_LEASE;
+	out->lease = true;
+	out->version = o->version;
+	memcpy(out->key, o->key, 16);
+	memcpy(out->parent_key, o->parent_key, 16);
+	out->state = o->state;
+	out->flags = o->lflags;
+	/*
+	 * MS-SMB2 3.3.5.9.8: the lease's current state, flagged as breaking;
+	 * the client learns what it keeps from the break it was sent
+	 * (smb2.lease.breaking1, 2, 4, 6).
+	 */
+	if (o->breaking)
+		out->flags |= KSMBD_LEASE_FLAG_BREAK_IN_PROGRESS;
+	out->epoch = o->epoch;
+}
+
 static bool leases_enabled(const struct ksmbd_caller *caller)
 {
 	return (READ_ONCE(ksmbd_server_conf.flags) &

@@ -8,6 +8,8 @@
 
 #include <linux/list.h>
 #include <linux/mutex.h>
+#include <linux/string.h>
+#include <linux/stringhash.h>
 #include <linux/types.h>
 #include <linux/uidgid.h>
 
@@ -22,6 +24,7 @@ struct ksmbd_oplock {
 	struct hlist_node inode_node;	/* by inode */
 	struct hlist_node key_node;	/* leases: by (ClientGuid, key) */
 	struct inode *inode;		/* pinned by the handles' files */
+	u32 stream;			/* ksmbd_oplock_stream() of the handles */
 	struct ksmbd_conn *conn;	/* counted: where breaks are sent */
 	u32 nr_handles;
 	u32 access, share;		/* union of access, common share modes */
@@ -54,6 +57,16 @@ struct ksmbd_oplock {
 
 	struct file *klease;		/* counted: holds our kernel lease */
 };
+
+/*
+ * Which stream of its file an open caches: 0 for the file's data, else
+ * (never 0) its name's hash. Each stream has its own oplocks and leases,
+ * as on NTFS (smb2.oplock.batch26, stream1, smb2.lease.request).
+ */
+static inline u32 ksmbd_oplock_stream(const char *stream)
+{
+	return stream ? full_name_hash(NULL, stream, strlen(stream)) | 1 : 0;
+}
 
 u32 ksmbd_oplock_level_to_bits(u8 level);
 u8 ksmbd_oplock_bits_to_level(u32 bits);
@@ -93,7 +106,7 @@ void ksmbd_oplock_break_local(struct inode *inode);
 /* oplock.c, for oplock_handle.c */
 struct ksmbd_file;
 struct ksmbd_oplock_grant;
-/* What o grants, into the CREATE's answer. */
+/* What o grants, into the CREATE's answer (oplock_handle.c). */
 void ksmbd_oplock_fill_grant(const struct ksmbd_oplock *o,
 			     struct ksmbd_oplock_grant *out);
 /* A lease request answered with state None (oplock_handle.c). */

@@ -379,8 +379,10 @@ int ksmbd_stream_rename(struct ksmbd_file *fp, const struct ksmbd_buf *name,
 	if (!sn)
 		return -ENOMEM;
 	ret = ksmbd_stream_split(name, &base, sn);
-	if (ret || base.len)
+	if (ret)
 		ret = -EILSEQ;	/* STATUS_OBJECT_NAME_INVALID */
+	else if (base.len)
+		ret = -EBUSY;	/* a file name: the file is open, by this stream */
 	else if (!sn->named)
 		ret = -EOPNOTSUPP;
 	else if (!strcasecmp(sn->xname, fp->stream))

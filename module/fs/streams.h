@@ -63,7 +63,9 @@ int ksmbd_stream_create(struct ksmbd_file *fp);
  * FileRenameInformation with a name starting with ':' (MS-FSA
  * 2.1.5.14.11): rename fp's stream within its file. -EEXIST when the
  * target exists and replace is not set, -EINVAL when it holds data,
- * -EBUSY when it is open, -EOPNOTSUPP for the unnamed stream as target.
+ * -EBUSY when it is open, or when a stream handle is given a file name
+ * ("<base>:<stream>": the file is open, by this stream), -EOPNOTSUPP
+ * for the unnamed stream as target.
  */
 int ksmbd_stream_rename(struct ksmbd_file *fp, const struct ksmbd_buf *name,
 			bool replace);

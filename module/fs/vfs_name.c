@@ -4,6 +4,7 @@
  */
 #include "vfs_name.h"
 #include "proto/utf16.h"
+#include "proto/ksmbd_errno.h"
 
 static char ascii_lower(char c)
 {
@@ -47,9 +48,43 @@ int ksmbd_name_check_component(const char *c, u32 len)
 	return 0;
 }
 
+static bool is_dotdot(const char *c, u32 len)
+{
+	return len == 2 && c[0] == '.' && c[1] == '.';
+}
+
+/*
+ * Append component c (len bytes, already in out at or after *w) to the
+ * name built so far in out[0..*w), or for ".." drop the last component
+ * built: a ".." with nothing left to drop would climb above the share
+ * root, which no name may (OBJECT_PATH_SYNTAX_BAD, as Windows answers).
+ */
+static int put_component(char *out, u32 *w, const char *c, u32 len)
+{
+	int ret;
+
+	if (is_dotdot(c, len)) {
+		if (!*w)
+			return -KSMBD_EPATH_SYNTAX_BAD;
+		while (*w && out[*w - 1] != '/')
+			(*w)--;
+		if (*w)
+			(*w)--;	/* the separator before it */
+		return 0;
+	}
+	ret = ksmbd_name_check_component(c, len);
+	if (ret)
+		return ret;
+	if (*w)
+		out[(*w)++] = '/';
+	memmove(out + *w, c, len);
+	*w += len;
+	return 0;
+}
+
 int ksmbd_name_from_utf16(const struct ksmbd_buf *name, char *out, u32 cap)
 {
-	u32 i, start, len;
+	u32 i, start, len, w = 0;
 	int n, ret;
 
 	if (!cap)
@@ -67,20 +102,22 @@ int ksmbd_name_from_utf16(const struct ksmbd_buf *name, char *out, u32 cap)
 		if (out[i] == '/')
 			return -EINVAL;
 
+	/*
+	 * Components are moved down in place (w never passes start); ".."
+	 * is resolved here, by name, as Windows does ("a\\x\\.." is "a",
+	 * whether or not x exists): a path never leaves the share root.
+	 */
 	start = 0;
-	for (i = 0; i <= len; i++) {
+	for (i = 0; len && i <= len; i++) {
 		if (i < len && out[i] != '\\')
 			continue;
-		if (len) {
-			ret = ksmbd_name_check_component(out + start, i - start);
-			if (ret)
-				return ret;
-		}
-		if (i < len)
-			out[i] = '/';
+		ret = put_component(out, &w, out + start, i - start);
+		if (ret)
+			return ret;
 		start = i + 1;
 	}
-	return (int)len;
+	out[w] = '\0';
+	return (int)w;
 }
 
 static bool prefix_ci(const char *s, const char *prefix, u32 *plen)

@@ -21,10 +21,13 @@
 #define KSMBD_NAME_MAX_COMPONENT 255
 
 /*
- * Convert and check a CREATE name. Returns the length of out (without
+ * Convert and check a CREATE name; a ".." component takes away the one
+ * before it ("a\\b\\.." is "a"). Returns the length of out (without
  * NUL), or:
- *   -EINVAL        leading separator, empty/"."/".." component, reserved
+ *   -EINVAL        leading separator, empty or "." component, reserved
  *                  character (STATUS_OBJECT_NAME_INVALID)
+ *   -KSMBD_EPATH_SYNTAX_BAD  ".." with nothing before it
+ *                  (STATUS_OBJECT_PATH_SYNTAX_BAD)
  *   -EILSEQ        not valid UTF-16 (STATUS_OBJECT_NAME_INVALID)
  *   -ENAMETOOLONG  component or whole name too long
  *   -EOPNOTSUPP    a stream name ("file:stream"): no streams yet

@@ -94,6 +94,12 @@ enum ksmbd_errno {
 	 */
 	KSMBD_EINVALID_OWNER,
 
+	/*
+	 * STATUS_OBJECT_PATH_SYNTAX_BAD: a path whose ".." would climb above
+	 * the share root.  EINVAL is the other bad names' OBJECT_NAME_INVALID.
+	 */
+	KSMBD_EPATH_SYNTAX_BAD,
+
 	KSMBD_ERRNO_END		/* one past the last */
 };
 

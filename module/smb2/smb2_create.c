@@ -187,9 +187,14 @@ static u32 maximal_existing(const struct ksmbd_vfs_scope *s,
 	/* An append-only file takes appends, never a write in place. */
 	if (IS_APPEND(d_inode(d)) && !d_is_dir(d))
 		access &= ~FILE_WRITE_DATA;
-	/* The owner may always change the mode and owner (chmod, chown). */
+	/*
+	 * The owner may always change the mode, owner and times (chmod,
+	 * chown, utimes): so a READONLY file, mode 0444, is opened to clear
+	 * the attribute (smbtorture smb2.create.delete).
+	 */
 	if (ksmbd_vfs_is_owner(s, d))
-		access |= FILE_WRITE_DAC | FILE_WRITE_OWNER;
+		access |= FILE_WRITE_DAC | FILE_WRITE_OWNER |
+			  FILE_WRITE_ATTRIBUTES;
 	return access;
 }
 
@@ -383,6 +388,10 @@ static int decide(struct create_state *cs, struct create_result *out)
 		return -ENOENT;
 	if (cs->step == KSMBD_STEP_CREATE) {
 		if (!ksmbd_tree_writable(tree))
+			return -EACCES;
+		/* Nothing is encrypted here: refused as a standalone Windows
+		 * server refuses it (smbtorture smb2.create.gentest). */
+		if (rq->args.file_attributes & FILE_ATTRIBUTE_ENCRYPTED)
 			return -EACCES;
 		/* MS-FSA 2.1.5.1.1: a new read-only file cannot be deleted */
 		if ((rq->args.options & FILE_DELETE_ON_CLOSE) &&
@@ -892,8 +901,10 @@ static u32 create_file(struct ksmbd_smb2_ctx *ctx, const struct create_req *rq)
 		goto out_free;
 	}
 	if (ret < 0) {
-		status = ret == -EOPNOTSUPP ? STATUS_NOT_SUPPORTED :
-					      STATUS_OBJECT_NAME_INVALID;
+		status = ret == -EOPNOTSUPP ||
+			 ret == -KSMBD_EPATH_SYNTAX_BAD ?
+			 ksmbd_ntstatus_from_errno(ret) :
+			 STATUS_OBJECT_NAME_INVALID;
 		goto out_free;
 	}
 	if (ksmbd_name_vetoed(share->veto_list, share->veto_list_sz, name)) {

@@ -231,7 +231,8 @@ static char *target_name(const struct ksmbd_buf *name, int *err)
 	ret = ksmbd_name_from_utf16(name, out, KSMBD_NAME_MAX_PATH);
 	if (ret <= 0) {
 		ksmbd_scratch_free(out);
-		/* "..", wildcards, bad UTF-16: STATUS_OBJECT_NAME_INVALID */
+		/* ".." above the root, wildcards, bad UTF-16, the root
+		 * itself: STATUS_OBJECT_NAME_INVALID */
 		*err = ret == -EOPNOTSUPP ? ret : -EILSEQ;
 		return NULL;
 	}

@@ -6,10 +6,28 @@
  */
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include "create_rules.h"
 #include "vfs_name.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* A converted name never keeps a "." or ".." component (they resolve). */
+static void check_components(const char *out)
+{
+	const char *c = out;
+
+	while (*c) {
+		size_t len = strcspn(c, "/");
+
+		if ((len == 1 && c[0] == '.') ||
+		    (len == 2 && c[0] == '.' && c[1] == '.'))
+			__builtin_trap();
+		c += len;
+		if (*c)
+			c++;
+	}
+}
 
 static void fuzz_name(const uint8_t *d, size_t n)
 {
@@ -23,6 +41,7 @@ static void fuzz_name(const uint8_t *d, size_t n)
 		return;
 	if ((size_t)len >= sizeof(out) || out[len] != '\0')
 		__builtin_trap();
+	check_components(out);
 	ksmbd_name_vetoed(veto, sizeof(veto) - 1, out);
 	ksmbd_name_pipe_service(out);
 	(void)ksmbd_name_last(out);

@@ -2,6 +2,7 @@
 /* CREATE name conversion, veto patterns and pipe names (module/fs/vfs_name.c). */
 #include "testlib.h"
 #include "vfs_name.h"
+#include "proto/ksmbd_errno.h"
 
 /* ASCII (and \uXXXX-free) test names to UTF-16LE. */
 static struct ksmbd_buf utf16_of(const char *s, u8 *store)
@@ -38,6 +39,15 @@ TEST(plain_names)
 	CHECK_EQ_STR(out, "dir");
 	CHECK_EQ_INT(conv(".hidden", out, sizeof(out)), 7);
 	CHECK_EQ_INT(conv("a..b", out, sizeof(out)), 4);
+	/* ".." takes the component before it away, by name */
+	CHECK_EQ_INT(conv("a\\x\\..", out, sizeof(out)), 1);
+	CHECK_EQ_STR(out, "a");
+	CHECK_EQ_INT(conv("a\\..\\b", out, sizeof(out)), 1);
+	CHECK_EQ_STR(out, "b");
+	CHECK_EQ_INT(conv("dir\\sub\\..\\..\\f.txt", out, sizeof(out)), 5);
+	CHECK_EQ_STR(out, "f.txt");
+	CHECK_EQ_INT(conv("a\\..", out, sizeof(out)), 0);
+	CHECK_EQ_STR(out, "");
 }
 
 TEST(invalid_names)
@@ -46,8 +56,10 @@ TEST(invalid_names)
 
 	CHECK_EQ_INT(conv("\\a", out, sizeof(out)), -EINVAL);
 	CHECK_EQ_INT(conv("\\", out, sizeof(out)), -EINVAL);
-	CHECK_EQ_INT(conv("..", out, sizeof(out)), -EINVAL);
-	CHECK_EQ_INT(conv("a\\..\\b", out, sizeof(out)), -EINVAL);
+	CHECK_EQ_INT(conv("..", out, sizeof(out)), -KSMBD_EPATH_SYNTAX_BAD);
+	CHECK_EQ_INT(conv("a\\..\\..", out, sizeof(out)),
+		     -KSMBD_EPATH_SYNTAX_BAD);
+	CHECK_EQ_INT(conv("..\\a", out, sizeof(out)), -KSMBD_EPATH_SYNTAX_BAD);
 	CHECK_EQ_INT(conv("a\\.\\b", out, sizeof(out)), -EINVAL);
 	CHECK_EQ_INT(conv("a\\\\b", out, sizeof(out)), -EINVAL);
 	CHECK_EQ_INT(conv("a\\\\", out, sizeof(out)), -EINVAL);

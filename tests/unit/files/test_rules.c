@@ -25,7 +25,7 @@ TEST(args_ok)
 	CHECK_EQ_INT(ksmbd_create_args_check(&a), STATUS_SUCCESS);
 	a.desired_access = FILE_MAXIMUM_ALLOWED;
 	CHECK_EQ_INT(ksmbd_create_args_check(&a), STATUS_SUCCESS);
-	a.desired_access = 0;
+	a.desired_access = FILE_SYNCHRONIZE | FILE_READ_ATTRIBUTES;
 	CHECK_EQ_INT(ksmbd_create_args_check(&a), STATUS_SUCCESS);
 }
 
@@ -64,6 +64,11 @@ TEST(args_bad)
 	CHECK_EQ_INT(ksmbd_create_args_check(&a), STATUS_ACCESS_DENIED);
 	a.file_attributes = 0x00000008;	/* VOLUME: access is checked first */
 	CHECK_EQ_INT(ksmbd_create_args_check(&a), STATUS_ACCESS_DENIED);
+	a = good_args();
+	a.desired_access = 0;		/* no right asked for */
+	CHECK_EQ_INT(ksmbd_create_args_check(&a), STATUS_ACCESS_DENIED);
+	a.desired_access = FILE_SYNCHRONIZE;	/* smb2.getinfo.getinfo_access */
+	CHECK_EQ_INT(ksmbd_create_args_check(&a), STATUS_SUCCESS);
 	a = good_args();
 	a.desired_access = FILE_ACCESS_SYSTEM_SECURITY;
 	CHECK_EQ_INT(ksmbd_create_args_check(&a), STATUS_PRIVILEGE_NOT_HELD);
