@@ -11,6 +11,7 @@ $BENCH_OUT (default $VM_TOP/build/bench)/results.{json,md}.
 """
 import ctypes
 import json
+import re
 import os
 import shutil
 import statistics
@@ -66,7 +67,13 @@ OPTION_SETS = {
     # With require_gcm_256 the client offers AES-256-GCM alone and refuses
     # a session that does not encrypt with it: a mount is the proof.
     'sealed256': 'vers=3.1.1,cache=none,seal' + GCM256,
+    # Two channels (issue 28): the mount goes to the guest's NIC address and
+    # the client binds a second channel over MCHAN_ADDR, which the guest
+    # adds to its NIC; the 1 MiB read only, against nocache's one channel.
+    'mchan': 'vers=3.1.1,cache=none,multichannel,max_channels=2',
 }
+MCHAN_HOST = '10.0.2.15'   # the guest's NIC (tests/vm/run --net)
+MCHAN_ADDR = '10.0.2.16'
 DATA_JOB = 'bench'  # one data file for the sequential and random jobs
 
 
@@ -127,8 +134,9 @@ class Samba:
   disable spoolss = yes
   load printers = no
   smb ports = 445
-  interfaces = lo
+  interfaces = lo eth0
   bind interfaces only = yes
+  server multi channel support = yes
   store dos attributes = no
 [share]
   path = {share}
@@ -680,6 +688,7 @@ class CpuCost:
         self.busy = busy_seconds()
         self.own = task_times(SERVER_COMMS[server])
         self.kw = task_times(('kworker/u',))
+        self.wall = time.monotonic()
 
     @staticmethod
     def delta(before, after):
@@ -690,8 +699,10 @@ class CpuCost:
         busy = busy_seconds() - self.busy
         own = self.delta(self.own, task_times(SERVER_COMMS[self.server]))
         kw = self.delta(self.kw, task_times(('kworker/u',)))
+        wall = time.monotonic() - self.wall
         per = lambda s: s / req * 1e6 if req > 0 else None
         return {'requests': req, 'busy_s': busy, 'server_s': own, 'kworker_u_s': kw,
+                'cpus_busy_pct': busy / (wall * (os.cpu_count() or 1)) * 100 if wall > 0 else None,
                 'busy_us_per_req': per(busy), 'server_us_per_req': per(own),
                 'kworker_u_us_per_req': per(kw)}
 
@@ -702,6 +713,8 @@ def runs_in(set_name, job):
         return LOCAL_ALL or job not in NOCACHE_ONLY
     if job in NOCACHE_ONLY:  # and not in the observability run ('obs')
         return set_name == 'nocache'
+    if set_name == 'mchan':
+        return job == 'seq_read_1M'
     if set_name == 'sealed256' or (LEAN and set_name == 'sealed'):
         return job in ('seq_write_1M', 'seq_read_1M')  # their goal's jobs
     if LEAN and set_name == 'default' and job.startswith('meta_'):
@@ -765,8 +778,9 @@ def set_gcm256(on):
 
 def mount_one(path, opts):
     os.makedirs(path, exist_ok=True)
-    sh('mount -t cifs //127.0.0.1/share %s -o username=%s,password=%s,%s'
-       % (path, USER, PASS, opts))
+    host = MCHAN_HOST if 'multichannel' in opts else '127.0.0.1'
+    sh('mount -t cifs //%s/share %s -o username=%s,password=%s,%s'
+       % (host, path, USER, PASS, opts))
 
 
 def mount(opts, mounts=1):
@@ -812,13 +826,49 @@ def load_cpu_crypto():
         m for m in CPU_CRYPTO_MODULES if m in loaded))
 
 
+def cifs_channels():
+    """The mount's channels as the client counts them (1 + Extra Channels
+    in /proc/fs/cifs/DebugData); give the client a moment to bind."""
+    n = 1
+    for _ in range(20):
+        try:
+            with open('/proc/fs/cifs/DebugData') as f:
+                m = re.search(r'Extra Channels: (\d+)', f.read())
+        except OSError:
+            m = None
+        n = 1 + int(m.group(1)) if m else 1
+        if n > 1:
+            break
+        time.sleep(0.5)
+    return n
+
+
+def add_mchan_addr():
+    if 'mchan' in OPTION_SETS:
+        sh('ip addr add %s/24 dev eth0' % MCHAN_ADDR, check=False, quiet=True)
+
+
+def crypto_rates():
+    """The kernel's and GnuTLS's AES-GCM cost in this guest (cryptorate.py):
+    what bounds the sealed jobs' ratio whatever the server does."""
+    if not any(k.startswith('sealed') for k in OPTION_SETS):
+        return None
+    modprobe = sh('modprobe -q algif_aead', check=False, quiet=True)
+    r = sh('python3 %s' % os.path.join(TOP, 'tests', 'bench', 'cryptorate.py'), check=False, quiet=True)
+    try:
+        return json.loads(r.stdout)
+    except ValueError:
+        return {'error': (r.stderr or r.stdout or str(modprobe.returncode)).strip()[-300:]}
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     load_cpu_crypto()
+    add_mchan_addr()
+    results = {'_crypto': crypto_rates()}
     os.makedirs(SHARE, exist_ok=True)
     sh('id %s >/dev/null 2>&1 || useradd -M %s' % (USER, USER))
     sh('chmod 0777 %s' % SHARE)
-    results = {}
     servers = [Ours(), Samba()]
     t0 = time.time()
     for rnd in range(ROUNDS):
@@ -853,6 +903,8 @@ def main():
                 if opts.endswith(GCM256):
                     results.setdefault('_gcm256', {})[srv.name] = \
                         'negotiated (the client required AES-256-GCM and the mount succeeded)'
+                if set_name == 'mchan':
+                    results.setdefault('_mchan', {})[srv.name] = cifs_channels()
                 run_jobs(MNT, results, '%s/%s' % (srv.name, set_name),
                          set_name=set_name, server=srv.name)
                 umount()
@@ -971,9 +1023,17 @@ def report(results):
             for srv in ('ksmbd', 'samba'):
                 c = results.get('_cpu', {}).get('%s/%s' % (srv, set_name), {}).get(job, [])
                 for k in ('requests', 'busy_us_per_req', 'server_us_per_req',
-                          'kworker_u_us_per_req', 'server_us_per_entry'):
+                          'kworker_u_us_per_req', 'server_us_per_entry', 'cpus_busy_pct'):
                     vals = [x[k] for x in c if x.get(k) is not None]
                     row['%s_%s' % (srv, k)] = statistics.median(vals) if vals else None
+            # The guest's busy time per request less our server's own (its
+            # threads and every unbound kworker, the client's among them):
+            # what the rest costs. Samba's busy time over that is the ratio a
+            # CPU-bound job would reach if our server cost nothing.
+            ob, sb = row['ksmbd_busy_us_per_req'], row['samba_busy_us_per_req']
+            rest = ob - (row['ksmbd_server_us_per_req'] or 0) - \
+                (row['ksmbd_kworker_u_us_per_req'] or 0) if ob else None
+            row['ceiling'] = sb / rest if sb and rest and rest > 0 else None
             rows.append(row)
     obs_rows = []
     for job, _ in JOBS:
@@ -998,6 +1058,8 @@ def report(results):
            'curve': CURVE, 'mounts': MOUNTS, 'dbench_clients': DBENCH_CLIENTS,
            'dbench_time_s': DBENCH_TIME, 'dir_entries': DIR_ENTRIES,
            'gcm256': results.get('_gcm256', {}),
+           'crypto_rates': results.get('_crypto'),
+           'mchan_channels': results.get('_mchan', {}),
            'raw': {k: v for k, v in results.items() if not k.startswith('_')},
            'errors': results.get('_errors', [])}
     with open(os.path.join(OUT, 'results.json'), 'w') as f:
@@ -1039,6 +1101,30 @@ def report(results):
         lines += ['', 'AES-256-GCM (%s): %s.' % (
             OPTION_SETS['sealed256'], '; '.join('%s %s' % (k, v) for k, v in
                                                  sorted(doc['gcm256'].items())) or 'no result')]
+    if 'mchan' in OPTION_SETS:
+        mc = {r['set']: r for r in rows if r['job'] == 'seq_read_1M'}
+        two, one = mc.get('mchan'), mc.get('nocache')
+        per = lambda srv: '%s %s MB/s over %s channels vs %s over one (%s)' % (
+            srv, fmt(two and two[srv]), doc['mchan_channels'].get(srv, '?'),
+            fmt(one and one[srv]),
+            fmt(two[srv] / one[srv] if two and one and two[srv] and one[srv] else None))
+        lines += ['', 'Multichannel (%s, to %s with %s added to its NIC): the 1 MiB '
+                  'sequential read, %s; %s.' % (OPTION_SETS['mchan'], MCHAN_HOST,
+                                                MCHAN_ADDR, per('ksmbd'), per('samba'))]
+    cr = doc['crypto_rates']
+    if cr:
+        lines += ['', 'AES-GCM in this guest (tests/bench/cryptorate.py: CPU ms per MiB, '
+                  '64 KiB messages; the kernel\'s %s through AF_ALG, as the cifs client '
+                  'and ksmbd use it; GnuTLS, as smbd uses it). bound = the highest '
+                  'ksmbd/samba a one-request-at-a-time sealed job reaches if crypto were all '
+                  'that cost: the client pays a kernel pass with either server, ours another '
+                  'kernel pass, Samba a GnuTLS one: %s.' % (
+                      '/'.join(cr.get('kernel_drivers') or ['gcm(aes)']),
+                      '; '.join('%s kernel %s, gnutls %s, bound %s' % (
+                          k, fmt(cr[k].get('kernel_ms_per_mib')),
+                          fmt(cr[k].get('gnutls_ms_per_mib')), fmt(cr[k].get('bound')))
+                          for k in ('aes128', 'aes256') if isinstance(cr.get(k), dict))
+                      or cr.get('error', 'no result'))]
     lines += ['', '## CPU time per SMB2 request (us; medians)', '',
               'busy = the guest\'s whole busy CPU time (/proc/stat user+nice+system+irq+'
               'softirq: client, server, everything) over the job / the SMB2 requests the '
@@ -1046,19 +1132,25 @@ def report(results):
               'processes (utime+stime): ours the ksmbd* kernel threads (listener, '
               'receive threads) and ksmbd.mountd, Samba\'s smbd and its RPC helpers. '
               'kworker/u = all unbound kworkers (our ksmbd-io work runs there, with '
-              'anyone else\'s). See tests/bench/README.md.', '',
+              'anyone else\'s). CPUs busy = busy time over the job\'s wall time and the '
+              'guest\'s CPUs. ceiling = busy samba / (busy ksmbd - server ksmbd - '
+              'kworker/u ksmbd): the ratio a CPU-bound job would reach if our server '
+              'cost nothing. See tests/bench/README.md.', '',
               '| options | job | requests ksmbd | samba | busy ksmbd | busy samba | '
               'busy samba/ksmbd | server ksmbd | server samba | kworker/u ksmbd | '
-              'kworker/u samba |', '|---|---|---|---|---|---|---|---|---|---|---|']
+              'kworker/u samba | CPUs busy % ksmbd | samba | ceiling |',
+              '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|']
     for r in rows:
         if r['ksmbd_requests'] is None and r['samba_requests'] is None:
             continue
         ob, sb = r['ksmbd_busy_us_per_req'], r['samba_busy_us_per_req']
-        lines.append('| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |' % (
+        lines.append('| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |' % (
             r['options'], r['job'], fmt(r['ksmbd_requests']), fmt(r['samba_requests']),
             fmt(ob), fmt(sb), fmt(sb / ob if ob and sb else None),
             fmt(r['ksmbd_server_us_per_req']), fmt(r['samba_server_us_per_req']),
-            fmt(r['ksmbd_kworker_u_us_per_req']), fmt(r['samba_kworker_u_us_per_req'])))
+            fmt(r['ksmbd_kworker_u_us_per_req']), fmt(r['samba_kworker_u_us_per_req']),
+            fmt(r['ksmbd_cpus_busy_pct']), fmt(r['samba_cpus_busy_pct']),
+            fmt(r['ceiling'])))
     for r in rows:
         if r['job'] == 'list_dir_cold':
             lines += ['', 'QUERY_DIRECTORY: the listing\'s server CPU per entry (server '

@@ -1,15 +1,17 @@
 #!/bin/bash
-# vm: --timeout 900 --mem 3072
+# vm: --net --timeout 900 --mem 3072
 # make bench in miniature: tests/bench/bench.py with every job, option set
 # and the observability run, at sizes that take a minute or two (8 MiB
 # file, 1 s jobs, 40 files, one pass pair; issue 29's jobs with the curve
-# at 8 readers only, 2 mounts, dbench 2 s with 2 clients, a 500-entry
+# at 8 readers only, 2 mounts, dbench 5 s with 2 clients, a 500-entry
 # directory, no local run of those; both sealed sets with the 1 MiB jobs
-# only, cache=default without the metadata jobs: BENCH_LEAN),
+# only, cache=default without the metadata jobs: BENCH_LEAN; the 1 MiB
+# read over two channels), with the guest's NIC for the multichannel set,
 # under slub_debug like every case. Checks that both servers
 # served every job, that each metadata job's files reached the server (not
 # the client's cache), that ratios, goals and the CPU time per request come
-# out, that AES-256-GCM was negotiated, and that the readers and the
+# out, that AES-256-GCM was negotiated, that our server gave the client a
+# second channel, that the AES-GCM rates were measured, and that the readers and the
 # program-cost pass ran: what keeps `make bench` (outside make check) from
 # breaking unseen.
 . "$VM_TOP/tests/vm/lib/check.sh"
@@ -19,7 +21,7 @@ mkdir -p "$out"
 
 BENCH_OUT=$out BENCH_ROUNDS=1 BENCH_RUNTIME=1 BENCH_SEQ_SIZE=8M \
 BENCH_META_FILES=40 BENCH_OBS_PAIRS=1 BENCH_OBS_RUNTIME=1 \
-BENCH_CURVE=8 BENCH_MOUNTS=2 BENCH_DBENCH_CLIENTS=2 BENCH_DBENCH_TIME=2 \
+BENCH_CURVE=8 BENCH_MOUNTS=2 BENCH_DBENCH_CLIENTS=2 BENCH_DBENCH_TIME=5 \
 BENCH_DIR_ENTRIES=500 BENCH_LOCAL=single BENCH_LEAN=1 \
 	timeout 700 python3 "$VM_TOP/tests/bench/bench.py" > "$out/bench.log" 2>&1
 rc=$?
@@ -52,7 +54,7 @@ check('all_jobs', jobs == single | issue29, sorted(jobs ^ (single | issue29)))
 # BENCH_LEAN=1: the sealed sets run the 1 MiB jobs, cache=default no metadata
 want = {'nocache': single | issue29, 'default': single - set(metas),
         'sealed': {'seq_write_1M', 'seq_read_1M'},
-        'sealed256': {'seq_write_1M', 'seq_read_1M'}}
+        'sealed256': {'seq_write_1M', 'seq_read_1M'}, 'mchan': {'seq_read_1M'}}
 got = {}
 for r in rows:
     got.setdefault(r['set'], set()).add(r['job'])
@@ -93,6 +95,12 @@ for r in rows:
             bad.append('%s %s %s requests=%r busy=%r server=%r'
                        % (r['set'], r['job'], srv, req, busy, own))
 check('cpu_per_request', not bad, '; '.join(bad)[:300])
+bad = ['%s %s busy %r/%r ceiling %r' % (r['set'], r['job'], r['ksmbd_cpus_busy_pct'],
+                                       r['samba_cpus_busy_pct'], r['ceiling'])
+       for r in rows if not ((r['ksmbd_cpus_busy_pct'] or 0) > 0 and
+                             (r['samba_cpus_busy_pct'] or 0) > 0 and
+                             (r['set'] != 'nocache' or (r['ceiling'] or 0) > 0))]
+check('cpus_busy_and_ceiling', not bad, '; '.join(bad)[:300])
 ld = [r for r in rows if r['job'] == 'list_dir_cold']
 check('query_directory_per_entry', ld and all(
     ld[0]['%s_server_us_per_entry' % s] is not None for s in ('ksmbd', 'samba')), ld)
@@ -103,6 +111,15 @@ check('observability_pairs', all(o['pairs'] == 1 and o['detached'] and o['attach
                                  for o in obs), obs)
 cpu = doc.get('observers_cpu_s') or {}
 check('observers_ran', {'ksmbd-lat', 'ksmbdtop'} <= set(cpu), cpu)
+mc = doc.get('mchan_channels') or {}
+check('mchan_two_channels', set(mc) == {'ksmbd', 'samba'} and mc['ksmbd'] >= 2 and
+      'Multichannel (' in md, mc)
+cr = doc.get('crypto_rates') or {}
+check('crypto_rates', all(isinstance(cr.get(k), dict) and
+                          cr[k].get('kernel_ms_per_mib', 0) > 0 and
+                          cr[k].get('gnutls_ms_per_mib', 0) > 0 and
+                          cr[k].get('bound', 0) > 0 for k in ('aes128', 'aes256'))
+      and 'AES-GCM in this guest' in md, cr)
 cost = doc.get('program_cost') or {}
 check('program_cost', cost.get('requests', 0) > 0 and cost.get('prog_us_per_request', 0) > 0,
       cost)
