@@ -52,6 +52,15 @@ static u32 next_volatile;		/* cyclic hint, under the xa_lock */
 static DECLARE_WAIT_QUEUE_HEAD(durable_wq);
 static atomic_t durable_seq = ATOMIC_INIT(0);
 
+/* Files with replay_eligible set: the CreateGuid searches skip the scan. */
+static atomic_t nr_replayable = ATOMIC_INIT(0);
+
+static void end_replay(struct ksmbd_file *fp)
+{
+	if (READ_ONCE(fp->replay_eligible) && xchg(&fp->replay_eligible, false))
+		atomic_dec(&nr_replayable);
+}
+
 static void durable_changed(void)
 {
 	atomic_inc(&durable_seq);
@@ -187,6 +196,7 @@ static void file_release(struct ksmbd_file *fp)
 	if (fp->tree)
 		ksmbd_tree_put(fp->tree);
 	kfree(fp->durable);
+	end_replay(fp);
 	ksmbd_live_dec(KSMBD_LIVE_FILES);
 	kfree(fp);
 }
@@ -342,8 +352,8 @@ struct ksmbd_file *ksmbd_file_lookup(struct ksmbd_caller *caller,
 		return NULL;
 	fp = lookup_ids(caller, persistent_id, volatile_id, false);
 	/* Used since its CREATE: a replay of that makes a new open. */
-	if (fp && READ_ONCE(fp->replay_eligible))
-		WRITE_ONCE(fp->replay_eligible, false);
+	if (fp)
+		end_replay(fp);
 	return fp;
 }
 
@@ -878,7 +888,9 @@ void ksmbd_file_set_replay_guid(struct ksmbd_file *fp, const u8 *create_guid,
 {
 	memcpy(fp->replay_create_guid, create_guid, 16);
 	memcpy(fp->replay_client_guid, client_guid, 16);
-	smp_store_release(&fp->replay_eligible, true);
+	/* A full barrier: the guids are seen before the flag. */
+	if (!xchg(&fp->replay_eligible, true))
+		atomic_inc(&nr_replayable);
 }
 
 /* A durable handle waiting for its client is found by reconnect only. */
@@ -900,6 +912,9 @@ struct ksmbd_file *ksmbd_file_durable_find_guid(const u8 *create_guid,
 	struct ksmbd_file *fp;
 	unsigned long index;
 
+	/* Every DH2Q CREATE asks (DUPLICATE_OBJECTID): most find none. */
+	if (!atomic_read(&nr_replayable))
+		return NULL;
 	xa_lock(&files);
 	xa_for_each(&files, index, fp) {
 		if (replay_match(fp, create_guid, client_guid)) {
