@@ -36,7 +36,7 @@ UNIT_CFLAGS := $(USER_CFLAGS) $(SAN_FLAGS) -I$(TOP)/tests/lib
 FUZZ_CC := clang
 FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -D_GNU_SOURCE \
 	-DKSMBD_VERSION='"$(VERSION)"'
-FUZZ_SECONDS ?= 10
+FUZZ_SECONDS ?= 5
 
 UNIT_TESTS :=
 FUZZ_TARGETS :=

@@ -35,10 +35,13 @@ CASES, case = case_registry()
 @case
 def case_bad_names(env):
     t = Tree(env)
-    # MS-SMB2 3.3.5.9: a leading separator is INVALID_PARAMETER
+    # MS-SMB2 3.3.5.9: a leading separator is INVALID_PARAMETER; a ".."
+    # that would climb above the share root is OBJECT_PATH_SYNTAX_BAD (as
+    # smbtorture's smb2.mkdir.mkdir wants), never a name outside it
     for name, want in [("\\lead", "INVALID_PARAMETER"),
-                       ("..", "OBJECT_NAME_INVALID"),
-                       ("a\\..\\..\\etc\\passwd", "OBJECT_NAME_INVALID"),
+                       ("..", "OBJECT_PATH_SYNTAX_BAD"),
+                       ("a\\..\\..\\etc\\passwd", "OBJECT_PATH_SYNTAX_BAD"),
+                       ("no-such-dir\\..\\..", "OBJECT_PATH_SYNTAX_BAD"),
                        ("a\\.\\b", "OBJECT_NAME_INVALID"),
                        ("a\\\\b", "OBJECT_NAME_INVALID"),
                        ("star*", "OBJECT_NAME_INVALID"),
