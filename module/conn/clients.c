@@ -105,8 +105,7 @@ static void show_session(struct ksmbd_session *sess, void *arg)
 		show_name(m, sess->account, sizeof(sess->account));
 	seq_printf(m, " signing=%d encryption=%d trees=%u",
 		   valid && sess->signing_required,
-		   valid && (sess->crypto.encrypt_data ||
-			     sess->crypto.tree_encrypts),
+		   valid && ksmbd_sess_encrypts(&sess->crypto),
 		   READ_ONCE(sess->nr_trees));
 	show_channels(m, sess);
 	seq_putc(m, '\n');

@@ -72,6 +72,16 @@ copy_and_compare() {	# NAME SHARE OPTIONS
 	else
 		fail "$name" "copy or compare failed"
 	fi
+	# a client that seals unasked encrypts all the same: the clients
+	# file says so (it said encryption=0 for such a session)
+	case ,$opts, in
+	*,seal,*)
+		if grep -q ' user=tester .*encryption=1' /proc/fs/ksmbd/clients; then
+			pass "$name-listed-encrypting"
+		else
+			fail "$name-listed-encrypting" "$(grep ' user=' /proc/fs/ksmbd/clients | tr '\n' ' ')"
+		fi ;;
+	esac
 	rm -rf $mnt/tree
 	umount $mnt
 }
