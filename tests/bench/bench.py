@@ -20,6 +20,8 @@ import subprocess
 import sys
 import time
 
+import roundtrip
+
 TOP = os.environ['VM_TOP']
 OUT = os.environ.get('BENCH_OUT') or os.path.join(TOP, 'build', 'bench')
 SHARE = '/srv/share'
@@ -50,6 +52,10 @@ DBENCH_CLIENTS = int(os.environ.get('BENCH_DBENCH_CLIENTS', '8'))
 DBENCH_TIME = int(os.environ.get('BENCH_DBENCH_TIME', str(RUNTIME)))
 DBENCH_LOADFILE = '/usr/share/dbench/client.txt'
 DIR_ENTRIES = int(os.environ.get('BENCH_DIR_ENTRIES', '10000'))
+# The traced random reads (tests/bench/roundtrip.py): reader counts and seconds.
+RT_READERS = [int(n) for n in os.environ.get('BENCH_RT_READERS', '1,8').split(',') if n]
+RT_SECONDS = int(os.environ.get('BENCH_RT_SECONDS', '3'))
+RT_KEEP = os.environ.get('BENCH_RT_KEEP') == '1'  # the raw traces into OUT
 # BENCH_LOCAL=single: the local run (the backing directory) only for the
 # single-client jobs (make check's miniature, which checks the servers).
 LOCAL_ALL = os.environ.get('BENCH_LOCAL', 'all') != 'single'
@@ -596,6 +602,10 @@ JOBS = [('seq_write_1M', job_seqwrite), ('seq_read_1M', job_seqread),
 NOCACHE_ONLY = ['rand_read_4k_x%d' % n for n in CURVE] + [
     'rand_read_4k_x8_mounts', 'seq_read_1M_x4', 'seq_read_1M_x4_mounts',
     'meta_x8_own_dirs', 'meta_x8_shared_dir', 'dbench', 'list_dir_cold']
+# Issue 29's jobs that the observability run repeats (one mount: not the
+# _mounts ones; of the curve, the top).
+OBS_MANY = ['rand_read_4k_x%d' % max(CURVE or [8]), 'seq_read_1M_x4', 'meta_x8_own_dirs',
+            'dbench', 'list_dir_cold']
 JOBS += [('rand_read_4k_x%d' % n, curve_job(n)) for n in CURVE]
 JOBS += [('rand_read_4k_x8_mounts', lambda d, r: randread_par(d, r, 8, True)),
          ('seq_read_1M_x4', lambda d, r: seqread_par(d, r, 4, False)),
@@ -642,6 +652,23 @@ def cifs_requests():
         return None
 
 
+def cifs_commands():
+    """{command: (total, failed)} the cifs client has sent, summed over
+    its mounts (the "Creates: N total M failed" lines of
+    /proc/fs/cifs/Stats): which requests a job is made of."""
+    out = {}
+    try:
+        with open('/proc/fs/cifs/Stats') as f:
+            for l in f:
+                m = re.match(r'(\w+): (\d+) total (\d+) failed', l.strip())
+                if m:
+                    tot, bad = out.get(m.group(1), (0, 0))
+                    out[m.group(1)] = (tot + int(m.group(2)), bad + int(m.group(3)))
+    except OSError:
+        pass
+    return out
+
+
 CLK_TCK = os.sysconf('SC_CLK_TCK')
 # The server's own processes and threads, by command name: ours are the
 # kernel threads named ksmbd* (ksmbd-listen, each connection's receive
@@ -685,9 +712,11 @@ class CpuCost:
     def __init__(self, server):
         self.server = server
         self.req = cifs_requests()
+        self.cmds = cifs_commands()
         self.busy = busy_seconds()
         self.own = task_times(SERVER_COMMS[server])
         self.kw = task_times(('kworker/u',))
+        self.cifsd = task_times(('cifsd',))
         self.wall = time.monotonic()
 
     @staticmethod
@@ -696,23 +725,31 @@ class CpuCost:
 
     def done(self):
         req = (cifs_requests() or 0) - (self.req or 0)
+        cmds = {k: (t - self.cmds.get(k, (0, 0))[0], b - self.cmds.get(k, (0, 0))[1])
+                for k, (t, b) in cifs_commands().items()}
         busy = busy_seconds() - self.busy
         own = self.delta(self.own, task_times(SERVER_COMMS[self.server]))
         kw = self.delta(self.kw, task_times(('kworker/u',)))
+        cifsd = self.delta(self.cifsd, task_times(('cifsd',)))
         wall = time.monotonic() - self.wall
         per = lambda s: s / req * 1e6 if req > 0 else None
         return {'requests': req, 'busy_s': busy, 'server_s': own, 'kworker_u_s': kw,
                 'cpus_busy_pct': busy / (wall * (os.cpu_count() or 1)) * 100 if wall > 0 else None,
+                # the cifs client's receive threads (one per connection),
+                # in % of one CPU: near 100 a job waits on the client
+                'cifsd_pct': cifsd / wall * 100 if wall > 0 else None,
                 'busy_us_per_req': per(busy), 'server_us_per_req': per(own),
-                'kworker_u_us_per_req': per(kw)}
+                'kworker_u_us_per_req': per(kw),
+                'commands': {k: v for k, v in cmds.items() if v[0]}}
 
 
 def runs_in(set_name, job):
     """Whether job runs in the option set (None: locally)."""
     if set_name is None:
         return LOCAL_ALL or job not in NOCACHE_ONLY
-    if job in NOCACHE_ONLY:  # and not in the observability run ('obs')
-        return set_name == 'nocache'
+    if job in NOCACHE_ONLY:
+        # the observability run has one mount: the jobs that need no more
+        return set_name == 'nocache' or (set_name == 'obs' and job in OBS_MANY)
     if set_name == 'mchan':
         return job == 'seq_read_1M'
     if set_name == 'sealed256' or (LEAN and set_name == 'sealed'):
@@ -912,6 +949,7 @@ def main():
         clean_share()
         run_jobs(SHARE, results, 'local')
     observability_run(results)
+    roundtrip_run(results, servers)
     results['_seconds'] = round(time.time() - t0)
     report(results)
 
@@ -958,6 +996,47 @@ def observability_run(results):
     obs.stop()
     umount()
     ours.stop()
+    clean_share()
+
+
+def roundtrip_run(results, servers):
+    """Each server in turn, one cache=none mount: the random-read job
+    with RT_READERS readers traced end to end (roundtrip.py)."""
+    if not RT_READERS:
+        return
+    for srv in servers:
+        try:
+            srv.start()
+            clean_share()
+            mount(NOCACHE)
+        except Exception as e:
+            log('round-trip run (%s) did not start: %s' % (srv.name, e))
+            results.setdefault('_errors', []).append('roundtrip %s start: %s'
+                                                     % (srv.name, str(e)[:300]))
+            umount()
+            srv.stop()
+            continue
+        for n in RT_READERS:
+            try:
+                ensure_data()
+                keep = os.path.join(OUT, 'roundtrip-%s-x%d.trace' % (srv.name, n)) \
+                    if RT_KEEP else None
+                s = roundtrip.trace(lambda: randread_par(MNT, RT_SECONDS, n, False)[0],
+                                    keep=keep)
+                seg = s['segments']
+                log('%-28s traced %d readers: %.0f reads/s, %d of %d joined, whole %s us, '
+                    'out and back %s us, server %s us' % (
+                        srv.name, n, s['reads_per_s'] or 0, s['joined'], s['reads'],
+                        seg['whole']['mean_us'], seg['out_and_back']['mean_us'],
+                        seg['server']['mean_us']))
+            except Exception as e:
+                log('%s traced %d readers failed: %s' % (srv.name, n, e))
+                results.setdefault('_errors', []).append('roundtrip %s x%d: %s'
+                                                         % (srv.name, n, str(e)[:300]))
+                s = {'error': str(e)[:200]}
+            results.setdefault('_roundtrip', {}).setdefault(srv.name, {})[str(n)] = s
+        umount()
+        srv.stop()
     clean_share()
 
 
@@ -1023,9 +1102,12 @@ def report(results):
             for srv in ('ksmbd', 'samba'):
                 c = results.get('_cpu', {}).get('%s/%s' % (srv, set_name), {}).get(job, [])
                 for k in ('requests', 'busy_us_per_req', 'server_us_per_req',
-                          'kworker_u_us_per_req', 'server_us_per_entry', 'cpus_busy_pct'):
+                          'kworker_u_us_per_req', 'server_us_per_entry', 'cpus_busy_pct',
+                          'cifsd_pct'):
                     vals = [x[k] for x in c if x.get(k) is not None]
                     row['%s_%s' % (srv, k)] = statistics.median(vals) if vals else None
+                # the first round's requests by command, (sent, failed)
+                row['%s_commands' % srv] = c[0].get('commands') if c else None
             # The guest's busy time per request less our server's own (its
             # threads and every unbound kworker, the client's among them):
             # what the rest costs. Samba's busy time over that is the ratio a
@@ -1060,6 +1142,7 @@ def report(results):
            'gcm256': results.get('_gcm256', {}),
            'crypto_rates': results.get('_crypto'),
            'mchan_channels': results.get('_mchan', {}),
+           'roundtrip': results.get('_roundtrip', {}),
            'raw': {k: v for k, v in results.items() if not k.startswith('_')},
            'errors': results.get('_errors', [])}
     with open(os.path.join(OUT, 'results.json'), 'w') as f:
@@ -1133,25 +1216,33 @@ def report(results):
               'receive threads) and ksmbd.mountd, Samba\'s smbd and its RPC helpers. '
               'kworker/u = all unbound kworkers (our ksmbd-io work runs there, with '
               'anyone else\'s). CPUs busy = busy time over the job\'s wall time and the '
-              'guest\'s CPUs. ceiling = busy samba / (busy ksmbd - server ksmbd - '
-              'kworker/u ksmbd): the ratio a CPU-bound job would reach if our server '
+              'guest\'s CPUs. cifsd = the cifs client\'s receive threads (one per '
+              'connection) in % of one CPU over the job. ceiling = busy samba / (busy '
+              'ksmbd - server ksmbd - kworker/u ksmbd): the ratio a CPU-bound job would reach if our server '
               'cost nothing. See tests/bench/README.md.', '',
               '| options | job | requests ksmbd | samba | busy ksmbd | busy samba | '
               'busy samba/ksmbd | server ksmbd | server samba | kworker/u ksmbd | '
-              'kworker/u samba | CPUs busy % ksmbd | samba | ceiling |',
-              '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|']
+              'kworker/u samba | CPUs busy % ksmbd | samba | cifsd % ksmbd | samba | ceiling |',
+              '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|']
     for r in rows:
         if r['ksmbd_requests'] is None and r['samba_requests'] is None:
             continue
         ob, sb = r['ksmbd_busy_us_per_req'], r['samba_busy_us_per_req']
-        lines.append('| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |' % (
+        lines.append('| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |' % (
             r['options'], r['job'], fmt(r['ksmbd_requests']), fmt(r['samba_requests']),
             fmt(ob), fmt(sb), fmt(sb / ob if ob and sb else None),
             fmt(r['ksmbd_server_us_per_req']), fmt(r['samba_server_us_per_req']),
             fmt(r['ksmbd_kworker_u_us_per_req']), fmt(r['samba_kworker_u_us_per_req']),
             fmt(r['ksmbd_cpus_busy_pct']), fmt(r['samba_cpus_busy_pct']),
-            fmt(r['ceiling'])))
+            fmt(r['ksmbd_cifsd_pct']), fmt(r['samba_cifsd_pct']), fmt(r['ceiling'])))
     for r in rows:
+        if r['job'] == 'dbench' and (r['ksmbd_commands'] or r['samba_commands']):
+            cmds = lambda c: ', '.join('%s %d%s' % (k, t, ' (%d failed)' % b if b else '')
+                                       for k, (t, b) in sorted((c or {}).items()))
+            lines += ['', 'dbench\'s SMB2 requests by command (/proc/fs/cifs/Stats, first '
+                      'round; %d clients, %d s and the clean-up): ksmbd %s; samba %s.'
+                      % (DBENCH_CLIENTS, DBENCH_TIME, cmds(r['ksmbd_commands']) or '-',
+                         cmds(r['samba_commands']) or '-')]
         if r['job'] == 'list_dir_cold':
             lines += ['', 'QUERY_DIRECTORY: the listing\'s server CPU per entry (server '
                       'processes\' time / entries): ksmbd %s us, samba %s us.'
@@ -1184,6 +1275,7 @@ def report(results):
                      cost['rtt_us'], OBS_GOAL_PCT,
                      ', '.join('%s %.2f us x %d' % (k, v['ns'] / v['runs'] / 1000, v['runs'])
                                for k, v in sorted(cost['programs'].items())))]
+    lines += roundtrip.report(doc['roundtrip'], fmt)
     if doc['errors']:
         lines += ['', 'Errors:'] + ['- ' + e for e in doc['errors']]
     text = '\n'.join(lines) + '\n'

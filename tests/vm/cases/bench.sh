@@ -11,8 +11,10 @@
 # served every job, that each metadata job's files reached the server (not
 # the client's cache), that ratios, goals and the CPU time per request come
 # out, that AES-256-GCM was negotiated, that our server gave the client a
-# second channel, that the AES-GCM rates were measured, and that the readers and the
-# program-cost pass ran: what keeps `make bench` (outside make check) from
+# second channel, that the AES-GCM rates were measured, that the readers and the
+# program-cost pass ran (over the many-client jobs too), and that an 8-reader
+# random read was traced through both servers and joined end to end
+# (tests/bench/roundtrip.py): what keeps `make bench` (outside make check) from
 # breaking unseen.
 . "$VM_TOP/tests/vm/lib/check.sh"
 out=$VM_TOP/build/vm/bench
@@ -23,6 +25,7 @@ BENCH_OUT=$out BENCH_ROUNDS=1 BENCH_RUNTIME=1 BENCH_SEQ_SIZE=8M \
 BENCH_META_FILES=40 BENCH_OBS_PAIRS=1 BENCH_OBS_RUNTIME=1 \
 BENCH_CURVE=8 BENCH_MOUNTS=2 BENCH_DBENCH_CLIENTS=2 BENCH_DBENCH_TIME=5 \
 BENCH_DIR_ENTRIES=500 BENCH_LOCAL=single BENCH_LEAN=1 \
+BENCH_RT_READERS=8 BENCH_RT_SECONDS=1 \
 	timeout 700 python3 "$VM_TOP/tests/bench/bench.py" > "$out/bench.log" 2>&1
 rc=$?
 if [ $rc -ne 0 ] || [ ! -s "$out/results.json" ]; then
@@ -101,6 +104,10 @@ bad = ['%s %s busy %r/%r ceiling %r' % (r['set'], r['job'], r['ksmbd_cpus_busy_p
                              (r['samba_cpus_busy_pct'] or 0) > 0 and
                              (r['set'] != 'nocache' or (r['ceiling'] or 0) > 0))]
 check('cpus_busy_and_ceiling', not bad, '; '.join(bad)[:300])
+bad = ['%s %s %r/%r' % (r['set'], r['job'], r['ksmbd_cifsd_pct'], r['samba_cifsd_pct'])
+       for r in rows if not all(isinstance(r['%s_cifsd_pct' % s], (int, float)) and
+                                r['%s_cifsd_pct' % s] >= 0 for s in ('ksmbd', 'samba'))]
+check('cifsd_share', not bad, '; '.join(bad)[:300])
 ld = [r for r in rows if r['job'] == 'list_dir_cold']
 check('query_directory_per_entry', ld and all(
     ld[0]['%s_server_us_per_entry' % s] is not None for s in ('ksmbd', 'samba')), ld)
@@ -109,6 +116,27 @@ check('curve_reported', '4 KiB random-read curve over one mount' in md and
 obs = doc['observability']
 check('observability_pairs', all(o['pairs'] == 1 and o['detached'] and o['attached']
                                  for o in obs), obs)
+many = {'rand_read_4k_x8', 'seq_read_1M_x4', 'meta_x8_own_dirs', 'dbench', 'list_dir_cold'}
+check('observability_many_clients', many <= {o['job'] for o in obs},
+      sorted(many - {o['job'] for o in obs}))
+rt = doc.get('roundtrip') or {}
+ours, theirs = rt.get('ksmbd', {}).get('8', {}), rt.get('samba', {}).get('8', {})
+mean = lambda s, k: (s.get('segments', {}).get(k) or {}).get('mean_us')
+parts = ('whole', 'client_out', 'to_server', 'server', 'to_client', 'client_in')
+check('roundtrip_ours', ours.get('server_joined', 0) > 0 and
+      all((mean(ours, k) or 0) > 0 for k in parts) and
+      ours.get('wakeups', {}).get('reader', {}).get('per_read', 0) > 0,
+      {k: v for k, v in ours.items() if k != 'job'})
+check('roundtrip_samba', theirs.get('joined', 0) > 0 and
+      (mean(theirs, 'out_and_back') or 0) > 0 and mean(theirs, 'server') is None and
+      theirs.get('wakeups', {}).get('reader', {}).get('per_read', 0) > 0,
+      {k: v for k, v in theirs.items() if k != 'job'})
+db = [r for r in rows if r['job'] == 'dbench']
+check('dbench_commands', db and all((db[0]['%s_commands' % s] or {}).get('Creates', (0,))[0] > 0
+                                    for s in ('ksmbd', 'samba')) and
+      "dbench's SMB2 requests by command" in md, db and {s: db[0]['%s_commands' % s]
+                                                         for s in ('ksmbd', 'samba')})
+check('roundtrip_reported', "## Where a 4 KiB random read's time goes" in md, 'no table')
 cpu = doc.get('observers_cpu_s') or {}
 check('observers_ran', {'ksmbd-lat', 'ksmbdtop'} <= set(cpu), cpu)
 mc = doc.get('mchan_channels') or {}
