@@ -188,7 +188,7 @@ static int __init ksmbd_init(void)
 	ret = ksmbd_notify_init();
 	if (ret)
 		goto err_bufpool_exit;
-	ret = ksmbd_work_init(ksmbd_smb2_process);
+	ret = ksmbd_work_init(ksmbd_smb2_process, ksmbd_file_read_cached);
 	if (ret)
 		goto err_notify_exit;
 	ret = ksmbd_smb2_negotiate_init();

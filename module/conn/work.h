@@ -58,9 +58,13 @@ struct ksmbd_work {
 
 /*
  * process serves every frame (the SMB2 dispatcher): the work layer sits
- * below it and knows it only through this registration (main.c).
+ * below it and knows it only through this registration (main.c). cached
+ * says whether a READ's data is in memory (the handle layer's
+ * ksmbd_file_read_cached()): such a READ may run in the receive thread.
  */
-int ksmbd_work_init(void (*process)(struct ksmbd_work *work));
+int ksmbd_work_init(void (*process)(struct ksmbd_work *work),
+		    bool (*cached)(u64 session_id, u64 persistent_id,
+				   u64 volatile_id, u64 offset, u32 len));
 void ksmbd_work_exit(void);
 
 /* Takes ownership of frame (from ksmbd_rx_buf_alloc(frame_len)) and a

@@ -38,6 +38,7 @@ enum ksmbd_live_object {
 	X(BYTES_OUT, "bytes_out")	\
 	X(WRITES_STREAMED, "writes_streamed") \
 	X(WRITES_DIRECT, "writes_direct") \
+	X(READS_INLINE, "reads_inline") \
 	X(SETUPS_REFUSED, "session_setups_refused") \
 	X(SETUPS_EVICTED, "session_setups_evicted") \
 	X(SENDS_QUEUED, "sends_queued") \

@@ -31,6 +31,7 @@
 #include "ksmbd_trace.h"
 #include "server.h"
 #include "session.h"
+#include "vfs_cache.h"
 #include "share.h"
 #include "stats.h"
 #include "tree.h"
@@ -355,6 +356,25 @@ struct ksmbd_file *ksmbd_file_lookup(struct ksmbd_caller *caller,
 	if (fp)
 		end_replay(fp);
 	return fp;
+}
+
+bool ksmbd_file_read_cached(u64 session_id, u64 persistent_id,
+			    u64 volatile_id, u64 offset, u32 len)
+{
+	struct ksmbd_file *fp;
+	bool cached = false;
+
+	if (!volatile_id || volatile_id >= U32_MAX || offset > LLONG_MAX)
+		return false;
+	/* No reference: nothing here sleeps, and the table holds the handle. */
+	xa_lock(&files);
+	fp = xa_load(&files, (unsigned long)volatile_id);
+	if (fp && fp->persistent_id == persistent_id &&
+	    fp->session_id == session_id && fp->kind == KSMBD_FILE_REGULAR)
+		cached = !fp->stream && fp->filp &&
+			 ksmbd_vfs_range_cached(fp->filp, offset, len);
+	xa_unlock(&files);
+	return cached;
 }
 
 struct ksmbd_file *ksmbd_file_lookup_session(struct ksmbd_caller *caller,

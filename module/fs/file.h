@@ -235,6 +235,13 @@ struct ksmbd_file *ksmbd_file_lookup(struct ksmbd_caller *caller,
 struct ksmbd_file *ksmbd_file_lookup_session(struct ksmbd_caller *caller,
 					     u64 persistent_id,
 					     u64 volatile_id);
+/*
+ * The session's regular-file handle exists and the len bytes at offset
+ * are in the page cache: a READ of them will not wait for the disk. No
+ * access is checked (the READ itself does): a scheduling hint only.
+ */
+bool ksmbd_file_read_cached(u64 session_id, u64 persistent_id,
+			    u64 volatile_id, u64 offset, u32 len);
 void ksmbd_file_get(struct ksmbd_file *fp);
 void ksmbd_file_put(struct ksmbd_file *fp);
 

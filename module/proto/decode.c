@@ -293,6 +293,26 @@ bool ksmbd_frame_read_length(const u8 *frame, u32 len, u32 *length)
 	return true;
 }
 
+bool ksmbd_frame_lone_read(const u8 *frame, u32 len,
+			   struct ksmbd_frame_read *out)
+{
+	const struct smb2_hdr *h = frame_hdr(frame, len);
+	const struct smb2_read_req *r;
+
+	if (!h || le32_at(h, next_command) ||
+	    le16_at(h, command) != SMB2_READ ||
+	    len < SMB2_HEADER_SIZE + offsetof(struct smb2_read_req,
+					      minimum_count))
+		return false;
+	r = (const void *)(frame + SMB2_HEADER_SIZE);
+	out->session_id = le64_at(h, session_id);
+	out->length = le32_at(r, length);
+	out->offset = le64_at(r, offset);
+	out->persistent_id = le64_at(r, persistent_file_id);
+	out->volatile_id = le64_at(r, volatile_file_id);
+	return true;
+}
+
 int ksmbd_smb1_negotiate_offers_smb2(const u8 *frame, u32 len)
 {
 	static const char wildcard[] = "SMB 2.???";

@@ -170,6 +170,22 @@ bool ksmbd_frame_lone_command(const u8 *frame, u32 len, u16 *command);
 bool ksmbd_frame_read_length(const u8 *frame, u32 len, u32 *length);
 
 /*
+ * A plain SMB2 frame that is one READ: what it reads, unchecked (the gate
+ * checks the whole frame when the request runs). Lets the receive thread
+ * see whether the data is in memory already (ksmbd_work_init()).
+ */
+struct ksmbd_frame_read {
+	u64 session_id;
+	u32 length;
+	u64 offset;
+	u64 persistent_id;
+	u64 volatile_id;
+};
+
+bool ksmbd_frame_lone_read(const u8 *frame, u32 len,
+			   struct ksmbd_frame_read *out);
+
+/*
  * An SMB1 NEGOTIATE frame: 1 when its dialects name "SMB 2.???" (the
  * upgrade to SMB2), 0 when not, -EINVAL when malformed. "SMB 2.002"
  * alone would ask for dialect 0x0202, which the server does not offer.

@@ -190,6 +190,7 @@ static void decode_all(const struct ksmbd_req *req)
 
 static void frame_checks(const u8 *data, u32 size)
 {
+	struct ksmbd_frame_read rd;
 	u16 cmd;
 	u32 len;
 
@@ -198,6 +199,12 @@ static void frame_checks(const u8 *data, u32 size)
 		abort();
 	if (ksmbd_frame_read_length(data, size, &len) &&
 	    get_unaligned_le16(data + 12) != SMB2_READ)
+		abort();
+	if (ksmbd_frame_lone_read(data, size, &rd) &&
+	    (size < SMB2_HEADER_SIZE + 32 ||
+	     get_unaligned_le16(data + 12) != SMB2_READ ||
+	     get_unaligned_le32(data + 20) ||
+	     rd.volatile_id != get_unaligned_le64(data + 88)))
 		abort();
 	if (size >= 5 && data[0] == 0xff)
 		(void)ksmbd_smb1_negotiate_offers_smb2(data, size);

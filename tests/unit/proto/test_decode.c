@@ -399,6 +399,7 @@ TEST(frame_lone_command_and_read_length)
 	static const u16 chain[] = { SMB2_READ, SMB2_CLOSE };
 	u8 b[1024];
 	u32 len = sample_request(SMB2_CHANGE_NOTIFY, b, sizeof(b)), n;
+	struct ksmbd_frame_read rd;
 	u16 cmd = 0;
 
 	CHECK(ksmbd_frame_lone_command(b, len, &cmd));
@@ -420,6 +421,30 @@ TEST(frame_lone_command_and_read_length)
 	CHECK(!ksmbd_frame_lone_command(b, len, &cmd));
 	CHECK(ksmbd_frame_read_length(b, len, &n));
 	CHECK_EQ_INT(n, 65536);
+	CHECK(!ksmbd_frame_lone_read(b, len, &rd));
+}
+
+TEST(frame_lone_read)
+{
+	struct ksmbd_frame_read rd;
+	u8 b[1024];
+	u32 len = sample_request(SMB2_READ, b, sizeof(b));
+
+	put_unaligned_le64(0x123456789aULL, b + 72);
+	put_unaligned_le64(7, b + 80);
+	put_unaligned_le64(0xfffffffe, b + 88);
+	put_unaligned_le64(0x4400000000000011ULL, b + 40);
+	CHECK(ksmbd_frame_lone_read(b, len, &rd));
+	CHECK(rd.session_id == 0x4400000000000011ULL);
+	CHECK_EQ_INT(rd.length, 65536);
+	CHECK(rd.offset == 0x123456789aULL);
+	CHECK(rd.persistent_id == 7);
+	CHECK(rd.volatile_id == 0xfffffffe);
+	/* the fields up to the volatile id, no further */
+	CHECK(ksmbd_frame_lone_read(b, 64 + 32, &rd));
+	CHECK(!ksmbd_frame_lone_read(b, 64 + 31, &rd));
+	put_unaligned_le16(SMB2_WRITE, b + 12);
+	CHECK(!ksmbd_frame_lone_read(b, len, &rd));
 }
 
 /* An SMB1 NEGOTIATE of the given dialect strings; returns its length. */
@@ -814,6 +839,7 @@ int main(void)
 	RUN(oplock_and_lease_ack);
 	RUN(foreign_short_and_empty_refused);
 	RUN(frame_lone_command_and_read_length);
+	RUN(frame_lone_read);
 	RUN(smb1_negotiate_upgrade);
 	RUN(fsctl_validate_negotiate);
 	RUN(fsctl_copychunk);

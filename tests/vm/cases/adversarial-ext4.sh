@@ -53,6 +53,9 @@ python3 "$VM_TOP/tests/vm/clients/smb2files.py" --prefix "$CASE" \
 # a client stalled mid-WRITE must not hold off a freeze (tmpfs can't freeze)
 python3 "$VM_TOP/tests/vm/clients/smb2files.py" --prefix "$CASE" \
 	--freeze-share ext4 --freeze-path $mnt stalled_write_freeze || CHECK_FAILED=1
+# reads of a file dropped from the page cache go to the workers
+python3 "$VM_TOP/tests/vm/clients/smb2files.py" --prefix "$CASE" \
+	--freeze-share ext4 --freeze-path $mnt cached_reads_cold || CHECK_FAILED=1
 # every case above ran (no SKIP: the file system stores EAs)
 check no-skips sh -c "! grep -q '^SKIP: adversarial/' /tmp/adv-ext4.log"
 umount $mnt

@@ -22,7 +22,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", ".."))
-from smb2.client import Tree, compound  # noqa: E402
+from smb2.client import Tree, compound, read_body  # noqa: E402
 from smb2.create import *  # noqa: E402,F401,F403
 from smb2.runner import case_main, case_registry  # noqa: E402
 from smb2.wire import *  # noqa: E402,F401,F403
@@ -799,6 +799,109 @@ def case_create_vs_teardown(env):
     t.bye()
 
 
+def pipelined_reads(t, fid, spans):
+    """READs of (offset, length) sent in one segment, all in flight at
+    once; their data in the order asked."""
+    msgs = [t.build(READ, read_body(fid, ln, off),
+                    charge=max(1, (ln + 65535) // 65536)) for off, ln in spans]
+    mids = [struct.unpack_from("<Q", m, 24)[0] for m in msgs]
+    t.c.send_raw(b"".join(struct.pack(">I", len(m)) + m for m in msgs))
+    got = {}
+    while len(got) < len(msgs):
+        r = Response(t.c.recv_frame())
+        expect_status(r, "SUCCESS", "pipelined read mid %d" % r.mid)
+        doff, _, dlen = struct.unpack_from("<BBI", r.body, 2)
+        got[r.mid] = r.raw[doff:doff + dlen]
+    return [got[m] for m in mids]
+
+
+@case
+def case_cached_reads(env):
+    """Small READs whose data is in the page cache are served in the
+    receive thread even with others of the connection in flight
+    (reads_inline); reads of data not in memory (a hole of a sparse tmpfs
+    file has no page) or bigger than 64 KiB go to the workers. Only the last of a batch may find nothing else in flight and
+    run alone. Every answer carries its own data."""
+    t = Tree(env)
+    cr = t.must_create("cached.bin", disp=OVERWRITE_IF)
+    data = os.urandom(512 * 1024)
+    for at in range(0, len(data), 65536):
+        expect_status(t.write(cr.fid, data[at:at + 65536], offset=at),
+                      "SUCCESS", "write at %d" % at)
+    spans = [((i * 37) % 120 * 4096, 4096) for i in range(16)]
+    spans += [(4096 * 7 + 100, 3000), (65536 * 3, 65536)]
+    before = live("reads_inline")
+    got = pipelined_reads(t, cr.fid, spans)
+    for (off, ln), d in zip(spans, got):
+        expect(d == data[off:off + ln], "cached read at %d differs" % off)
+    expect_eq(live("reads_inline") - before, len(spans),
+              "reads served in the receive thread of %d cached" % len(spans))
+
+    # A hole: no page in memory. Past 64 KiB: to the workers.
+    expect_status(t.write(cr.fid, b"end", offset=64 << 20), "SUCCESS",
+                  "write past a hole")
+    for what, spans in (
+            ("hole", [((8 << 20) + i * 65536, 4096) for i in range(8)]),
+            ("128 KiB", [(i * 131072, 131072) for i in range(4)])):
+        before = live("reads_inline")
+        got = pipelined_reads(t, cr.fid, spans)
+        for (off, ln), d in zip(spans, got):
+            want = data[off:off + ln] if off < len(data) else bytes(ln)
+            expect(d == want, "%s read at %d differs" % (what, off))
+        expect(live("reads_inline") - before <= 1,
+               "%s: %d of %d reads served in the receive thread" %
+               (what, live("reads_inline") - before, len(spans)))
+    t.close(cr.fid)
+    t.unlink("cached.bin")
+    t.bye()
+
+
+@case
+def case_cached_reads_cold(env):
+    """On a disk file system (the freeze share, ext4): READs of a file
+    just dropped from the page cache go to the workers; once read, the
+    same READs are served in the receive thread. A stream's data (an
+    xattr) always goes to the workers."""
+    if not env.freeze_share or not env.freeze_path:
+        raise AssertionError("needs --freeze-share and --freeze-path")
+    t = Tree(env, env.freeze_share)
+    cr = t.must_create("cold.bin", disp=OVERWRITE_IF)
+    data = os.urandom(256 * 1024)
+    for at in range(0, len(data), 65536):
+        expect_status(t.write(cr.fid, data[at:at + 65536], offset=at),
+                      "SUCCESS", "write at %d" % at)
+    spans = [(i * 4096 * 5 % len(data), 4096) for i in range(12)]
+    subprocess.run(["sync"], check=True)
+    with open("/proc/sys/vm/drop_caches", "w") as f:
+        f.write("3\n")
+    for what, most in (("cold", 1), ("cached", len(spans))):
+        before = live("reads_inline")
+        got = pipelined_reads(t, cr.fid, spans)
+        for (off, ln), d in zip(spans, got):
+            expect(d == data[off:off + ln], "%s read at %d differs" %
+                   (what, off))
+        n = live("reads_inline") - before
+        if what == "cold":
+            expect(n <= most, "cold: %d of %d reads served in the receive "
+                   "thread" % (n, len(spans)))
+        else:
+            expect_eq(n, most, "cached reads served in the receive thread")
+    t.close(cr.fid)
+    st = t.must_create("cold.bin:s1", disp=OVERWRITE_IF)
+    # (ext4 keeps a file's xattrs in one block: 1 KiB on this image)
+    expect_status(t.write(st.fid, data[:600]), "SUCCESS", "stream write")
+    before = live("reads_inline")
+    got = pipelined_reads(t, st.fid, [(0, 300), (300, 300), (0, 100),
+                                      (100, 100)])
+    expect(got[1] == data[300:600], "stream read differs")
+    expect(live("reads_inline") - before <= 1,
+           "stream: %d of 4 reads served in the receive thread" %
+           (live("reads_inline") - before))
+    t.close(st.fid)
+    t.unlink("cold.bin")
+    t.bye()
+
+
 @case
 def case_streamed_writes(env):
     """WRITEs of 64 KiB and more whose payload the server receives after
@@ -1153,11 +1256,12 @@ def main():
                         "streamed_write_full case")
         ap.add_argument("--freeze-share", default=None,
                         help="a share on a file system that freezes, for "
-                        "the stalled_write_freeze case")
+                        "the stalled_write_freeze and cached_reads_cold "
+                        "cases")
         ap.add_argument("--freeze-path", default=None,
                         help="that share's mount point (for fsfreeze)")
     # run only when named: they need a file system the main share is not
-    named_only = {"stalled_write_freeze"}
+    named_only = {"stalled_write_freeze", "cached_reads_cold"}
     return case_main(__doc__, "smb2files", CASES, args,
                              default_cases=[c for c in CASES
                                             if c not in named_only])
