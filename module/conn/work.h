@@ -43,7 +43,8 @@ struct ksmbd_work {
 	/* Set when the frame came encrypted: its session (counted), whose
 	 * keys encrypt the response. */
 	struct ksmbd_session *enc_sess;
-	u64 received_ns;		/* ktime_get_ns() when the frame was read */
+	/* ktime_get_ns() when the frame was read, if tracing wants it, or 0 */
+	u64 received_ns;
 	/*
 	 * A streamed WRITE (ksmbd_write_streamable()): only the frame's first
 	 * rx_have bytes are in buf, the rest is still in the socket. The

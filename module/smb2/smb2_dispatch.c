@@ -573,7 +573,7 @@ static bool process_element(struct ksmbd_work *work, struct frame_rsp *fr,
 		ksmbd_smb2_detach(&ctx);
 		trace_ksmbd_request_done(conn, &hdr, i, ctx.status, 0, el->len,
 					 SMB2_HEADER_SIZE + ctx.body.len,
-					 ktime_get_ns() - work->received_ns);
+					 ksmbd_tp_since(work->received_ns));
 		if (verdict == KSMBD_SMB2_DROP) {
 			reject(conn, ctx.drop_reason ?: "protocol violation");
 			return false;
@@ -584,7 +584,7 @@ static bool process_element(struct ksmbd_work *work, struct frame_rsp *fr,
 		ksmbd_smb2_detach(&ctx);
 		/* No response: nothing granted, nothing out. */
 		trace_ksmbd_request_done(conn, &hdr, i, ctx.status, 0, el->len,
-					 0, ktime_get_ns() - work->received_ns);
+					 0, ksmbd_tp_since(work->received_ns));
 	}
 	if (verdict == KSMBD_SMB2_DROP) {
 		reject(conn, ctx.drop_reason ?: "protocol violation");
@@ -633,7 +633,7 @@ static bool process_element(struct ksmbd_work *work, struct frame_rsp *fr,
 	ksmbd_smb2_detach(&ctx);
 	trace_ksmbd_request_done(conn, &hdr, i, ctx.status, credits, el->len,
 				 SMB2_HEADER_SIZE + ctx.body.len + fr->pages.len,
-				 ktime_get_ns() - work->received_ns);
+				 ksmbd_tp_since(work->received_ns));
 	return !ksmbd_conn_exiting(conn);
 }
 

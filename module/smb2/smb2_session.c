@@ -840,7 +840,7 @@ out:
 				  ctx->sess && ctx->sess->signing_required,
 				  ctx->sess && ctx->sess->crypto.encrypt_data,
 				  sq.sr.flags & SMB2_SESSION_FLAG_BINDING,
-				  ktime_get_ns() - ctx->work->received_ns);
+				  ksmbd_tp_since(ctx->work->received_ns));
 	if (ctx->status != STATUS_SUCCESS &&
 	    ctx->status != STATUS_MORE_PROCESSING_REQUIRED)
 		ctx->body.len = 0;
