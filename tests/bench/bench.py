@@ -636,13 +636,9 @@ def clean_share():
 
 
 def cifs_creates():
-    """SMB2 CREATEs the cifs client has sent (/proc/fs/cifs/Stats, summed
-    over its mounts; the bench has one at a time)."""
-    try:
-        with open('/proc/fs/cifs/Stats') as f:
-            return sum(int(l.split()[1]) for l in f if l.startswith('Creates:'))
-    except (OSError, IndexError, ValueError):
-        return None
+    """SMB2 CREATEs the cifs client has sent (summed over its mounts; the
+    bench has one at a time), or None when its statistics are not there."""
+    return cifs_commands().get('Creates', (None,))[0]
 
 
 def cifs_requests():
