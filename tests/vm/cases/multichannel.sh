@@ -71,17 +71,35 @@ fi
 dd if=/dev/urandom of=/tmp/mchan.big bs=1M count=48 status=none
 cp /tmp/mchan.big $mnt/mchan.big && sync
 echo 3 > /proc/sys/vm/drop_caches
+# The kill is timed by the reader's progress, not by a sleep: small reads
+# of cached data are answered so fast that 48 MiB can be over in under a
+# second. 20 ms of delay on loopback (both channels' traffic stays in the
+# guest) keeps every 1 MiB read's requests in flight for at least 40 ms;
+# the channel is killed once 2 MiB have arrived (one ss for both ends: a
+# second ss took as long as 30 more reads), and the reader must still be
+# running after the kill.
+rm -f /tmp/mchan.back
+modprobe sch_netem && tc qdisc add dev lo root netem delay 20ms ||
+	fail netem "could not delay loopback"
 dd if=$mnt/mchan.big of=/tmp/mchan.back bs=1M iflag=direct status=none &
 reader=$!
-sleep 1
+got=0
+for _ in $(seq 3000); do
+	got=$(stat -c %s /tmp/mchan.back 2>/dev/null || echo 0)
+	[ "$got" -ge $((2 << 20)) ] && break
+	kill -0 $reader 2>/dev/null || break
+	sleep 0.01
+done
+ss -K '( dst 10.0.2.16 and dport = 445 ) or ( src 10.0.2.16 and sport = 445 )' \
+	>/dev/null 2>&1
+killed_at=$(stat -c %s /tmp/mchan.back 2>/dev/null || echo 0)
 if kill -0 $reader 2>/dev/null; then
 	pass channel-kill-mid-transfer
 else
 	fail channel-kill-mid-transfer "the read was over before the channel was killed"
 fi
-ss -tn state established '( dport = :445 or sport = :445 )' | sed 's/^/ss before: /'
-ss -K dst 10.0.2.16 dport = 445 >/dev/null 2>&1
-ss -K src 10.0.2.16 sport = 445 >/dev/null 2>&1
+echo "killed the channel between $got and $killed_at bytes read"
+tc qdisc del dev lo root
 ss -tn state established '( dport = :445 or sport = :445 )' | sed 's/^/ss after: /'
 if wait $reader; then
 	pass read-survives-channel-loss
