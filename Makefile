@@ -43,7 +43,7 @@ FUZZ_TARGETS :=
 USER_BINS :=
 
 .DEFAULT_GOAL := all
-.PHONY: all deps module kernel user unit fuzz vmtest vmtest-full check check-full run clean initramfs vmwarn bench
+.PHONY: all deps module kernel user unit fuzz fuzz-targets vmtest vmtest-full check check-full run clean initramfs vmwarn bench
 
 # Every target below depends on deps; scripts/deps is a no-op when everything
 # is installed. NO_DEPS=1 skips it (debian/rules: dpkg-buildpackage has
@@ -99,8 +99,11 @@ unit: deps
 	@n=$(words $(UNIT_TESTS)); i=0; for t in $(UNIT_TESTS); do i=$$((i + 1)); \
 		PROGRESS="unit $$i of $$n" $(TOP)/tests/run-suite unit-$$(basename $$t) $$t; done
 
-fuzz: deps
+# The fuzz targets alone, built (tests/fuzz/long-run runs them).
+fuzz-targets: deps
 	@$(if $(strip $(FUZZ_TARGETS)),$(MAKE) --no-print-directory $(FUZZ_TARGETS:%=$(BUILD)/fuzz/%),true)
+
+fuzz: fuzz-targets
 	@n=$(words $(FUZZ_TARGETS)); i=0; for t in $(FUZZ_TARGETS); do i=$$((i + 1)); \
 		PROGRESS="fuzz $$i of $$n" $(TOP)/tests/run-suite fuzz-$$t \
 		$(TOP)/tests/fuzz/run-fuzzer $$t $(FUZZ_SECONDS); done

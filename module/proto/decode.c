@@ -296,11 +296,12 @@ bool ksmbd_frame_read_length(const u8 *frame, u32 len, u32 *length)
 bool ksmbd_frame_lone_read(const u8 *frame, u32 len,
 			   struct ksmbd_frame_read *out)
 {
-	const struct smb2_hdr *h = frame_hdr(frame, len);
+	const struct smb2_hdr *h = (const void *)frame;
 	const struct smb2_read_req *r;
+	u16 command;
 
-	if (!h || le32_at(h, next_command) ||
-	    le16_at(h, command) != SMB2_READ ||
+	if (!ksmbd_frame_lone_command(frame, len, &command) ||
+	    command != SMB2_READ ||
 	    len < SMB2_HEADER_SIZE + offsetof(struct smb2_read_req,
 					      minimum_count))
 		return false;
