@@ -617,7 +617,15 @@ JOBS += [('rand_read_4k_x8_mounts', lambda d, r: randread_par(d, r, 8, True)),
          ('dbench', job_dbench), ('list_dir_cold', job_listdir)]
 # BENCH_JOBS / BENCH_SETS: a comma-separated subset, for a focused run.
 if os.environ.get('BENCH_JOBS'):
-    JOBS = [j for j in JOBS if j[0] in os.environ['BENCH_JOBS'].split(',')]
+    _wanted = os.environ['BENCH_JOBS'].split(',')
+    _unknown = sorted(set(_wanted) - {j[0] for j in JOBS})
+    if _unknown:
+        sys.exit('bench: BENCH_JOBS names no such job: %s' % ', '.join(_unknown))
+    # meta_stat and meta_unlink work on the files meta_create makes.
+    if {'meta_stat', 'meta_unlink'} & set(_wanted) and 'meta_create' not in _wanted:
+        sys.exit('bench: BENCH_JOBS: meta_stat and meta_unlink need meta_create '
+                 '(they use its files)')
+    JOBS = [j for j in JOBS if j[0] in _wanted]
 if os.environ.get('BENCH_SETS'):
     OPTION_SETS = {k: v for k, v in OPTION_SETS.items()
                    if k in os.environ['BENCH_SETS'].split(',')}
