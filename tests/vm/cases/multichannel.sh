@@ -90,6 +90,10 @@ for _ in $(seq 3000); do
 	kill -0 $reader 2>/dev/null || break
 	sleep 0.01
 done
+chan_ports() {	# the client ends of the channel to the second address
+	ss -tnH state established '( dst 10.0.2.16 and dport = 445 )' | awk '{print $3}'
+}
+doomed=$(chan_ports)
 ss -K '( dst 10.0.2.16 and dport = 445 ) or ( src 10.0.2.16 and sport = 445 )' \
 	>/dev/null 2>&1
 killed_at=$(stat -c %s /tmp/mchan.back 2>/dev/null || echo 0)
@@ -97,6 +101,14 @@ if kill -0 $reader 2>/dev/null; then
 	pass channel-kill-mid-transfer
 else
 	fail channel-kill-mid-transfer "the read was over before the channel was killed"
+fi
+# The kill took: the channel's connection is gone (the client may open a
+# new one, from another port).
+left=$(chan_ports | grep -Fxf <(echo "$doomed") || true)
+if [ -n "$doomed" ] && [ -z "$left" ]; then
+	pass channel-killed
+else
+	fail channel-killed "channel connection before: ${doomed:-none}; still there: ${left:-none}"
 fi
 echo "killed the channel between $got and $killed_at bytes read"
 tc qdisc del dev lo root
