@@ -34,7 +34,10 @@ MAN_OUT := $(BUILD)/man
 SERVER_PROGS := $(BUILD)/daemon/ksmbd.mountd $(BUILD)/daemon/ksmbd.adduser \
 	$(BUILD)/daemon/ksmbd.addshare $(BUILD)/daemon/ksmbd.control
 MONITOR_PROGS := $(BUILD)/monitor/ksmbdtop $(BUILD)/bpf/ksmbd-lat
-MONITOR_SCRIPTS := $(TOP)/tracing/ksmbd-trace $(TOP)/tracing/ksmbd-hist
+# ksmbd-hist as installed carries the command table it reads from
+# bpf/ksmbd_stats.h in the source tree (sbindir has no bpf/ beside it).
+HIST_INSTALLED := $(BUILD)/tracing/ksmbd-hist
+MONITOR_SCRIPTS := $(TOP)/tracing/ksmbd-trace $(HIST_INSTALLED)
 BPF_OBJECT := $(BUILD)/bpf/ksmbd_stats.bpf.o
 UNIT_FILE := $(BUILD)/packaging/ksmbd.service
 DKMS_CONF := $(BUILD)/packaging/dkms.conf
@@ -78,7 +81,14 @@ install-server: user $(MAN_DEP)
 	$(INSTALL) -m 0644 $(TOP)/packaging/ksmbd.conf.example $(DESTDIR)$(docdir)/examples/
 	$(call install_man,$(SERVER_MAN_GLOB))
 
-install-monitor: user $(MAN_DEP)
+$(HIST_INSTALLED): $(TOP)/tracing/ksmbd-hist $(TOP)/bpf/ksmbd_stats.h $(TOP)/mk/install.mk
+	@mkdir -p $(dir $@)
+	@table=$$(grep -o 'X(0x[0-9a-fA-F]*, *"[A-Z_]*")' $(TOP)/bpf/ksmbd_stats.h | tr '\n' ' '); \
+	[ -n "$$table" ] || { echo "install: no command table in bpf/ksmbd_stats.h" >&2; exit 1; }; \
+	sed -e "s|^INSTALLED_COMMANDS = None\$$|INSTALLED_COMMANDS = r'$$table'|" $< > $@.tmp && \
+	grep -q "^INSTALLED_COMMANDS = r'X" $@.tmp && chmod 0755 $@.tmp && mv $@.tmp $@
+
+install-monitor: user $(MAN_DEP) $(HIST_INSTALLED)
 	$(INSTALL) -d $(DESTDIR)$(sbindir) $(DESTDIR)$(pkglibdir)
 	$(INSTALL) -m 0755 $(MONITOR_PROGS) $(MONITOR_SCRIPTS) $(DESTDIR)$(sbindir)/
 	$(INSTALL) -m 0644 $(BPF_OBJECT) $(DESTDIR)$(pkglibdir)/

@@ -49,5 +49,19 @@ echo '[{"key":["0x00"],"value":["0x01"]}]' > "$out.json"
 "$hist" -i "$out.json" global > "$out" 2>&1
 rc=$?
 t no-btf-one-line "[ $rc -ne 0 ] && [ \$(wc -l < '$out') = 1 ] && grep -q 'no BTF field names' '$out'"
+# Whatever the input, a wrong one gets one line and exit 1, no traceback.
+n=0
+for bad in '{}' '[1]' '"x"' '[{"formatted":3}]' \
+	'[{"formatted":{"key":1,"value":{"c":{"lat":{"slots":"ab"}}}}}]' \
+	'[{"formatted":{"key":1,"value":{"c":{"lat":{"slots":[1]},"requests":"z"}}}}]'; do
+	n=$((n + 1))
+	echo "$bad" > "$out.json"
+	"$hist" -i "$out.json" global > "$out" 2>&1
+	rc=$?
+	t "bad-input-$n-one-line" "[ $rc = 1 ] && [ \$(wc -l < '$out') = 1 ] && grep -q '^ksmbd-hist: ' '$out'"
+done
+"$hist" -i "$out.none" global > "$out" 2>&1
+rc=$?
+t missing-file-one-line "[ $rc = 1 ] && [ \$(wc -l < '$out') = 1 ] && grep -q '^ksmbd-hist: cannot read .*: No such file' '$out'"
 rm -f "$out.json"
 exit $fail

@@ -20,4 +20,12 @@ t write-count "grep -qE '^WRITE +100 +0 +50\.0 +90\.0 +99\.0 +100\.0 +6564800 +8
 t create-error "grep -qE '^CREATE +1 +1 ' '$out'"
 t client-1-written "grep -qE '^127\.0\.0\.1 +100 +0 +0 +0 +0 +6553600' '$out'"
 t client-2-closed "grep -qE '^127\.0\.0\.2 +1 +1 +124 +77 ' '$out'"
+# Without trace-cmd, record and summary say so in one line and fail (the
+# interpreter itself, not a wrapper found on PATH).
+py=$(python3 -c "import sys; print(sys.executable)")
+for verb in "record -- true" "summary $out.none"; do
+	env PATH=/nonexistent "$py" "$top/tracing/ksmbd-trace" $verb > "$out" 2>&1
+	rc=$?
+	t "no-trace-cmd-${verb%% *}" "[ \$rc = 1 ] && [ \"\$(cat '$out')\" = 'ksmbd-trace: trace-cmd is not installed' ]"
+done
 exit $fail
