@@ -27,12 +27,13 @@ $(MAN_OUT)/%: $(MAN_SRC)/%
 	cp $< $@
 
 # Host test: every page renders without a groff warning, every key is in
-# ksmbd.conf.5, every long option of the daemon tools' --help is in their
-# page (ksmbdtop's and ksmbd-lat's are checked where they run: the VM
+# ksmbd.conf.5, every long option of the daemon tools' and the tracing
+# scripts' --help is in their page (ksmbdtop's and ksmbd-lat's are checked where they run: the VM
 # cases ksmbdtop and bpf).
 UNIT_TESTS += $(BUILD)/unit/man
 $(BUILD)/unit/man: $(TOP)/tests/unit/man/check-man $(MAN_PAGES) $(MAN_GEN) \
 		$(BUILD)/daemon/ksmbd.mountd $(BUILD)/daemon/ksmbd.control \
-		$(BUILD)/daemon/ksmbd.adduser $(BUILD)/daemon/ksmbd.addshare
+		$(BUILD)/daemon/ksmbd.adduser $(BUILD)/daemon/ksmbd.addshare \
+		$(TOP)/tracing/ksmbd-trace $(TOP)/tracing/ksmbd-hist
 	@mkdir -p $(dir $@)
 	cp $< $@
