@@ -53,7 +53,9 @@ t no-btf-one-line "[ $rc -ne 0 ] && [ \$(wc -l < '$out') = 1 ] && grep -q 'no BT
 n=0
 for bad in '{}' '[1]' '"x"' '[{"formatted":3}]' \
 	'[{"formatted":{"key":1,"value":{"c":{"lat":{"slots":"ab"}}}}}]' \
-	'[{"formatted":{"key":1,"value":{"c":{"lat":{"slots":[1]},"requests":"z"}}}}]'; do
+	'[{"formatted":{"key":1,"value":{"c":{"lat":{"slots":[1]},"requests":"z"}}}}]' \
+	'[{"formatted":{"key":{"client":3},"value":{"c":{"lat":{"slots":[1]}}}}}]' \
+	'[{"formatted":{"key":{"family":2,"addr":["a"]},"value":{"c":{"lat":{"slots":[1]}}}}}]'; do
 	n=$((n + 1))
 	echo "$bad" > "$out.json"
 	"$hist" -i "$out.json" global > "$out" 2>&1
