@@ -39,6 +39,7 @@ enum ksmbd_live_object {
 	X(WRITES_STREAMED, "writes_streamed") \
 	X(WRITES_DIRECT, "writes_direct") \
 	X(READS_INLINE, "reads_inline") \
+	X(TX_CORKS, "answer_corks") \
 	X(SETUPS_REFUSED, "session_setups_refused") \
 	X(SETUPS_EVICTED, "session_setups_evicted") \
 	X(SENDS_QUEUED, "sends_queued") \

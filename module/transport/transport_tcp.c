@@ -129,13 +129,59 @@ static const struct ksmbd_work_rx_ops tcp_rx_ops = {
 };
 
 /*
+ * While the client has more frames waiting in the socket, the answers to
+ * the frames before them are corked: several go out as one segment, which
+ * on loopback is one pass of the client's receive path and one wake-up of
+ * its reader instead of one each. They are pushed before the receive thread
+ * may wait for anything (the client's next bytes, a slot, a streamed
+ * write's turn) and after at most RX_CORK_MAX frames, so no answer waits
+ * on the client or on a long run of frames. (A slot that a worker's send
+ * fills just after the check leaves the last answers to TCP's own probe
+ * timer, 200 ms, while the client is not reading anyway.)
+ */
+#define RX_CORK_MAX	16
+
+struct rx_batch {
+	unsigned int corked;	/* frames received since the cork; 0: none */
+};
+
+static bool rx_has(struct ksmbd_conn *conn, u32 bytes)
+{
+	return tcp_inq(conn->sock->sk) >= bytes;
+}
+
+static void rx_push(struct ksmbd_conn *conn, struct rx_batch *b)
+{
+	if (!b->corked)
+		return;
+	b->corked = 0;
+	tcp_sock_set_cork(conn->sock->sk, false);
+}
+
+/* Before a frame runs: cork its answer when another frame is waiting. */
+static void rx_cork(struct ksmbd_conn *conn, struct rx_batch *b)
+{
+	if (!ksmbd_conn_negotiated(conn) ||
+	    !rx_has(conn, KSMBD_RFC1002_HDR_SIZE)) {
+		rx_push(conn, b);
+		return;
+	}
+	if (b->corked >= RX_CORK_MAX)
+		rx_push(conn, b);
+	if (!b->corked++) {
+		tcp_sock_set_cork(conn->sock->sk, true);
+		ksmbd_total_add(KSMBD_TOTAL_TX_CORKS, 1);
+	}
+}
+
+/*
  * One frame: header, bound, body, hand-off. Returns a close reason or NULL.
  * Between frames a client may stay silent as long as it likes (deadtime
  * is the daemon's business); once a frame has begun, its buffer, and for
  * a streamed WRITE its open file, are held until the rest comes, so a
  * client that stops sending mid-frame is dropped after frame_stall_s.
  */
-static const char *recv_frame(struct ksmbd_conn *conn)
+static const char *recv_frame(struct ksmbd_conn *conn, struct rx_batch *b)
 {
 	u8 hdr[KSMBD_RFC1002_HDR_SIZE];
 	struct ksmbd_work *work;
@@ -144,6 +190,8 @@ static const char *recv_frame(struct ksmbd_conn *conn)
 	u8 *buf;
 	int ret;
 
+	if (!rx_has(conn, sizeof(hdr)))
+		rx_push(conn, b);
 	WRITE_ONCE(conn->sock->sk->sk_rcvtimeo, MAX_SCHEDULE_TIMEOUT);
 	ret = ksmbd_tcp_recv(conn, hdr, sizeof(hdr));
 	if (ret)
@@ -156,6 +204,9 @@ static const char *recv_frame(struct ksmbd_conn *conn)
 		return ksmbd_valid_name(v);
 	}
 	/* Credits bound the client; this bounds memory if it ignores them. */
+	if (!may_read_more(conn, KSMBD_CONN_MAX_OUTSTANDING) ||
+	    !rx_has(conn, len))
+		rx_push(conn, b);
 	wait_event(conn->req_wait,
 		   may_read_more(conn, KSMBD_CONN_MAX_OUTSTANDING));
 	if (ksmbd_conn_exiting(conn))
@@ -180,27 +231,32 @@ static const char *recv_frame(struct ksmbd_conn *conn)
 		return "out of memory";
 	}
 	if (have < len) {
+		rx_push(conn, b);
 		work->rx_have = have;
 		ret = ksmbd_work_run_streamed(work);
 		return ret ? ksmbd_tcp_rx_reason(ret) : NULL;
 	}
+	rx_cork(conn, b);
 	ksmbd_work_queue(work);
 	/*
 	 * Until a dialect is settled every frame depends on the one before
 	 * (NEGOTIATE, then what it allowed); take them one at a time.
 	 */
-	if (!ksmbd_conn_negotiated(conn))
+	if (!ksmbd_conn_negotiated(conn)) {
+		rx_push(conn, b);
 		wait_event(conn->req_wait, may_read_more(conn, 1));
+	}
 	return NULL;
 }
 
 static int recv_thread(void *arg)
 {
 	struct ksmbd_conn *conn = arg;
+	struct rx_batch batch = { };
 	const char *why = NULL;
 
 	while (!why && !kthread_should_stop() && !ksmbd_conn_exiting(conn))
-		why = recv_frame(conn);
+		why = recv_frame(conn, &batch);
 	ksmbd_conn_drop(conn, why ?: "stopped");
 	ksmbd_conn_release(conn);
 
