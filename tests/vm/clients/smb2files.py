@@ -799,6 +799,17 @@ def case_create_vs_teardown(env):
     t.bye()
 
 
+def random_file(t, name, size):
+    """A new file of size random bytes, written 64 KiB at a time: its
+    handle's create answer and the bytes."""
+    cr = t.must_create(name, disp=OVERWRITE_IF)
+    data = os.urandom(size)
+    for at in range(0, len(data), 65536):
+        expect_status(t.write(cr.fid, data[at:at + 65536], offset=at),
+                      "SUCCESS", "write at %d" % at)
+    return cr, data
+
+
 def read_frames(t, fid, spans):
     """READ requests for (offset, length), each with its length prefix;
     and their message ids."""
@@ -838,11 +849,7 @@ def case_cached_reads(env):
     file has no page) or bigger than 64 KiB go to the workers. Only the last of a batch may find nothing else in flight and
     run alone. Every answer carries its own data."""
     t = Tree(env)
-    cr = t.must_create("cached.bin", disp=OVERWRITE_IF)
-    data = os.urandom(512 * 1024)
-    for at in range(0, len(data), 65536):
-        expect_status(t.write(cr.fid, data[at:at + 65536], offset=at),
-                      "SUCCESS", "write at %d" % at)
+    cr, data = random_file(t, "cached.bin", 512 * 1024)
     spans = [((i * 37) % 120 * 4096, 4096) for i in range(16)]
     spans += [(4096 * 7 + 100, 3000), (65536 * 3, 65536)]
     before = live("reads_inline")
@@ -879,11 +886,7 @@ def case_corked_answers(env):
     pushed before the receive thread waits for the client: answers to the
     complete frames arrive while the rest of the next frame is held back."""
     t = Tree(env)
-    cr = t.must_create("corked.bin", disp=OVERWRITE_IF)
-    data = os.urandom(256 * 1024)
-    for at in range(0, len(data), 65536):
-        expect_status(t.write(cr.fid, data[at:at + 65536], offset=at),
-                      "SUCCESS", "write at %d" % at)
+    cr, data = random_file(t, "corked.bin", 256 * 1024)
     spans = [((i * 13) % 60 * 4096, 4096) for i in range(12)]
 
     before = live("answer_corks")
@@ -936,11 +939,7 @@ def case_cached_reads_cold(env):
     if not env.freeze_share or not env.freeze_path:
         raise AssertionError("needs --freeze-share and --freeze-path")
     t = Tree(env, env.freeze_share)
-    cr = t.must_create("cold.bin", disp=OVERWRITE_IF)
-    data = os.urandom(256 * 1024)
-    for at in range(0, len(data), 65536):
-        expect_status(t.write(cr.fid, data[at:at + 65536], offset=at),
-                      "SUCCESS", "write at %d" % at)
+    cr, data = random_file(t, "cold.bin", 256 * 1024)
     spans = [(i * 4096 * 5 % len(data), 4096) for i in range(12)]
     subprocess.run(["sync"], check=True)
     with open("/proc/sys/vm/drop_caches", "w") as f:
